@@ -1,0 +1,34 @@
+"""How the table was started: one value passed to the session, the server and the renderer."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .session.snapshot import Mode
+
+LANGUAGES: tuple[str, ...] = ("en", "fa", "th")
+
+
+def default_data_dir() -> Path:
+    base = os.environ.get("TABLETOP_DATA") or os.path.join(
+        os.environ.get("XDG_STATE_HOME") or os.path.expanduser("~/.local/state"), "tabletop"
+    )
+    return Path(base)
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    host: str | None = None  # None: listen on all interfaces and advertise the LAN address
+    port: int = 8765
+    mode: Mode = Mode.TABLE
+    language: str = "en"
+    game: str = "collusion"
+    data_dir: Path = field(default_factory=default_data_dir)
+    new: bool = False  # start fresh instead of resuming the journal
+    headless: bool = False
+    fullscreen: bool = False
+    window_size: tuple[int, int] = (1280, 720)
+    serial: str | None = None  # arcade board port; None: look for it
+    admin_pin: str = ""  # kiosk / host link PIN; empty: generated and printed at start
+    seed: int | None = None
