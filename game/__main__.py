@@ -1,0 +1,101 @@
+"""``tabletop`` / ``python -m game``: start the table, or simulate and replay games.
+
+    tabletop [--headless] [--new] [--mode table|companion|kiosk] [--host H] [--port P]
+             [--lang en|fa|th] [--game G] [--serial PORT] [--fullscreen] [--data DIR]
+    tabletop simulate --game collusion --players 12 --games 2000 --seed 1 --bots random
+    tabletop replay FILE [--json]
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Sequence
+
+from .config import LANGUAGES, TableConfig, default_data_dir
+from .rules import GAMES
+from .session.snapshot import Mode
+
+
+def _table_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="tabletop",
+        description="The big-screen party table. Subcommands: simulate, replay (see `tabletop simulate -h`).",
+    )
+    p.add_argument("--headless", action="store_true", help="run table and server without a window")
+    p.add_argument("--new", action="store_true", help="start a fresh table instead of resuming the journal")
+    p.add_argument("--mode", choices=[m.value for m in Mode], default=Mode.TABLE.value)
+    p.add_argument("--host", default=None, help="address to listen on and advertise (default: the LAN address)")
+    p.add_argument("--port", type=int, default=8765)
+    p.add_argument("--lang", choices=LANGUAGES, default="en", help="the table's language")
+    p.add_argument("--game", choices=GAMES, default="collusion")
+    p.add_argument("--serial", default=None, help="serial port of the arcade-button board (default: search)")
+    p.add_argument("--fullscreen", action="store_true")
+    p.add_argument("--size", default="1280x720", help="window size WxH")
+    p.add_argument("--data", type=Path, default=None, help="folder for the journal (default: %(default)s)")
+    p.add_argument("--pin", default="", help="admin PIN for the host link and kiosk (default: generated)")
+    p.add_argument("--seed", type=int, default=None)
+    return p
+
+
+def _parse_size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise SystemExit(f"tabletop: --size wants WIDTHxHEIGHT, e.g. 1920x1080, not {text!r}") from None
+    if w < 640 or h < 360:
+        raise SystemExit("tabletop: --size must be at least 640x360")
+    return w, h
+
+
+def config_from_args(args: argparse.Namespace) -> TableConfig:
+    return TableConfig(
+        host=args.host,
+        port=args.port,
+        mode=Mode(args.mode),
+        language=args.lang,
+        game=args.game,
+        data_dir=args.data or default_data_dir(),
+        new=args.new,
+        headless=args.headless,
+        fullscreen=args.fullscreen or args.mode == Mode.KIOSK.value,
+        window_size=_parse_size(args.size),
+        serial=args.serial,
+        admin_pin=args.pin,
+        seed=args.seed,
+    )
+
+
+def run_table(config: TableConfig) -> int:
+    from .server.runtime import TableRuntime, run_headless
+
+    if config.headless:
+        return run_headless(config)
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    from .render.app import run_window
+
+    runtime = TableRuntime(config)
+    runtime.start()
+    try:
+        return run_window(runtime, config)
+    finally:
+        runtime.stop()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["simulate"]:
+        from .simulate import main as simulate_main
+
+        return simulate_main(argv[1:])
+    if argv[:1] == ["replay"]:
+        from .replay import main as replay_main
+
+        return replay_main(argv[1:])
+    args = _table_parser().parse_args(argv)
+    return run_table(config_from_args(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
