@@ -92,4 +92,4 @@ class InputEvent:
     kind: InputKind
     seat: int | None
     payload: dict[str, Any]
-    t_ms: int  # session clock, ms
+    t_ms: float  # session clock, ms (float: arcade presses keep sub-millisecond device precision)
