@@ -1,0 +1,59 @@
+"""Players for every game: ``make_bot(game, kind, seat, seed)`` dispatches to
+``game.bots.<game>.make_bot(kind, seat, seed)``; kinds are ``"random"`` and ``"heuristic"``.
+
+A bot sees only what its seat may see (``view(state, seat)``) and the legal actions; it is
+deterministic for a seed (its own ``random.Random`` — bots are not engines, so that is allowed).
+"""
+from __future__ import annotations
+
+import enum
+import importlib
+from typing import Any, Protocol, runtime_checkable
+
+from ..rules import GAMES
+
+
+class BotKind(enum.Enum):
+    RANDOM = "random"
+    HEURISTIC = "heuristic"
+
+
+BOT_KINDS: tuple[str, ...] = tuple(k.value for k in BotKind)
+
+
+class UnknownBot(ValueError):
+    """No bot of that game or kind exists."""
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """A player. ``choose`` returns one of ``legal`` or ``None`` (nothing to do now); ``think_ms``
+    is how long a human-like bot waits before acting (for races: its reaction time).
+
+    Optional attribute ``uses_view: bool`` (default ``True``): ``False`` tells a simulator it may
+    pass ``None`` instead of building the view, for a bot that decides from the legal actions
+    alone. The session always passes the real view.
+    """
+
+    def choose(self, view: dict[str, Any] | None, legal: list[Any]) -> Any | None: ...
+
+    def think_ms(self) -> int: ...
+
+
+def uses_view(bot: Bot) -> bool:
+    return bool(getattr(bot, "uses_view", True))
+
+
+def make_bot(game: str, kind: str, seat: int, seed: int) -> Bot:
+    """A bot of ``kind`` for ``game`` playing ``seat``; raises :class:`UnknownBot` for bad names."""
+    if game not in GAMES:
+        raise UnknownBot(f"unknown game {game!r}; choose one of {', '.join(GAMES)}")
+    if kind not in BOT_KINDS:
+        raise UnknownBot(f"unknown bot kind {kind!r}; choose one of {', '.join(BOT_KINDS)}")
+    try:
+        module = importlib.import_module(f"{__name__}.{game}")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"{__name__}.{game}":
+            raise
+        raise UnknownBot(f"no bots for {game!r} yet") from None
+    return module.make_bot(kind, seat, seed)
