@@ -197,11 +197,12 @@ class Replay:
     engine: GameEngine
     state: Any
     steps: list[ReplayStep] = field(default_factory=list)
+    opening: tuple[dict[str, JSON], ...] = ()  # the engine's start_events: the story of new_game
 
     @property
     def events(self) -> list[dict[str, JSON]]:
-        """Every wire event after setup, in order."""
-        return [e for step in self.steps for e in step.events]
+        """Every wire event, the opening ones first, in order."""
+        return [*self.opening, *(e for step in self.steps for e in step.events)]
 
     def final_view(self) -> dict[str, JSON]:
         return self.engine.view(self.state, None)
@@ -224,7 +225,7 @@ def start(record: GameRecord) -> tuple[GameEngine, Any]:
 def replay(record: GameRecord) -> Replay:
     """Apply every recorded action; raise :class:`BadRecord` naming the first one that fails."""
     engine, state = start(record)
-    result = Replay(record, engine, state)
+    result = Replay(record, engine, state, opening=tuple(engine.events_to_wire(engine.start_events(state))))
     for i, item in enumerate(record.actions):
         try:
             action = engine.action_from_wire(item.action)

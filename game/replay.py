@@ -29,17 +29,13 @@ def seat_namer(record: GameRecord) -> Callable[[int], str]:
 
 
 def describe(engine: Any, event: Mapping[str, Any], name: Callable[[int], str]) -> str:
-    """The engine's own sentence for an event when it has one, else a neutral generic line."""
-    describer = getattr(engine, "describe_event", None)
-    if describer is not None:
-        return describer(event, name)
-    fields = ", ".join(f"{k}={v}" for k, v in event.items() if k != "type")
-    return f"{str(event.get('type', '?')).replace('_', ' ')}: {fields}"
+    """The engine's own sentence for an event (GameEngine gives a neutral line by default)."""
+    return engine.describe_event(event, name)
 
 
 def log_lines(result: Replay) -> list[str]:
     name = seat_namer(result.record)
-    lines = []
+    lines = [f"{'start':>5}  {describe(result.engine, event, name)}" for event in result.opening]
     for step in result.steps:
         for event in step.events:
             lines.append(f"{step.index + 1:>5}  {describe(result.engine, event, name)}")

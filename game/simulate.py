@@ -188,7 +188,7 @@ def _play_passes(run: _Run, bots: Sequence[Bot]) -> None:
 
 def _action_classes(engine: GameEngine) -> list[type]:
     # WireCodec has no public list of its classes yet; its tag table is the one source
-    return list(getattr(engine.actions, "_by_tag", {}).values())
+    return list(engine.actions.classes)
 
 
 _CLOCKED: dict[str, bool] = {}

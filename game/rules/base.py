@@ -12,7 +12,7 @@ import enum
 import types
 import typing
 from dataclasses import dataclass
-from typing import Any, Generic, Iterable, Mapping, Sequence, TypeVar, Union
+from typing import Any, Callable, Generic, Iterable, Mapping, Sequence, TypeVar, Union
 
 Seat = int
 """A seat index, 0-based. ``None`` as the acting seat means the table itself (timers, race judge)."""
@@ -171,6 +171,10 @@ class WireCodec(Generic[T]):
     def tags(self) -> tuple[str, ...]:
         return tuple(self._by_tag)
 
+    @property
+    def classes(self) -> tuple[type, ...]:
+        return tuple(self._by_tag.values())
+
     def tag_of(self, obj: T) -> str:
         return self._by_cls[type(obj)]
 
@@ -255,6 +259,10 @@ class GameEngine(Generic[T]):
     def is_over(self, state: T) -> bool:
         raise NotImplementedError
 
+    def start_events(self, state: T) -> list[Any]:
+        """Events that tell the story of ``new_game`` (a deal, the first clue); none by default."""
+        return []
+
     def timer(self, state: T) -> TimerRequest | None:
         return None
 
@@ -277,6 +285,11 @@ class GameEngine(Generic[T]):
 
     def events_to_wire(self, events: Iterable[Any]) -> list[dict[str, JSON]]:
         return [self.events.to_wire(e) for e in events]
+
+    def describe_event(self, event: Mapping[str, Any], name: Callable[[int], str] = str) -> str:
+        """One plain-English line for a wire event (replay logs); games override with their own words."""
+        fields = ", ".join(f"{k}={v}" for k, v in event.items() if k != "type")
+        return f"{event.get('type', '?')}: {fields}" if fields else str(event.get("type", "?"))
 
 
 def check_seat(seat: Seat | None, n_seats: int) -> None:
