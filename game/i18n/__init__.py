@@ -1,0 +1,75 @@
+"""Strings for the big screen and the phones, in English, Persian and Thai.
+
+Each language has one JSON file per domain, ``<domain>_<lang>.json`` beside this module (``screen``
+for the TV, ``phone`` for the phone app). :func:`load` reads and caches one file; :func:`text`
+looks a key up with English as the fallback and fills ``{placeholders}``.
+"""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Mapping
+
+LANGUAGES: tuple[str, ...] = ("en", "fa", "th")
+FALLBACK = "en"
+RTL_LANGUAGES: frozenset[str] = frozenset({"fa"})
+_HERE = Path(__file__).resolve().parent
+_PERSIAN_DIGITS = str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")
+
+
+class UnknownLanguage(ValueError):
+    """A language code the table has no strings for."""
+
+
+class MissingString(KeyError):
+    """A key that is in no language file of the domain (not even English)."""
+
+
+def _check_language(lang: str) -> None:
+    if lang not in LANGUAGES:
+        raise UnknownLanguage(f"unknown language {lang!r}; choose one of {', '.join(LANGUAGES)}")
+
+
+@lru_cache(maxsize=None)
+def load(lang: str, domain: str) -> Mapping[str, str]:
+    """All strings of one language and domain (read once, read-only). A missing file is empty."""
+    _check_language(lang)
+    if not domain.isidentifier():
+        raise ValueError(f"bad string domain {domain!r}")
+    path = _HERE / f"{domain}_{lang}.json"
+    if not path.exists():
+        return MappingProxyType({})
+    data = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(data, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in data.items()):
+        raise ValueError(f"{path.name}: expected an object of strings")
+    return MappingProxyType(data)
+
+
+def text(lang: str, domain: str, key: str, /, **values: Any) -> str:
+    """The string ``key`` in ``lang`` (else English), with ``{name}`` placeholders filled.
+
+    In Persian, numbers given as ``values`` are written with Persian digits."""
+    template = load(lang, domain).get(key)
+    if template is None:
+        template = load(FALLBACK, domain).get(key)
+    if template is None:
+        raise MissingString(f"no string {key!r} in domain {domain!r}")
+    if not values:
+        return template
+    return template.format(**{k: number(lang, v) if isinstance(v, int) else v for k, v in values.items()})
+
+
+def has(lang: str, domain: str, key: str) -> bool:
+    return key in load(lang, domain) or key in load(FALLBACK, domain)
+
+
+def number(lang: str, value: int | str) -> str:
+    """A number written the way the language writes it (Persian digits in Persian)."""
+    out = str(value)
+    return out.translate(_PERSIAN_DIGITS) if lang == "fa" else out
+
+
+def is_rtl(lang: str) -> bool:
+    return lang in RTL_LANGUAGES

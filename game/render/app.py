@@ -1,0 +1,169 @@
+"""The big-screen window: pygame on the main thread, reading the session's latest snapshot and
+sending every key and click back as an ``InputEvent``.
+
+``run_window(runtime, config)`` needs only ``runtime.snapshot() -> TableSnapshot`` and
+``runtime.send(InputEvent)`` (both thread-safe on the runtime's side). :class:`Screen` is the same
+screen without a window (tests, screenshots, benchmarks).
+"""
+from __future__ import annotations
+
+import os
+from typing import Iterator, Protocol
+
+import pygame
+
+from game.config import TableConfig
+from game.session.snapshot import InputEvent, InputKind, InputSource, TablePhase, TableSnapshot
+
+from . import collusion
+from .lobby import LobbyScene
+from .qr import QrCache
+from .scene import Director, Frame, HostCommand, Intent, RenderContext, Scene, WindowOp
+from .sound import SoundBank
+from .text import TextProbe, TextRenderer
+
+FPS = 60
+STEP_S = 1 / FPS  # the fixed animation step
+MAX_CATCH_UP_S = 0.25
+WINDOW_TITLE = "Tabletop"
+
+
+class Runtime(Protocol):
+    def snapshot(self) -> TableSnapshot: ...
+
+    def send(self, event: InputEvent) -> None: ...
+
+
+def choose_base(snapshot: TableSnapshot) -> Scene:
+    if snapshot.phase is TablePhase.LOBBY or snapshot.public_view is None:
+        return LobbyScene()
+    if snapshot.game == "collusion":
+        return collusion.choose_base(snapshot)
+    return collusion.GenericGameScene()
+
+
+def beats_for(snapshot: TableSnapshot, previous: TableSnapshot | None) -> list[Scene]:
+    if snapshot.game == "collusion" and snapshot.public_view is not None:
+        return collusion.beats_for(snapshot, previous)
+    return []
+
+
+class Screen:
+    """The scene stack, its services and the session-clock estimate; draws into any surface."""
+
+    def __init__(self, probe: TextProbe | None = None, sound: SoundBank | None = None,
+                 ctx: RenderContext | None = None) -> None:
+        self.ctx = ctx or RenderContext(TextRenderer(probe), QrCache(), sound or SoundBank(enabled=False))
+        self.director = Director(choose_base, beats_for)
+        self.snapshot: TableSnapshot | None = None
+        self._version: int | None = None
+        self._local_at_snapshot = 0.0  # local seconds when the current snapshot arrived
+        self._local = 0.0  # local seconds (advanced by fixed steps)
+        self._acc = 0.0  # time not yet covered by a whole step
+        self._warm_key: tuple | None = None
+        self._warmer: Iterator[None] | None = None
+
+    # time ---------------------------------------------------------------------------------------
+    def now_ms(self) -> int:
+        if self.snapshot is None:
+            return 0
+        return self.snapshot.clock_ms + round((self._local - self._local_at_snapshot) * 1000)
+
+    def frame(self, size: tuple[int, int]) -> Frame:
+        if self.snapshot is None:
+            raise RuntimeError("the screen has no snapshot yet")
+        return Frame(self.snapshot, self.now_ms(), size)
+
+    # the loop's three parts -----------------------------------------------------------------------
+    def sync(self, snapshot: TableSnapshot) -> None:
+        if snapshot.version != self._version or self.snapshot is None:
+            self._version = snapshot.version
+            self.snapshot = snapshot
+            self._local_at_snapshot = self._local
+        self.director.sync(snapshot)
+
+    def advance(self, seconds: float, size: tuple[int, int]) -> None:
+        """Run whole fixed steps covering ``seconds``."""
+        self._acc += max(0.0, seconds)
+        while self._acc >= STEP_S - 1e-9:
+            self._acc -= STEP_S
+            self._local += STEP_S
+            self.director.update(STEP_S, self.frame(size), self.ctx)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        self.director.draw(surface, self.frame(surface.get_size()), self.ctx)
+
+    def handle(self, event: pygame.event.Event, size: tuple[int, int]) -> list[Intent]:
+        if event.type == pygame.KEYDOWN:
+            if event.key == pygame.K_F11:
+                return [WindowOp.TOGGLE_FULLSCREEN]
+            if event.key == pygame.K_m:
+                return [WindowOp.TOGGLE_MUTE]
+            if event.key == pygame.K_q and event.mod & pygame.KMOD_CTRL:
+                return [WindowOp.QUIT]
+            if event.key == pygame.K_SPACE and self.director.skip_beat():
+                return []
+        if self.snapshot is None:
+            return []
+        return self.director.handle(event, self.frame(size))
+
+    def warm_step(self, size: tuple[int, int]) -> None:
+        """Prime one more font for the current language and window size (cheap when all are)."""
+        if self.snapshot is None:
+            return
+        key = (self.snapshot.language, size)
+        if key != self._warm_key:
+            self._warm_key = key
+            self._warmer = self.ctx.text.warm_steps(self.snapshot.language, Frame(self.snapshot, 0, size).scale.u)
+        if self._warmer is not None and next(self._warmer, StopIteration) is StopIteration:
+            self._warmer = None
+
+    def input_event(self, command: HostCommand) -> InputEvent:
+        return InputEvent(InputSource.KEYBOARD, InputKind.HOST, None, command.payload(), self.now_ms())
+
+
+def _open_window(config: TableConfig, fullscreen: bool) -> pygame.Surface:
+    flags = pygame.RESIZABLE
+    if fullscreen:
+        return pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
+    return pygame.display.set_mode(config.window_size, flags)
+
+
+def run_window(runtime: Runtime, config: TableConfig) -> int:
+    """Open the table window and run it until it is closed (Ctrl+Q or the window's close button)."""
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    pygame.init()
+    pygame.display.set_caption(WINDOW_TITLE)
+    fullscreen = config.fullscreen
+    window = _open_window(config, fullscreen)
+    screen = Screen(sound=SoundBank())
+    clock = pygame.time.Clock()
+    first = True
+    try:
+        while True:
+            dt = min(MAX_CATCH_UP_S, clock.tick(FPS) / 1000)
+            screen.sync(runtime.snapshot())
+            for event in pygame.event.get():
+                if event.type == pygame.QUIT:
+                    return 0
+                for intent in screen.handle(event, window.get_size()):
+                    if intent is WindowOp.QUIT:
+                        return 0
+                    if intent is WindowOp.TOGGLE_FULLSCREEN:
+                        fullscreen = not fullscreen
+                        window = _open_window(config, fullscreen)
+                    elif intent is WindowOp.TOGGLE_MUTE:
+                        screen.ctx.sound.toggle_mute()
+                    elif isinstance(intent, HostCommand):
+                        runtime.send(screen.input_event(intent))
+            window = pygame.display.get_surface()
+            screen.advance(dt, window.get_size())
+            screen.draw(window)
+            pygame.display.flip()
+            if first:
+                first = False
+                screen.ctx.sound.load()  # after the lobby is on screen
+            elif clock.get_rawtime() < 1000 / FPS / 2:
+                screen.warm_step(window.get_size())  # spare time: prime a font for later scenes
+    finally:
+        pygame.quit()

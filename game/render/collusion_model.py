@@ -1,0 +1,206 @@
+"""What the Collusion scenes draw, read from the public view (``docs/views/collusion.md``).
+
+Pure functions over the JSON view: no pygame here. A beat captures its own copy at the moment its
+events arrived, because by the time it plays the view may already show the next round."""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+from game.session.snapshot import SeatInfo, TableSnapshot
+
+
+class Phase(enum.Enum):
+    VOTE = "vote"
+    AMBUSH_CHOICE = "ambush_choice"
+    SHOWDOWN = "showdown"
+    GAME_OVER = "game_over"
+
+
+class DeathKind(enum.Enum):
+    TARGETED = "targeted"
+    NOT_IN_MAJORITY = "not_in_majority"
+    NO_VOTE = "no_vote"
+    AMBUSH_SUICIDE = "ambush_suicide"
+    AMBUSHED = "ambushed"
+
+
+class Card(enum.Enum):
+    TARGET = "target"
+    AMBUSH = "ambush"
+    NONE = "none"
+    OUT = "out"
+
+
+class Choice(enum.Enum):
+    SPLIT = "split"
+    STEAL = "steal"
+    TAKE_ONE = "take_one"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatModel:
+    """One seat as the table shows it (static parts: the layer cache keys on these)."""
+
+    seat: int
+    name: str
+    colour: str
+    symbol: str
+    alive: bool
+    in_round: bool
+    bars: int
+    connected: bool
+    bot: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Death:
+    seat: int
+    kind: DeathKind
+    cause: str
+    by: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    round: int
+    vote: int
+    cards: tuple[Card, ...]
+    voted_for: tuple[int | None, ...]
+    tally: tuple[int, ...]
+    targets: tuple[int, ...]
+    ambushers: tuple[int, ...]
+    ambush_picks: tuple[tuple[int, int | None, bool], ...]  # (by, victim, random)
+    deaths: tuple[Death, ...]
+    resolved: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ShowdownResult:
+    round: int
+    seats: tuple[int, int]
+    choices: tuple[Choice, Choice]
+    payout: tuple[int, int]
+    pot_left: int
+    timed_out: tuple[bool, bool]
+    draws: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEnd:
+    round: int
+    outcome: str  # taken | stays | showdown
+    survivors: tuple[int, ...]
+    bars_taken: int
+    draws: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Final:
+    winners: tuple[int, ...]
+    reason: str
+    cause: str
+    totals: tuple[int, ...]
+    bars: tuple[int, ...]
+
+
+def _int_or_none(v: Any) -> int | None:
+    return v if isinstance(v, int) and not isinstance(v, bool) else None
+
+
+def seat_models(snapshot: TableSnapshot, view: Mapping[str, Any] | None = None) -> tuple[SeatModel, ...]:
+    """Seats joined with their public game state (names and looks from the lobby)."""
+    view = view if view is not None else (snapshot.public_view or {})
+    game_seats = {s.get("seat"): s for s in view.get("seats", []) if isinstance(s, Mapping)}
+    out: list[SeatModel] = []
+    n = len(view.get("seats", [])) or len(snapshot.seats)
+    for i in range(n):
+        info: SeatInfo | None = snapshot.seats[i] if i < len(snapshot.seats) else None
+        g = game_seats.get(i, {})
+        out.append(SeatModel(
+            seat=i,
+            name=(info.name if info and info.name else ""),
+            colour=info.colour if info else "",
+            symbol=info.symbol if info else "circle",
+            alive=bool(g.get("alive", True)),
+            in_round=bool(g.get("in_round", True)),
+            bars=int(g.get("bars", 0) or 0),
+            connected=bool(info.connected) if info else False,
+            bot=bool(info and info.status.value == "bot"),
+        ))
+    return tuple(out)
+
+
+def with_alive(seats: Sequence[SeatModel], alive: Sequence[bool]) -> tuple[SeatModel, ...]:
+    from dataclasses import replace
+
+    return tuple(replace(s, alive=a) for s, a in zip(seats, alive))
+
+
+def phase(view: Mapping[str, Any] | None) -> Phase | None:
+    try:
+        return Phase(view.get("phase")) if view else None
+    except ValueError:
+        return None
+
+
+def reveal_from(data: Mapping[str, Any] | None) -> Reveal | None:
+    if not isinstance(data, Mapping):
+        return None
+    deaths = tuple(
+        Death(int(d["seat"]), DeathKind(d["kind"]), str(d.get("cause", "")), _int_or_none(d.get("by")))
+        for d in data.get("deaths", []) if isinstance(d, Mapping) and d.get("kind") in DeathKind._value2member_map_
+    )
+    picks = tuple(
+        (int(p["by"]), _int_or_none(p.get("victim")), bool(p.get("random", False)))
+        for p in data.get("ambush_picks", []) if isinstance(p, Mapping)
+    )
+    return Reveal(
+        round=int(data.get("round", 0)), vote=int(data.get("vote", 0)),
+        cards=tuple(Card(c) if c in Card._value2member_map_ else Card.OUT for c in data.get("cards", [])),
+        voted_for=tuple(_int_or_none(v) for v in data.get("voted_for", [])),
+        tally=tuple(int(t) for t in data.get("tally", [])),
+        targets=tuple(int(t) for t in data.get("targets", [])),
+        ambushers=tuple(int(t) for t in data.get("ambushers", [])),
+        ambush_picks=picks, deaths=deaths, resolved=bool(data.get("resolved", False)),
+    )
+
+
+def showdown_from(data: Mapping[str, Any] | None) -> ShowdownResult | None:
+    if not isinstance(data, Mapping) or len(data.get("seats", [])) != 2:
+        return None
+    a, b = data["seats"]
+    ca, cb = (Choice(c) if c in Choice._value2member_map_ else Choice.TAKE_ONE for c in data.get("choices", ["", ""]))
+    pa, pb = (int(p) for p in data.get("payout", [0, 0]))
+    ta, tb = (bool(t) for t in data.get("timed_out", [False, False]))
+    return ShowdownResult(int(data.get("round", 0)), (int(a), int(b)), (ca, cb), (pa, pb),
+                          int(data.get("pot_left", 0)), (ta, tb), tuple(int(s) for s in data.get("draws", [])))
+
+
+def round_end_from(data: Mapping[str, Any] | None) -> RoundEnd | None:
+    if not isinstance(data, Mapping):
+        return None
+    return RoundEnd(int(data.get("round", 0)), str(data.get("outcome", "")),
+                    tuple(int(s) for s in data.get("survivors", [])), int(data.get("bars_taken", 0) or 0),
+                    tuple(int(s) for s in data.get("draws", [])))
+
+
+def final_from(view: Mapping[str, Any] | None) -> Final | None:
+    if not view:
+        return None
+    final = view.get("final")
+    if not isinstance(final, Mapping):
+        return None
+    return Final(tuple(int(w) for w in view.get("winners", [])), str(final.get("reason", "")),
+                 str(final.get("cause", "")), tuple(int(t) for t in final.get("totals", [])),
+                 tuple(int(b) for b in final.get("bars", [])))
+
+
+def alive_before(reveal: Reveal, n: int) -> tuple[bool, ...]:
+    """Who was alive when the cards were revealed: everyone with a card state other than ``out``."""
+    return tuple(i < len(reveal.cards) and reveal.cards[i] is not Card.OUT for i in range(n))
+
+
+def event_types(events: Sequence[Mapping[str, Any]]) -> list[str]:
+    return [str(e.get("type")) for e in events if isinstance(e, Mapping)]

@@ -1,0 +1,309 @@
+"""The lobby: one QR code per seat in its colour, the seat's short code and link, who sits where,
+and the host's controls (game, preset, language, settings, seats, bots, start) by key and mouse."""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import pygame
+
+from game import i18n
+from game.config import LANGUAGES
+from game.rules import GAMES
+from game.session.snapshot import SeatInfo, SeatStatus, TableSnapshot
+
+from . import shapes, theme
+from .scene import Frame, Intent, PushScene, RenderContext, Scene, host
+from .text import Align, TextStyle, VAlign
+from .widgets import Button, draw_button, hit, row
+
+MIN_SEATS, MAX_SEATS = 3, 12
+BOT_CYCLE: tuple[str | None, ...] = ("heuristic", "random", None)
+
+
+def presets_of(game: str, snapshot: TableSnapshot | None = None) -> tuple[str, ...]:
+    """The game's presets (from the session's extras, else the engine; none if neither knows)."""
+    if snapshot is not None and isinstance(snapshot.extras.get("presets"), list):
+        return tuple(str(p) for p in snapshot.extras["presets"])
+    try:
+        from game.rules import get_engine
+
+        return tuple(get_engine(game).presets())
+    except (ImportError, KeyError, AttributeError):
+        return ()
+
+
+def _next(items: tuple, current: object) -> object:
+    if not items:
+        return current
+    return items[(items.index(current) + 1) % len(items)] if current in items else items[0]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatCardLayout:
+    seat: int
+    rect: pygame.Rect
+    qr_size: int
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyLayout:
+    header: pygame.Rect
+    subtitle: pygame.Rect
+    cards: tuple[SeatCardLayout, ...]
+    buttons: tuple[Button, ...]
+    hints: pygame.Rect
+    notices: pygame.Rect
+
+
+def _grid(n: int, area: pygame.Rect, gap: int) -> tuple[int, int]:
+    """Columns and rows that give each seat's QR code the most room."""
+    best = (n, 1)
+    best_size = 0.0
+    for rows in range(1, 4):
+        cols = math.ceil(n / rows)
+        w = (area.width - gap * (cols - 1)) / cols
+        h = (area.height - gap * (rows - 1)) / rows
+        size = min(w * 0.84, h * 0.62)
+        if size > best_size:
+            best, best_size = (cols, rows), size
+    return best
+
+
+def seat_cards(n: int, area: pygame.Rect, gap: int, rtl: bool) -> tuple[SeatCardLayout, ...]:
+    cols, rows = _grid(n, area, gap)
+    w = (area.width - gap * (cols - 1)) // cols
+    h = (area.height - gap * (rows - 1)) // rows
+    out: list[SeatCardLayout] = []
+    for i in range(n):
+        r, c = divmod(i, cols)
+        in_row = min(cols, n - r * cols)
+        x0 = area.x + (area.width - (in_row * w + (in_row - 1) * gap)) // 2
+        col = in_row - 1 - c if rtl else c
+        rect = pygame.Rect(x0 + col * (w + gap), area.y + r * (h + gap), w, h)
+        out.append(SeatCardLayout(i, rect, int(min(w * 0.84, h * 0.62))))
+    return tuple(out)
+
+
+def layout(frame: Frame) -> LobbyLayout:
+    w, h = frame.size
+    u = frame.scale.u
+    snap = frame.snapshot
+    margin = round(min(w, h) * 0.025)
+    rtl = frame.lang == "fa"
+    header = pygame.Rect(margin, margin // 2, w - 2 * margin, round(h * 0.085))
+    subtitle = pygame.Rect(margin, header.bottom, w - 2 * margin, round(h * 0.05))
+    footer_top = round(h * 0.84)
+    notice_h = round(h * 0.035)
+    grid = pygame.Rect(margin, subtitle.bottom + margin // 2, w - 2 * margin,
+                       footer_top - subtitle.bottom - margin - notice_h)
+    n = min(MAX_SEATS, len(snap.seats))
+    cards = seat_cards(n, grid, round(12 * u), rtl)
+    bar = pygame.Rect(margin, footer_top, w - 2 * margin, round(h * 0.085))
+    hints = pygame.Rect(margin, bar.bottom + round(h * 0.01), w - 2 * margin, h - bar.bottom - round(h * 0.015))
+    notices = pygame.Rect(margin, grid.bottom + margin // 4, w - 2 * margin, notice_h)
+    return LobbyLayout(header, subtitle, cards, tuple(_buttons(frame, bar, rtl)), hints, notices)
+
+
+def _buttons(frame: Frame, bar: pygame.Rect, rtl: bool) -> list[Button]:
+    snap = frame.snapshot
+    u = frame.scale.u
+    presets = presets_of(snap.game, snap)
+    seats = len(snap.seats)
+    low, high = seat_limits(snap)
+    can_start = snap.extras.get("can_start", True) is not False
+    rects = row(bar, [1.35, 1.2, 1.0, 1.0, 0.55, 0.95, 1.0, 1.25], round(8 * u), rtl)
+    game_name = frame.s(f"game.{snap.game}")
+    preset_name = frame.s(f"preset.{snap.preset}") if snap.preset else frame.s("lobby.no_preset")
+    return [
+        Button(rects[0], frame.s("lobby.btn_game", name=game_name), "G", (host("set_game", game=_next(GAMES, snap.game)),)),
+        Button(rects[1], frame.s("lobby.btn_preset", name=preset_name), "P",
+               (host("set_preset", preset=_next(presets, snap.preset)),), active=len(presets) > 1),
+        Button(rects[2], frame.s("lobby.btn_language"), "L", (host("set_language", language=_next(LANGUAGES, snap.language)),)),
+        Button(rects[3], frame.s("lobby.btn_settings"), "S", (PushScene(_settings_scene()),)),
+        Button(rects[4], "", "-", (host("set_seats", count=seats - 1),), active=seats > low),
+        Button(rects[5], frame.s("lobby.btn_seats", count=seats), "+", (host("set_seats", count=seats + 1),),
+               active=seats < high),
+        Button(rects[6], frame.s("lobby.btn_fill_bots"), "B", (host("fill_bots", kind="heuristic"),),
+               active=any(s.status is SeatStatus.FREE for s in snap.seats)),
+        Button(rects[7], frame.s("lobby.btn_start"), "Enter", (host("start"),), primary=True,
+               active=can_start),
+    ]
+
+
+def _settings_scene() -> Scene:
+    from .settings import SettingsScene
+
+    return SettingsScene()
+
+
+def bot_kind(snapshot: TableSnapshot, seat: SeatInfo) -> str | None:
+    """The kind of bot on a seat (the session's ``extras["bots"]`` when it sends it)."""
+    if seat.status is not SeatStatus.BOT:
+        return None
+    kinds = snapshot.extras.get("bots")
+    if isinstance(kinds, list) and seat.seat < len(kinds) and kinds[seat.seat] in BOT_CYCLE:
+        return kinds[seat.seat]
+    return BOT_CYCLE[0]
+
+
+def next_bot(snapshot: TableSnapshot, seat: SeatInfo) -> str | None:
+    """Clicking a seat: free -> clever bot -> random bot -> free. Joined seats are not touched."""
+    if seat.status is SeatStatus.FREE:
+        return BOT_CYCLE[0]
+    kind = bot_kind(snapshot, seat)
+    return BOT_CYCLE[(BOT_CYCLE.index(kind) + 1) % len(BOT_CYCLE)]
+
+
+def seat_limits(snapshot: TableSnapshot) -> tuple[int, int]:
+    low = snapshot.extras.get("min_seats", MIN_SEATS)
+    high = snapshot.extras.get("max_seats", MAX_SEATS)
+    return (low if isinstance(low, int) else MIN_SEATS), (high if isinstance(high, int) else MAX_SEATS)
+
+
+class LobbyScene(Scene):
+    name = "lobby"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.selected = 0  # the seat keyboard commands act on
+
+    # input ------------------------------------------------------------------------------------
+    def handle(self, event: pygame.event.Event, frame: Frame) -> list[Intent]:
+        lay = layout(frame)
+        snap = frame.snapshot
+        if event.type == pygame.MOUSEBUTTONDOWN:
+            return self._click(event, lay, snap)
+        if event.type != pygame.KEYDOWN:
+            return []
+        keyed = {pygame.K_g: 0, pygame.K_p: 1, pygame.K_l: 2, pygame.K_s: 3, pygame.K_MINUS: 4,
+                 pygame.K_KP_MINUS: 4, pygame.K_PLUS: 5, pygame.K_EQUALS: 5, pygame.K_KP_PLUS: 5,
+                 pygame.K_b: 6, pygame.K_RETURN: 7, pygame.K_KP_ENTER: 7}
+        if event.key in keyed:
+            button = lay.buttons[keyed[event.key]]
+            return list(button.intents) if button.active else []
+        return self._seat_key(event, snap)
+
+    def _click(self, event: pygame.event.Event, lay: LobbyLayout, snap: TableSnapshot) -> list[Intent]:
+        button = hit(list(lay.buttons), event.pos)
+        if button is not None and event.button == 1:
+            return list(button.intents)
+        for card in lay.cards:
+            if card.rect.collidepoint(event.pos) and card.seat < len(snap.seats):
+                self.selected = card.seat
+                return self._seat_action(snap, snap.seats[card.seat], kick=event.button == 3)
+        return []
+
+    def _seat_key(self, event: pygame.event.Event, snap: TableSnapshot) -> list[Intent]:
+        n = len(snap.seats)
+        if not n:
+            return []
+        if event.key == pygame.K_TAB:
+            step = -1 if event.mod & pygame.KMOD_SHIFT else 1
+            self.selected = (self.selected + step) % n
+            return []
+        self.selected %= n
+        if event.key == pygame.K_SPACE:
+            return self._seat_action(snap, snap.seats[self.selected], kick=False)
+        if event.key in (pygame.K_k, pygame.K_DELETE):
+            return self._seat_action(snap, snap.seats[self.selected], kick=True)
+        return []
+
+    @staticmethod
+    def _seat_action(snap: TableSnapshot, seat: SeatInfo, kick: bool) -> list[Intent]:
+        if kick:
+            return [host("kick", seat=seat.seat)] if seat.status is SeatStatus.JOINED else []
+        if seat.status is SeatStatus.JOINED:
+            return []
+        return [host("set_bot", seat=seat.seat, kind=next_bot(snap, seat))]
+
+    # drawing ----------------------------------------------------------------------------------
+    def draw(self, surface: pygame.Surface, frame: Frame, ctx: RenderContext) -> None:
+        surface.fill(theme.BACKGROUND)
+        lay = layout(frame)
+        u = frame.scale.u
+        snap = frame.snapshot
+        title = frame.s("lobby.title", game=frame.s(f"game.{snap.game}"))
+        ctx.text.draw(surface, title, frame.lang, lay.header,
+                      TextStyle(round(40 * u), theme.GOLD, bold=True, align=Align.CENTER, max_lines=1))
+        sub = frame.s("lobby.join_hint", url=snap.join_url) if snap.join_url else frame.s("lobby.scan_hint")
+        ctx.text.draw(surface, sub, frame.lang, lay.subtitle,
+                      TextStyle(round(22 * u), theme.TEXT_DIM, align=Align.CENTER, max_lines=1))
+        error = snap.extras.get("host_error")
+        notes = [frame.s(f"notice.{n}") if i18n.has(frame.lang, "screen", f"notice.{n}") else n for n in snap.notices]
+        if isinstance(error, dict) and error.get("message"):
+            notes.append(str(error["message"]))
+        if notes:
+            ctx.text.draw(surface, "  ·  ".join(notes), frame.lang, lay.notices,
+                          TextStyle(round(18 * u), theme.DANGER, align=Align.CENTER, max_lines=1, min_px=7))
+        for card in lay.cards:
+            if card.seat < len(snap.seats):
+                self._draw_seat(surface, snap.seats[card.seat], card, frame, ctx, card.seat == self.selected)
+        for button in lay.buttons:
+            draw_button(surface, button, frame, ctx)
+        ctx.text.draw(surface, frame.s("lobby.keys"), frame.lang, lay.hints,
+                      TextStyle(round(17 * u), theme.TEXT_DIM, align=Align.CENTER, max_lines=2, min_px=7))
+
+    def _draw_seat(self, surface: pygame.Surface, seat: SeatInfo, card: SeatCardLayout, frame: Frame,
+                   ctx: RenderContext, selected: bool) -> None:
+        u = frame.scale.u
+        colour = theme.seat_colour(seat.seat, seat.colour)
+        rect = card.rect
+        border = max(2, round(4 * u))
+        shapes.panel(surface, rect, theme.PANEL, colour, radius=round(10 * u), width=border)
+        if selected:
+            pygame.draw.rect(surface, theme.TEXT, rect.inflate(border * 2, border * 2), max(1, border // 2),
+                             border_radius=round(12 * u))
+        pad = max(3, round(rect.width * 0.04))
+        head = pygame.Rect(rect.x + pad, rect.y + pad, rect.width - 2 * pad, round(rect.height * 0.13))
+        sym_r = head.height * 0.42
+        rtl = frame.lang == "fa"
+        sym_x = head.right - sym_r if rtl else head.x + sym_r
+        shapes.symbol(surface, seat.symbol, colour, (sym_x, head.centery), sym_r)
+        name_box = pygame.Rect(head.x, head.y, head.width - round(sym_r * 2.3), head.height)
+        if not rtl:
+            name_box.x = head.x + round(sym_r * 2.3)
+        name = seat.name if seat.status is not SeatStatus.FREE and seat.name else frame.s("seat.name", n=seat.seat + 1)
+        ctx.text.draw(surface, name, frame.lang, name_box, TextStyle(round(22 * u), theme.TEXT, bold=True, max_lines=1, min_px=7))
+        body = pygame.Rect(rect.x + pad, head.bottom + pad // 2, rect.width - 2 * pad, rect.bottom - head.bottom - pad)
+        if seat.status is SeatStatus.FREE or (seat.status is SeatStatus.JOINED and not seat.connected):
+            self._draw_join(surface, seat, card, body, colour, frame, ctx)
+        else:
+            self._draw_taken(surface, seat, body, colour, frame, ctx, bot_kind(frame.snapshot, seat))
+
+    @staticmethod
+    def _draw_join(surface: pygame.Surface, seat: SeatInfo, card: SeatCardLayout, body: pygame.Rect,
+                   colour: theme.Colour, frame: Frame, ctx: RenderContext) -> None:
+        u = frame.scale.u
+        size = min(card.qr_size, body.width, round(body.height * 0.74))
+        if seat.url:
+            qr = ctx.qr.surface(seat.url, colour, size)
+            surface.blit(qr, qr.get_rect(midtop=(body.centerx, body.y)))
+            qr_bottom = body.y + qr.get_height()
+        else:
+            qr_bottom = body.y
+        rest = pygame.Rect(body.x, qr_bottom + round(2 * u), body.width, body.bottom - qr_bottom - round(2 * u))
+        code_box = pygame.Rect(rest.x, rest.y, rest.width, round(rest.height * 0.45))
+        status = frame.s("seat.away") if seat.status is SeatStatus.JOINED else frame.s("seat.code", code=seat.code)
+        ctx.text.draw(surface, status, frame.lang, code_box,
+                      TextStyle(round(24 * u), theme.GOLD, bold=True, align=Align.CENTER, max_lines=1, min_px=7))
+        link_box = pygame.Rect(rest.x, code_box.bottom, rest.width, rest.bottom - code_box.bottom)
+        ctx.text.draw(surface, seat.url, "en", link_box,
+                      TextStyle(round(13 * u), theme.TEXT_DIM, align=Align.CENTER, max_lines=2, min_px=6,
+                                valign=VAlign.TOP))
+
+    @staticmethod
+    def _draw_taken(surface: pygame.Surface, seat: SeatInfo, body: pygame.Rect, colour: theme.Colour,
+                    frame: Frame, ctx: RenderContext, kind: str | None) -> None:
+        u = frame.scale.u
+        r = min(body.width, body.height) * 0.26
+        centre = (body.centerx, body.y + body.height * 0.36)
+        shapes.symbol(surface, seat.symbol, colour, centre, r)
+        if seat.status is SeatStatus.BOT:
+            label = frame.s("seat.bot_random") if kind == "random" else frame.s("seat.bot")
+            tone = theme.ACCENT
+        else:
+            label, tone = frame.s("seat.connected"), theme.GOOD
+        box = pygame.Rect(body.x, round(body.y + body.height * 0.68), body.width, round(body.height * 0.3))
+        ctx.text.draw(surface, label, frame.lang, box,
+                      TextStyle(round(22 * u), tone, bold=True, align=Align.CENTER, max_lines=2, min_px=7))

@@ -1,0 +1,211 @@
+"""The scene stack: what the screen shows, scene by scene.
+
+A :class:`Scene` has three parts (after Tuxemon's ``State``): ``update(dt)`` advances its animation
+by a fixed time step, ``draw`` paints the current frame and changes nothing (not the snapshot, not
+the scene), and ``handle`` turns a pygame event into :class:`Intent`s (host commands for the session,
+or pushing/popping a scene). The :class:`Director` picks the base scene from the latest snapshot
+and queues the timed "beats" (a reveal, a showdown, a round's end) that the new events call for.
+"""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+import pygame
+
+from game import i18n
+from game.session.snapshot import TableSnapshot
+
+from .qr import QrCache
+from .sound import SoundBank
+from .text import TextRenderer
+from .theme import Scale
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """Everything a draw needs besides the scene itself: the snapshot and the session time now."""
+
+    snapshot: TableSnapshot
+    now_ms: int  # estimated session clock at this frame
+    size: tuple[int, int]
+
+    @property
+    def lang(self) -> str:
+        return self.snapshot.language if self.snapshot.language in i18n.LANGUAGES else i18n.FALLBACK
+
+    @property
+    def scale(self) -> Scale:
+        return Scale(*self.size)
+
+    def s(self, key: str, **values: Any) -> str:
+        """A screen string in the table's language."""
+        return i18n.text(self.lang, "screen", key, **values)
+
+    def timer_left_ms(self) -> int | None:
+        timer = self.snapshot.timer
+        return None if timer is None else max(0, timer.deadline_ms - self.now_ms)
+
+
+@dataclass(slots=True)
+class RenderContext:
+    """Shared, cache-holding services of one window (text, QR codes, sounds)."""
+
+    text: TextRenderer
+    qr: QrCache
+    sound: SoundBank
+
+
+# ------------------------------------------------------------------------------------- intents
+@dataclass(frozen=True, slots=True)
+class HostCommand:
+    """A host command for the session (becomes an ``InputEvent`` of kind HOST)."""
+
+    command: str
+    args: tuple[tuple[str, Any], ...] = ()
+
+    def payload(self) -> dict[str, Any]:
+        return {"command": self.command, **dict(self.args)}
+
+
+def host(command: str, **args: Any) -> HostCommand:
+    return HostCommand(command, tuple(sorted(args.items())))
+
+
+@dataclass(frozen=True, slots=True)
+class PushScene:
+    scene: "Scene"
+
+
+@dataclass(frozen=True, slots=True)
+class PopScene:
+    pass
+
+
+class WindowOp(enum.Enum):
+    TOGGLE_FULLSCREEN = "toggle_fullscreen"
+    TOGGLE_MUTE = "toggle_mute"
+    QUIT = "quit"
+
+
+Intent = HostCommand | PushScene | PopScene | WindowOp
+
+
+# --------------------------------------------------------------------------------------- scenes
+class Scene:
+    """Base of every scene. ``draw`` must only read ``self`` and ``frame``."""
+
+    name = "scene"
+    overlay = False  # True: the scene below is drawn first
+    duration_s: float | None = None  # timed beats pop themselves after this long
+
+    def __init__(self) -> None:
+        self.t = 0.0  # seconds this scene has been updated for
+
+    def update(self, dt: float, frame: Frame, ctx: RenderContext) -> None:
+        self.t += dt
+
+    def draw(self, surface: pygame.Surface, frame: Frame, ctx: RenderContext) -> None:
+        raise NotImplementedError
+
+    def handle(self, event: pygame.event.Event, frame: Frame) -> list[Intent]:
+        return []
+
+    @property
+    def done(self) -> bool:
+        return self.duration_s is not None and self.t >= self.duration_s
+
+    def key(self) -> tuple:
+        """Identity of a base scene: the director replaces the base when this changes."""
+        return (self.name,)
+
+
+class Director:
+    """Holds the stack: one base scene (chosen from the snapshot) plus beats and overlays on top."""
+
+    def __init__(self, choose_base: Callable[[TableSnapshot], Scene],
+                 beats_for: Callable[[TableSnapshot, TableSnapshot | None], Sequence[Scene]]) -> None:
+        self._choose_base = choose_base
+        self._beats_for = beats_for
+        self.stack: list[Scene] = []
+        self._queue: list[Scene] = []
+        self._seen_seq: int | None = None
+        self._last: TableSnapshot | None = None
+
+    def sync(self, snapshot: TableSnapshot) -> None:
+        """Follow a (possibly new) snapshot: swap the base scene, queue beats for new events."""
+        base = self._choose_base(snapshot)
+        if not self.stack or self.stack[0].key() != base.key():
+            if self.stack and self.stack[0].name != base.name and base.name == "lobby":
+                self._queue.clear()
+                self.stack = [base]
+            elif self.stack and self.stack[0].name != base.name:
+                self.stack = [base, *(s for s in self.stack[1:] if s.duration_s is not None)]
+            else:
+                self.stack = [base, *self.stack[1:]]
+        if self._seen_seq is None:
+            self._seen_seq = snapshot.event_seq  # a (re)started screen does not replay old events
+        elif snapshot.event_seq != self._seen_seq:
+            self._seen_seq = snapshot.event_seq
+            self._queue.extend(self._beats_for(snapshot, self._last))
+        self._last = snapshot
+        self._advance_queue()
+
+    def _advance_queue(self) -> None:
+        beats = [s for s in self.stack[1:] if s.duration_s is not None]
+        if not beats and self._queue:
+            self.stack.append(self._queue.pop(0))
+
+    def update(self, dt: float, frame: Frame, ctx: RenderContext) -> None:
+        for scene in self.stack:
+            scene.update(dt, frame, ctx)
+        before = len(self.stack)
+        self.stack = [self.stack[0], *(s for s in self.stack[1:] if not s.done)]
+        if len(self.stack) != before:
+            self._advance_queue()
+
+    def draw(self, surface: pygame.Surface, frame: Frame, ctx: RenderContext) -> None:
+        start = len(self.stack) - 1
+        while start > 0 and self.stack[start].overlay:
+            start -= 1
+        for scene in self.stack[start:]:
+            scene.draw(surface, frame, ctx)
+
+    def handle(self, event: pygame.event.Event, frame: Frame) -> list[Intent]:
+        """The top scene gets the event first; scene pushes and pops are applied here."""
+        if not self.stack:
+            return []
+        intents = self.stack[-1].handle(event, frame)
+        if not intents and len(self.stack) > 1 and self.stack[-1].duration_s is not None:
+            intents = self.stack[0].handle(event, frame)  # beats let the base handle the keys
+        out: list[Intent] = []
+        for intent in intents:
+            if isinstance(intent, PushScene):
+                self.stack.append(intent.scene)
+            elif isinstance(intent, PopScene):
+                if len(self.stack) > 1:
+                    self.stack.pop()
+            else:
+                out.append(intent)
+        return out
+
+    def skip_beat(self) -> bool:
+        """Cut the running beat short (the host pressed Space)."""
+        for scene in reversed(self.stack[1:]):
+            if scene.duration_s is not None:
+                scene.t = scene.duration_s
+                return True
+        return False
+
+    @property
+    def top(self) -> Scene | None:
+        return self.stack[-1] if self.stack else None
+
+    def names(self) -> list[str]:
+        return [s.name for s in self.stack]
+
+    @property
+    def pending(self) -> int:
+        return len(self._queue)
+

@@ -1,0 +1,192 @@
+"""The settings screen (over the lobby): the game's settings, changed with the arrow keys or the
+mouse; every change goes to the session as ``set_setting`` (which checks it)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import pygame
+
+from game import i18n
+
+from . import shapes, theme
+from .scene import Frame, Intent, PopScene, RenderContext, Scene, host
+from .text import Align, TextStyle
+
+# settings whose value is one of a few words: the screen cycles through them
+CHOICES: dict[str, tuple[str, ...]] = {
+    "missed_vote": ("nobody", "random"),
+    "dry_tie": ("more_bars_then_shared", "shared"),
+    "showdown_default": ("take_one", "split", "steal"),
+    "tell": ("none", "subtle", "obvious"),
+    "host_timeout": ("random_subject", "skip_clue"),
+    "missed_point": ("nobody", "random"),
+    "final_tie": ("shared", "lots"),
+    "beetle_next": ("after_winner", "after_player"),
+    "tie_break": ("fewer_moths", "shared"),
+    "deck": ("en", "fa", "th"),
+}
+MS_STEP = 5000
+ROWS_PER_PAGE = 9
+
+
+def editable(name: str, value: Any) -> bool:
+    if isinstance(value, bool):
+        return True
+    if isinstance(value, int):
+        return True
+    return isinstance(value, str) and len(CHOICES.get(name, ())) > 1
+
+
+def stepped(name: str, value: Any, direction: int) -> Any:
+    """The next value of a setting in ``direction`` (+1 / -1); the session validates it."""
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        step = MS_STEP if name.endswith("_ms") else 1
+        return max(0, value + direction * step)
+    options = CHOICES.get(name, ())
+    if value in options:
+        return options[(options.index(value) + direction) % len(options)]
+    return value
+
+
+def shown_value(frame: Frame, name: str, value: Any) -> str:
+    if isinstance(value, bool):
+        return frame.s("settings.on") if value else frame.s("settings.off")
+    if isinstance(value, int) and name.endswith("_ms"):
+        if value == 0:
+            return frame.s("settings.untimed")
+        if value % 60_000 == 0:
+            return frame.s("settings.minutes", n=value // 60_000)
+        return frame.s("settings.seconds", n=value // 1000) if value % 1000 == 0 else frame.s(
+            "settings.seconds", n=round(value / 1000, 1))
+    if isinstance(value, int):
+        return i18n.number(frame.lang, value)
+    if isinstance(value, str) and i18n.has(frame.lang, "screen", f"value.{value}"):
+        return frame.s(f"value.{value}")
+    if isinstance(value, (list, tuple)):
+        return i18n.number(frame.lang, ", ".join(str(v) for v in value)) if len(value) <= 8 else f"{len(value)} …"
+    return str(value)
+
+
+def setting_label(frame: Frame, name: str) -> str:
+    key = f"setting.{name}"
+    return frame.s(key) if i18n.has(frame.lang, "screen", key) else name.replace("_", " ").capitalize()
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    name: str
+    value: Any
+    rect: pygame.Rect
+    minus: pygame.Rect
+    plus: pygame.Rect
+
+
+class SettingsScene(Scene):
+    name = "settings"
+    overlay = True
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.selected = 0
+
+    def _items(self, frame: Frame) -> list[tuple[str, Any]]:
+        return [(k, v) for k, v in frame.snapshot.settings.items() if editable(k, v)]
+
+    def _rows(self, frame: Frame) -> tuple[pygame.Rect, pygame.Rect, list[Row]]:
+        w, h = frame.size
+        box = pygame.Rect(0, 0, round(w * 0.74), round(h * 0.84))
+        box.center = (w // 2, h // 2)
+        title = pygame.Rect(box.x, box.y + round(h * 0.02), box.width, round(h * 0.08))
+        items = self._items(frame)
+        page = self.selected // ROWS_PER_PAGE
+        shown = items[page * ROWS_PER_PAGE:(page + 1) * ROWS_PER_PAGE]
+        row_h = round(h * 0.062)
+        rows: list[Row] = []
+        rtl = frame.lang == "fa"
+        for i, (name, value) in enumerate(shown):
+            r = pygame.Rect(box.x + round(w * 0.03), title.bottom + i * row_h, box.width - round(w * 0.06), row_h - 4)
+            bw = round(r.height * 1.1)
+            value_w = round(r.width * 0.3)
+            left_end = r.x if not rtl else r.x
+            minus = pygame.Rect(left_end + (r.width - value_w - 2 * bw - 8 if not rtl else 0), r.y + 2, bw, r.height - 4)
+            plus = pygame.Rect(minus.x + bw + value_w + 8, minus.y, bw, minus.height)
+            rows.append(Row(name, value, r, minus, plus))
+        hint = pygame.Rect(box.x, box.bottom - round(h * 0.08), box.width, round(h * 0.07))
+        return box, hint, rows
+
+    def handle(self, event: pygame.event.Event, frame: Frame) -> list[Intent]:
+        items = self._items(frame)
+        if event.type == pygame.KEYDOWN:
+            if event.key in (pygame.K_ESCAPE, pygame.K_s, pygame.K_BACKSPACE):
+                return [PopScene()]
+            if not items:
+                return []
+            self.selected = min(self.selected, len(items) - 1)
+            if event.key == pygame.K_DOWN:
+                self.selected = (self.selected + 1) % len(items)
+            elif event.key == pygame.K_UP:
+                self.selected = (self.selected - 1) % len(items)
+            elif event.key in (pygame.K_LEFT, pygame.K_RIGHT):
+                direction = 1 if (event.key == pygame.K_RIGHT) != (frame.lang == "fa") else -1
+                name, value = items[self.selected]
+                return [host("set_setting", name=name, value=stepped(name, value, direction))]
+            return []
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            box, _, rows = self._rows(frame)
+            if not box.collidepoint(event.pos):
+                return [PopScene()]
+            for row in rows:
+                for rect, direction in ((row.minus, -1), (row.plus, 1)):
+                    if rect.collidepoint(event.pos):
+                        self.selected = [n for n, _ in items].index(row.name)
+                        return [host("set_setting", name=row.name, value=stepped(row.name, row.value, direction))]
+        return []
+
+    def draw(self, surface: pygame.Surface, frame: Frame, ctx: RenderContext) -> None:
+        u = frame.scale.u
+        surface.blit(shapes.veil(frame.size, (0, 0, 0, 170)), (0, 0))
+        box, hint, rows = self._rows(frame)
+        shapes.panel(surface, box, theme.PANEL, theme.ACCENT, radius=round(14 * u), width=max(2, round(3 * u)))
+        title = pygame.Rect(box.x, box.y + round(frame.size[1] * 0.02), box.width, round(frame.size[1] * 0.08))
+        game = frame.s(f"game.{frame.snapshot.game}")
+        ctx.text.draw(surface, frame.s("settings.title", game=game), frame.lang, title.inflate(-40, 0),
+                      TextStyle(round(34 * u), theme.GOLD, bold=True, align=Align.CENTER, max_lines=1))
+        items = self._items(frame)
+        if not items:
+            ctx.text.draw(surface, frame.s("settings.none"), frame.lang, box.inflate(-80, -200),
+                          TextStyle(round(26 * u), theme.TEXT_DIM, align=Align.CENTER))
+        selected_name = items[min(self.selected, len(items) - 1)][0] if items else None
+        for row in rows:
+            self._draw_row(surface, row, row.name == selected_name, frame, ctx)
+        pages = max(1, -(-len(items) // ROWS_PER_PAGE))
+        if pages > 1:
+            page_box = pygame.Rect(box.x, hint.y - round(frame.size[1] * 0.045), box.width, round(frame.size[1] * 0.04))
+            page = min(self.selected, len(items) - 1) // ROWS_PER_PAGE + 1
+            ctx.text.draw(surface, frame.s("settings.page", n=page, m=pages), frame.lang, page_box.inflate(-40, 0),
+                          TextStyle(round(17 * u), theme.ACCENT, align=Align.CENTER, max_lines=1, min_px=7))
+        ctx.text.draw(surface, frame.s("settings.keys"), frame.lang, hint.inflate(-40, 0),
+                      TextStyle(round(18 * u), theme.TEXT_DIM, align=Align.CENTER, max_lines=2, min_px=7))
+
+    @staticmethod
+    def _draw_row(surface: pygame.Surface, row: Row, selected: bool, frame: Frame, ctx: RenderContext) -> None:
+        u = frame.scale.u
+        if selected:
+            shapes.panel(surface, row.rect, theme.PANEL_LIGHT, theme.GOLD, radius=round(6 * u), width=max(1, round(2 * u)))
+        rtl = frame.lang == "fa"
+        label_w = row.rect.width - (row.plus.right - row.minus.x) - round(16 * u)
+        label = pygame.Rect(row.rect.x + round(10 * u), row.rect.y, label_w - round(10 * u), row.rect.height)
+        if rtl:
+            label.right = row.rect.right - round(10 * u)
+        ctx.text.draw(surface, setting_label(frame, row.name), frame.lang, label,
+                      TextStyle(round(21 * u), theme.TEXT, max_lines=1, min_px=7))
+        for rect, sign in ((row.minus, "◀"), (row.plus, "▶")):
+            shapes.panel(surface, rect, theme.BACKGROUND, theme.ACCENT, radius=round(5 * u), width=max(1, round(u)))
+            cx, cy, s = rect.centerx, rect.centery, rect.height * 0.22
+            d = -1 if sign == "◀" else 1
+            pygame.draw.polygon(surface, theme.ACCENT, [(cx - d * s, cy - s), (cx + d * s, cy), (cx - d * s, cy + s)])
+        value_box = pygame.Rect(row.minus.right + 4, row.rect.y, row.plus.x - row.minus.right - 8, row.rect.height)
+        ctx.text.draw(surface, shown_value(frame, row.name, row.value), frame.lang, value_box,
+                      TextStyle(round(21 * u), theme.GOLD, bold=True, align=Align.CENTER, max_lines=1, min_px=7))

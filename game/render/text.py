@@ -1,0 +1,559 @@
+"""The one helper for all text on the big screen.
+
+It picks the font for each piece of text (Noto Sans, Noto Sans Arabic, Noto Sans Thai from the
+``fontpkg`` packages), sets the script and the direction for shaping (Persian: ``Arab`` + RTL, Thai:
+``Thai``), splits mixed text into runs (a Latin player name or a number inside Persian text is its
+own left-to-right run, placed by a small bidi algorithm), wraps long text (at spaces and zero-width
+spaces, Thai at syllable clusters when it must), shrinks it until it fits its box, and caches every
+rendered surface.
+"""
+from __future__ import annotations
+
+import enum
+import itertools
+import unicodedata
+from collections import OrderedDict
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Iterator, Protocol
+
+import fontpkg
+import pygame
+
+from game import i18n
+
+Colour = tuple[int, int, int]
+ZWSP = "\u200b"
+ELLIPSIS = "…"
+
+
+class Family(enum.Enum):
+    SANS = "Noto Sans"
+    ARABIC = "Noto Sans Arabic"
+    THAI = "Noto Sans Thai"
+
+
+class RunKind(enum.Enum):
+    LATIN = "latin"  # any left-to-right script Noto Sans covers
+    ARABIC = "arabic"  # right-to-left, shaped as Arabic script
+    THAI = "thai"
+    NUMBER = "number"  # digits (and separators between digits): always left to right
+
+
+class Align(enum.Enum):
+    START = "start"  # the reading start: left for en/th, right for fa
+    CENTER = "center"
+    END = "end"
+
+
+class VAlign(enum.Enum):
+    TOP = "top"
+    MIDDLE = "middle"
+    BOTTOM = "bottom"
+
+
+@dataclass(frozen=True, slots=True)
+class TextStyle:
+    px: int  # the largest size to use, in pixels
+    colour: Colour = (240, 240, 240)
+    bold: bool = False
+    min_px: int = 0  # 0: half of ``px`` (never below 9)
+    align: Align = Align.START
+    valign: VAlign = VAlign.MIDDLE
+    max_lines: int = 3
+
+    def smallest(self) -> int:
+        return max(9, self.min_px or self.px // 2)
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    text: str
+    kind: RunKind
+
+    @property
+    def rtl(self) -> bool:
+        return self.kind is RunKind.ARABIC
+
+
+@dataclass(frozen=True, slots=True)
+class Fitted:
+    """Text laid out for a box: the surface to blit, the size used, and whether it had to be cut."""
+
+    surface: pygame.Surface
+    px: int
+    lines: tuple[str, ...]
+    overflow: bool
+
+
+class TextProbe(Protocol):
+    """Watches every text box drawn (used by tests to check that nothing overflows)."""
+
+    def __call__(self, text: str, lang: str, box: pygame.Rect, fitted: Fitted) -> None: ...
+
+
+# ------------------------------------------------------------------------------------ runs & bidi
+_DIGIT_SEPARATORS = frozenset(":.,/٫٬")
+_STRONG_RTL = frozenset({"R", "AL"})
+_NUMERIC = frozenset({"EN", "AN"})
+
+
+def _is_arabic(ch: str) -> bool:
+    cp = ord(ch)
+    return 0x0600 <= cp <= 0x08FF or 0xFB50 <= cp <= 0xFDFF or 0xFE70 <= cp <= 0xFEFF
+
+
+def _is_thai(ch: str) -> bool:
+    return 0x0E00 <= ord(ch) <= 0x0E7F
+
+
+def _char_kind(ch: str) -> RunKind | None:
+    """The run kind a character forces, or None for neutrals (spaces, punctuation, marks)."""
+    bidi = unicodedata.bidirectional(ch)
+    if bidi in _NUMERIC:
+        return RunKind.NUMBER
+    if bidi in _STRONG_RTL or (_is_arabic(ch) and bidi != "NSM"):
+        return RunKind.ARABIC
+    if _is_thai(ch) and bidi == "L":
+        return RunKind.THAI
+    if bidi == "L":
+        return RunKind.LATIN
+    return None
+
+
+def _is_rtl_kind(kind: RunKind) -> bool:
+    return kind is RunKind.ARABIC
+
+
+def split_runs(text: str, rtl_paragraph: bool) -> list[Run]:
+    """Split logical text into runs of one kind; neutrals join the run their neighbours agree on."""
+    kinds: list[RunKind | None] = [_char_kind(ch) for ch in text]
+    _join_digit_separators(text, kinds)
+    _resolve_neutrals(text, kinds, rtl_paragraph)
+    runs: list[Run] = []
+    start = 0
+    for i in range(1, len(text) + 1):
+        if i == len(text) or kinds[i] is not kinds[start]:
+            runs.append(Run(text[start:i], kinds[start] or RunKind.LATIN))
+            start = i
+    return runs
+
+
+def _join_digit_separators(text: str, kinds: list[RunKind | None]) -> None:
+    for i in range(1, len(text) - 1):
+        if text[i] in _DIGIT_SEPARATORS and kinds[i - 1] is RunKind.NUMBER and kinds[i + 1] is RunKind.NUMBER:
+            kinds[i] = RunKind.NUMBER
+
+
+def _resolve_neutrals(text: str, kinds: list[RunKind | None], rtl_paragraph: bool) -> None:
+    """Neutrals between runs of the same direction take that run; otherwise the paragraph's."""
+    n = len(kinds)
+    i = 0
+    while i < n:
+        if kinds[i] is not None:
+            i += 1
+            continue
+        j = i
+        while j < n and kinds[j] is None:
+            j += 1
+        before = kinds[i - 1] if i > 0 else None
+        after = kinds[j] if j < n else None
+        kinds[i:j] = [_neutral_kind(text[i:j], before, after, rtl_paragraph)] * (j - i)
+        i = j
+
+
+def _neutral_kind(chunk: str, before: RunKind | None, after: RunKind | None, rtl: bool) -> RunKind:
+    marks_only = all(unicodedata.combining(c) or unicodedata.category(c) in ("Mn", "Me", "Cf") for c in chunk)
+    if marks_only and before is not None:
+        return before
+    paragraph = RunKind.ARABIC if rtl else RunKind.LATIN
+    if before is None and after is None:
+        return paragraph
+    sides = [k for k in (before, after) if k is not None]
+    directions = {_is_rtl_kind(k) for k in sides}
+    if len(sides) == 2 and len(directions) == 1:
+        if rtl and before is not after and any(c.isspace() for c in chunk):
+            # in Persian, "Ali ۳ شمش": the number belongs to the Persian words, not to the name;
+            # inside one word ("F11", a link) left-to-right pieces stay together
+            return paragraph
+        # same direction on both sides: stay with the earlier run (numbers count as their context)
+        if before is RunKind.NUMBER:
+            return after if after is not RunKind.NUMBER else paragraph
+        return before
+    if len(sides) == 1:
+        only = sides[0]
+        if _is_rtl_kind(only) == rtl and only is not RunKind.NUMBER:
+            return only
+    return paragraph
+
+
+def visual_order(runs: list[Run], rtl_paragraph: bool) -> list[Run]:
+    """Runs from left to right on screen (levels: paragraph 0/1, embedded opposite runs one higher)."""
+    base = 1 if rtl_paragraph else 0
+    levels = [_level(run, base) for run in runs]
+    order = list(range(len(runs)))
+    for level in range(max(levels, default=0), 0, -1):
+        i = 0
+        while i < len(order):
+            if levels[order[i]] >= level:
+                j = i
+                while j < len(order) and levels[order[j]] >= level:
+                    j += 1
+                order[i:j] = reversed(order[i:j])
+                i = j
+            else:
+                i += 1
+    return [runs[k] for k in order]
+
+
+def _level(run: Run, base: int) -> int:
+    if run.rtl:
+        return 1
+    return 2 if base == 1 else 0
+
+
+# ---------------------------------------------------------------------------------- line breaking
+def _clusters(word: str) -> list[str]:
+    """Grapheme-ish clusters: a base character with the marks that follow it (Thai vowels, tones)."""
+    out: list[str] = []
+    for ch in word:
+        if out and (unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Mc", "Me")):
+            out[-1] += ch
+        elif out and out[-1] and out[-1][-1] in "เแโใไ":  # Thai leading vowels stay with the next letter
+            out[-1] += ch
+        else:
+            out.append(ch)
+    return out
+
+
+def break_words(text: str) -> list[str]:
+    """Pieces between break opportunities, each keeping its trailing space (or zero-width space)."""
+    pieces: list[str] = []
+    current = ""
+    for ch in text:
+        current += ch
+        if ch == " " or ch == ZWSP:
+            pieces.append(current)
+            current = ""
+    if current:
+        pieces.append(current)
+    return pieces
+
+
+# ----------------------------------------------------------------------------------------- helper
+_FAMILY_OF_RUN: dict[RunKind, Family] = {
+    RunKind.LATIN: Family.SANS,
+    RunKind.ARABIC: Family.ARABIC,
+    RunKind.THAI: Family.THAI,
+}
+_LANG_FAMILY: dict[str, Family] = {"en": Family.SANS, "fa": Family.ARABIC, "th": Family.THAI}
+_PITCH: dict[str, float] = {"en": 1.3, "fa": 1.7, "th": 1.55}
+_SCRIPT: dict[Family, str] = {Family.SANS: "Latn", Family.ARABIC: "Arab", Family.THAI: "Thai"}
+
+
+def _size_ladder() -> tuple[int, ...]:
+    """Font sizes the helper uses: every size to 16 px, then steps of about 7 %. Few distinct
+    sizes means few fonts to load and more cache hits across boxes and window sizes."""
+    sizes = list(range(6, 17))
+    while sizes[-1] < 400:
+        sizes.append(round(sizes[-1] * 1.07))
+    return tuple(sizes)
+
+
+SIZE_LADDER = _size_ladder()
+
+
+def size_at_most(px: int) -> int:
+    """The largest ladder size not above ``px`` (at least the smallest rung)."""
+    best = SIZE_LADDER[0]
+    for size in SIZE_LADDER:
+        if size > px:
+            break
+        best = size
+    return best
+
+
+@lru_cache(maxsize=None)
+def font_path(family: Family) -> str:
+    return str(fontpkg.path(family.value))
+
+
+_SERIALS = itertools.count(1)
+
+
+class TextRenderer:
+    """Fonts, shaping, wrapping, fitting and caches. One instance per window."""
+
+    def __init__(self, probe: TextProbe | None = None, cache_size: int = 4096) -> None:
+        self.serial = next(_SERIALS)  # caches of pictures made with this renderer key on it
+        if not pygame.font.get_init():
+            pygame.font.init()
+        self._fonts: dict[tuple[Family, int, bool, bool], pygame.font.Font] = {}
+        self._lines: OrderedDict[tuple, pygame.Surface] = OrderedDict()
+        self._fits: OrderedDict[tuple, Fitted] = OrderedDict()
+        self._blocks: dict[tuple, pygame.Surface] = {}
+        self._widths: dict[tuple, int] = {}
+        self._glyphs: dict[tuple[Family, str], bool] = {}
+        self._cache_size = cache_size
+        self.probe = probe
+
+    # fonts ----------------------------------------------------------------------------------
+    def font(self, family: Family, px: int, rtl: bool = False, bold: bool = False) -> pygame.font.Font:
+        key = (family, px, rtl, bold)
+        font = self._fonts.get(key)
+        if font is None:
+            font = pygame.font.Font(font_path(family), px)
+            font.set_script(_SCRIPT[family])
+            font.set_direction(pygame.DIRECTION_RTL if rtl else pygame.DIRECTION_LTR)
+            font.bold = bold
+            self._fonts[key] = font
+        return font
+
+    def warm_steps(self, lang: str, unit: float) -> Iterator[None]:
+        """Load and prime (shape a sample with) every font a screen in ``lang`` is likely to need
+        at this size unit, one font per step: the first use of a font costs tens of
+        milliseconds, so the window does this a step per frame while the lobby is up."""
+        family = _LANG_FAMILY.get(lang, Family.SANS)
+        samples = {Family.SANS: "Ag 09", Family.ARABIC: "سلام", Family.THAI: "สวัสดี"}
+        sizes = [s for s in SIZE_LADDER if 9 * unit <= s <= 70 * unit]
+        sizes.sort(key=lambda s: abs(s - 20 * unit))  # the most used sizes first
+        for px in sizes:
+            for fam in dict.fromkeys((Family.SANS, family)):
+                for bold in (False, True):
+                    if bold and fam is Family.THAI:
+                        continue
+                    self.font(fam, px, fam is Family.ARABIC, bold).size(samples[fam])
+                    yield
+                    if fam is Family.ARABIC:  # Persian digits are shaped left to right
+                        self.font(fam, px, False, bold).size("۱۲")
+                        yield
+
+    def _has_glyph(self, family: Family, ch: str) -> bool:
+        key = (family, ch)
+        found = self._glyphs.get(key)
+        if found is None:
+            font = self.font(family, 24)
+            missing = font.metrics("\U0010fffd")
+            got = font.metrics(ch)
+            found = bool(got) and got[0] is not None and got != missing
+            self._glyphs[key] = found
+        return found
+
+    def _run_family(self, run: Run, lang: str) -> Family:
+        if run.kind is RunKind.NUMBER:
+            persian = any(0x06F0 <= ord(c) <= 0x06F9 or 0x0660 <= ord(c) <= 0x0669 for c in run.text)
+            return Family.ARABIC if persian else _LANG_FAMILY.get(lang, Family.SANS)
+        return _FAMILY_OF_RUN[run.kind]
+
+    def _parts(self, text: str, lang: str, px: int, bold: bool) -> list[tuple[str, pygame.font.Font]]:
+        """(text, font) pieces from left to right; characters a run's font lacks use Noto Sans."""
+        parts: list[tuple[str, pygame.font.Font]] = []
+        for run in visual_order(self._runs(text, lang), i18n.is_rtl(lang)):
+            family = self._run_family(run, lang)
+            rtl = run.rtl
+            groups: list[tuple[str, Family]] = []
+            for ch in run.text:
+                fam = family if (ch in " " + ZWSP or family is Family.SANS or self._has_glyph(family, ch)) else Family.SANS
+                if groups and groups[-1][1] is fam:
+                    groups[-1] = (groups[-1][0] + ch, fam)
+                else:
+                    groups.append((ch, fam))
+            if rtl:
+                groups.reverse()
+            # synthetic bold misplaces Thai marks: Thai stays regular
+            parts.extend((chunk, self.font(fam, px, rtl, bold and fam is not Family.THAI)) for chunk, fam in groups)
+        return parts
+
+    def clean(self, text: str) -> str:
+        """Control characters out; characters no font has become a question mark."""
+        out = []
+        for ch in text:
+            if ch in "\n\t\r":
+                out.append(" ")
+            elif unicodedata.category(ch) == "Cc":
+                continue
+            elif ch in (ZWSP, "\u200c", "\u200d") or unicodedata.combining(ch):
+                out.append(ch)
+            elif any(self._has_glyph(f, ch) for f in Family):
+                out.append(ch)
+            else:
+                out.append("?")
+        return "".join(out)
+
+    def line_height(self, lang: str, px: int) -> int:
+        """Baseline-to-baseline distance of wrapped lines (Persian and Thai need more room for marks)."""
+        return max(1, round(px * _PITCH.get(lang, 1.3)))
+
+    # measuring & rendering one line ----------------------------------------------------------
+    def _runs(self, text: str, lang: str) -> list[Run]:
+        return split_runs(text.replace(ZWSP, ""), i18n.is_rtl(lang))
+
+    def width(self, text: str, lang: str, px: int, bold: bool = False) -> int:
+        key = (text, lang, px, bold)
+        w = self._widths.get(key)
+        if w is None:
+            w = sum(font.size(chunk)[0] for chunk, font in self._parts(text, lang, px, bold))
+            if len(self._widths) > 20000:
+                self._widths.clear()
+            self._widths[key] = w
+        return w
+
+    def line(self, text: str, lang: str, px: int, colour: Colour, bold: bool = False) -> pygame.Surface:
+        """One line of text, shaped and ordered, on a transparent surface (cached)."""
+        key = (text, lang, px, colour, bold)
+        surf = self._lines.get(key)
+        if surf is not None:
+            self._lines.move_to_end(key)
+            return surf
+        surf = self._render_line(text, lang, px, colour, bold)
+        self._lines[key] = surf
+        if len(self._lines) > self._cache_size:
+            self._lines.popitem(last=False)
+        return surf
+
+    def _render_line(self, text: str, lang: str, px: int, colour: Colour, bold: bool) -> pygame.Surface:
+        parts = self._parts(text, lang, px, bold)
+        base_fonts = [self.font(f, px) for f in (Family.SANS, _LANG_FAMILY.get(lang, Family.SANS))]
+        fonts = [font for _, font in parts] + base_fonts
+        ascent = max(f.get_ascent() for f in fonts)
+        descent = max(-f.get_descent() for f in fonts)
+        pieces: list[tuple[pygame.Surface, int]] = []
+        for chunk, font in parts:
+            if chunk.strip(" " + ZWSP) == "":
+                pieces.append((pygame.Surface((max(1, font.size(chunk)[0]), 1), pygame.SRCALPHA), font.get_ascent()))
+            else:
+                pieces.append((font.render(chunk, True, colour), font.get_ascent()))
+        width = max(1, sum(p.get_width() for p, _ in pieces))
+        surf = pygame.Surface((width, ascent + descent), pygame.SRCALPHA)
+        surf.fill((*colour, 0))
+        x = 0
+        for piece, piece_ascent in pieces:
+            surf.blit(piece, (x, ascent - piece_ascent))
+            x += piece.get_width()
+        return surf
+
+    # wrapping & fitting ----------------------------------------------------------------------
+    def wrap(self, text: str, lang: str, px: int, max_width: int, bold: bool = False, split_words: bool = True) -> list[str]:
+        """Greedy line breaking at spaces / zero-width spaces; inside a word (between clusters) only
+        when ``split_words`` and the word alone is too wide."""
+        lines: list[str] = []
+        current = ""
+        pieces = self._pieces(text, lang, px, max_width, bold) if split_words else break_words(text)
+        for piece in pieces:
+            candidate = current + piece
+            if current and self.width(candidate.rstrip(" " + ZWSP), lang, px, bold) > max_width:
+                lines.append(current.rstrip(" " + ZWSP))
+                current = piece.lstrip(" ")
+            else:
+                current = candidate
+        if current.strip(" " + ZWSP) or not lines:
+            lines.append(current.rstrip(" " + ZWSP))
+        return lines
+
+    def _pieces(self, text: str, lang: str, px: int, max_width: int, bold: bool) -> Iterator[str]:
+        for word in break_words(text):
+            if self.width(word.rstrip(" " + ZWSP), lang, px, bold) <= max_width:
+                yield word
+            else:
+                yield from _clusters(word)
+
+    def fit(self, text: str, lang: str, size: tuple[int, int], style: TextStyle) -> Fitted:
+        """The biggest size (from ``style.px`` down) at which ``text`` wraps into ``size``."""
+        key = (text, lang, size, style)
+        fitted = self._fits.get(key)
+        if fitted is not None:
+            self._fits.move_to_end(key)
+            return fitted
+        fitted = self._fit(self.clean(text), lang, size, style)
+        self._fits[key] = fitted
+        if len(self._fits) > self._cache_size:
+            self._fits.popitem(last=False)
+        return fitted
+
+    def _fit(self, text: str, lang: str, size: tuple[int, int], style: TextStyle) -> Fitted:
+        """Largest ladder size that fits: the biggest is tried first (it usually fits), then a
+        binary search (a smaller size never needs more room). Words are split only as a last resort."""
+        w, h = max(1, size[0]), max(1, size[1])
+        top = size_at_most(max(style.px, style.smallest()))
+        sizes = sorted({style.smallest(), *(s for s in SIZE_LADDER if style.smallest() <= s <= top)})
+        for split_words in (False, True):
+            found = self._try(text, lang, (w, h), style, sizes[-1], split_words)
+            if found is not None:
+                return found
+            low, high, best = 0, len(sizes) - 2, None
+            while low <= high:
+                mid = (low + high) // 2
+                attempt = self._try(text, lang, (w, h), style, sizes[mid], split_words)
+                if attempt is None:
+                    high = mid - 1
+                else:
+                    best, low = attempt, mid + 1
+            if best is not None:
+                return best
+        return self._cut(text, lang, (w, h), style, style.smallest())
+
+    def _try(self, text: str, lang: str, size: tuple[int, int], style: TextStyle, px: int,
+             split_words: bool) -> Fitted | None:
+        w, h = size
+        lines = self.wrap(text, lang, px, w, style.bold, split_words)
+        if len(lines) > style.max_lines or any(self.width(x, lang, px, style.bold) > w for x in lines):
+            return None
+        block = self._compose(lines, lang, px, style)
+        return Fitted(block, px, tuple(lines), False) if block.get_height() <= h else None
+
+    def _cut(self, text: str, lang: str, size: tuple[int, int], style: TextStyle, px: int) -> Fitted:
+        w, h = size
+        room = max(1, min(style.max_lines, h // max(1, self.line_height(lang, px))))
+        lines = self.wrap(text, lang, px, w, style.bold)[:room]
+        last = lines[-1]
+        while last and self.width(last + ELLIPSIS, lang, px, style.bold) > w:
+            last = last[:-1]
+        lines[-1] = last.rstrip() + ELLIPSIS
+        return Fitted(self._compose(lines, lang, px, style), px, tuple(lines), True)
+
+    def _compose(self, lines: list[str], lang: str, px: int, style: TextStyle) -> pygame.Surface:
+        """Lines stacked at the language's pitch, cropped to the rows that hold ink (so the tall
+        ascent/descent reserves of the Arabic and Thai fonts do not make the text tiny)."""
+        key = (tuple(lines), lang, px, style.colour, style.bold, style.align)
+        cached = self._blocks.get(key)
+        if cached is not None:
+            return cached
+        surfaces = [self.line(line, lang, px, style.colour, style.bold) for line in lines]
+        width = max(s.get_width() for s in surfaces)
+        pitch = self.line_height(lang, px)
+        block = pygame.Surface((width, pitch * (len(surfaces) - 1) + max(s.get_height() for s in surfaces)), pygame.SRCALPHA)
+        block.fill((*style.colour, 0))
+        for i, s in enumerate(surfaces):
+            block.blit(s, (_aligned_x(width, s.get_width(), style.align, lang), i * pitch))
+        ink = block.get_bounding_rect()
+        if ink.height > 0:
+            top = max(0, ink.y - 1)
+            bottom = min(block.get_height(), ink.bottom + 1)
+            block = block.subsurface((0, top, width, bottom - top)).copy()
+        if len(self._blocks) > self._cache_size:
+            self._blocks.clear()
+        self._blocks[key] = block
+        return block
+
+    def draw(self, target: pygame.Surface, text: str, lang: str, box: pygame.Rect, style: TextStyle) -> pygame.Rect:
+        """Fit ``text`` into ``box`` and blit it there; returns where it went."""
+        fitted = self.fit(text, lang, (box.width, box.height), style)
+        if self.probe is not None:
+            self.probe(text, lang, pygame.Rect(box), fitted)
+        surf = fitted.surface
+        x = box.x + _aligned_x(box.width, surf.get_width(), style.align, lang)
+        if style.valign is VAlign.TOP:
+            y = box.y
+        elif style.valign is VAlign.BOTTOM:
+            y = box.bottom - surf.get_height()
+        else:
+            y = box.y + (box.height - surf.get_height()) // 2
+        return target.blit(surf, (x, y))
+
+
+def _aligned_x(box_w: int, w: int, align: Align, lang: str) -> int:
+    rtl = i18n.is_rtl(lang)
+    if align is Align.CENTER:
+        return (box_w - w) // 2
+    at_left = (align is Align.START) != rtl
+    return 0 if at_left else box_w - w

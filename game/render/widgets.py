@@ -1,0 +1,73 @@
+"""Buttons and key hints shared by the scenes: laid out by pure functions so ``draw`` and
+``handle`` agree on where everything is."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pygame
+
+from . import shapes, theme
+from .scene import Frame, Intent, RenderContext
+from .text import Align, TextStyle, VAlign
+
+
+@dataclass(frozen=True, slots=True)
+class Button:
+    rect: pygame.Rect
+    label: str  # already translated
+    hint: str  # the key, e.g. "G"
+    intents: tuple[Intent, ...]
+    active: bool = True
+    primary: bool = False
+
+
+def draw_button(surface: pygame.Surface, button: Button, frame: Frame, ctx: RenderContext) -> None:
+    u = frame.scale.u
+    colour = theme.GOOD if button.primary and button.active else (theme.PANEL_LIGHT if button.active else theme.PANEL)
+    shapes.panel(surface, button.rect, colour, theme.ACCENT if button.active else theme.DEAD, width=max(1, round(2 * u)))
+    ink = theme.ink_on(colour) if button.active else theme.TEXT_DIM
+    pad = max(2, round(6 * u))
+    key_w = round(button.rect.height * (0.9 if len(button.hint) <= 1 else 1.7)) if button.hint else 0
+    body = button.rect.inflate(-2 * pad, -pad)
+    rtl = frame.lang == "fa"
+    if button.hint:
+        key_rect = pygame.Rect(0, 0, key_w, round(button.rect.height * 0.62))
+        key_rect.centery = button.rect.centery
+        if not button.label:
+            key_rect.centerx = button.rect.centerx
+        elif rtl:
+            key_rect.right = button.rect.right - pad
+            body.width -= key_w + pad
+        else:
+            key_rect.x = button.rect.x + pad
+            body.x += key_w + pad
+            body.width -= key_w + pad
+        shapes.panel(surface, key_rect, theme.BACKGROUND, ink, radius=max(2, round(4 * u)), width=max(1, round(u)))
+        ctx.text.draw(surface, button.hint, "en", key_rect.inflate(-pad // 2, -2),
+                      TextStyle(round(16 * u), theme.TEXT, bold=True, align=Align.CENTER, max_lines=1, min_px=6))
+    if not button.label:
+        return
+    ctx.text.draw(surface, button.label, frame.lang, body,
+                  TextStyle(round(19 * u), ink, align=Align.CENTER, max_lines=2, valign=VAlign.MIDDLE, min_px=7))
+
+
+def hit(buttons: list[Button], pos: tuple[int, int]) -> Button | None:
+    for button in buttons:
+        if button.active and button.rect.collidepoint(pos):
+            return button
+    return None
+
+
+def row(area: pygame.Rect, weights: list[float], gap: int, rtl: bool) -> list[pygame.Rect]:
+    """Split ``area`` into a row of rects with widths in proportion to ``weights`` (mirrored for RTL)."""
+    total = sum(weights)
+    free = area.width - gap * (len(weights) - 1)
+    rects: list[pygame.Rect] = []
+    x = area.x
+    for w in weights:
+        width = round(free * w / total)
+        rects.append(pygame.Rect(x, area.y, width, area.height))
+        x += width + gap
+    if rtl:
+        rects = [pygame.Rect(area.x + area.right - r.right, r.y, r.width, r.height) for r in rects]
+    return rects

@@ -1,0 +1,37 @@
+"""Headless pygame for the renderer tests (dummy video and audio drivers)."""
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+import pygame  # noqa: E402
+import pytest  # noqa: E402
+
+from game.render.qr import QrCache  # noqa: E402
+from game.render.scene import RenderContext  # noqa: E402
+from game.render.sound import SoundBank  # noqa: E402
+from game.render.text import TextRenderer  # noqa: E402
+
+SIZES = ((1280, 720), (1920, 1080), (3840, 2160))
+LANGS = ("en", "fa", "th")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def headless_pygame():
+    pygame.init()
+    pygame.display.set_mode((64, 64))
+    yield
+    pygame.quit()
+
+
+@pytest.fixture(scope="session")
+def text() -> TextRenderer:
+    return TextRenderer()
+
+
+@pytest.fixture(scope="session")
+def shared_ctx(text: TextRenderer) -> RenderContext:
+    return RenderContext(text, QrCache(), SoundBank(enabled=False))

@@ -1,0 +1,123 @@
+"""Keys and clicks become host commands for the session (and scene pushes/pops on screen)."""
+from __future__ import annotations
+
+import pygame
+
+from game.render.app import Screen
+from game.render.lobby import layout
+from game.render.scene import HostCommand, WindowOp
+from game.render.scripted import lobby_snapshot, moments, play_moment
+from game.session.snapshot import InputKind, InputSource
+
+SIZE = (1280, 720)
+
+
+def key(k: int, mod: int = 0) -> pygame.event.Event:
+    return pygame.event.Event(pygame.KEYDOWN, key=k, mod=mod, unicode="")
+
+
+def click(pos: tuple[int, int], button: int = 1) -> pygame.event.Event:
+    return pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=button)
+
+
+def lobby_screen(ctx, **kw) -> Screen:
+    screen = Screen(ctx=ctx)
+    screen.sync(lobby_snapshot(**kw))
+    return screen
+
+
+def payloads(intents) -> list[dict]:
+    return [i.payload() for i in intents if isinstance(i, HostCommand)]
+
+
+def test_lobby_keys_send_host_commands(shared_ctx):
+    screen = lobby_screen(shared_ctx, n=8, language="en")
+    assert payloads(screen.handle(key(pygame.K_g), SIZE)) == [{"command": "set_game", "game": "speakeasy"}]
+    assert payloads(screen.handle(key(pygame.K_p), SIZE)) == [{"command": "set_preset", "preset": "rod_ruang"}]
+    assert payloads(screen.handle(key(pygame.K_l), SIZE)) == [{"command": "set_language", "language": "fa"}]
+    assert payloads(screen.handle(key(pygame.K_EQUALS), SIZE)) == [{"command": "set_seats", "count": 9}]
+    assert payloads(screen.handle(key(pygame.K_MINUS), SIZE)) == [{"command": "set_seats", "count": 7}]
+    assert payloads(screen.handle(key(pygame.K_b), SIZE)) == [{"command": "fill_bots", "kind": "heuristic"}]
+    assert payloads(screen.handle(key(pygame.K_RETURN), SIZE)) == [{"command": "start"}]
+
+
+def test_seat_limits_disable_the_seat_buttons(shared_ctx):
+    screen = lobby_screen(shared_ctx, n=12, language="en", joined=12, bots=0)
+    assert payloads(screen.handle(key(pygame.K_EQUALS), SIZE)) == []
+    assert payloads(screen.handle(key(pygame.K_b), SIZE)) == []  # no free seat to fill
+
+
+def test_clicking_seats_cycles_bots_and_right_click_frees_a_player(shared_ctx):
+    screen = lobby_screen(shared_ctx, n=8, language="en", joined=3, bots=2)
+    cards = layout(screen.frame(SIZE)).cards
+    assert payloads(screen.handle(click(cards[6].rect.center), SIZE)) == [{"command": "set_bot", "seat": 6, "kind": "heuristic"}]
+    assert payloads(screen.handle(click(cards[3].rect.center), SIZE)) == [{"command": "set_bot", "seat": 3, "kind": "random"}]
+    assert payloads(screen.handle(click(cards[4].rect.center), SIZE)) == [{"command": "set_bot", "seat": 4, "kind": None}]
+    assert payloads(screen.handle(click(cards[0].rect.center), SIZE)) == []  # a player is not replaced by a bot
+    assert payloads(screen.handle(click(cards[0].rect.center, button=3), SIZE)) == [{"command": "kick", "seat": 0}]
+
+
+def test_keyboard_seat_selection(shared_ctx):
+    screen = lobby_screen(shared_ctx, n=8, language="en", joined=3, bots=2)
+    for _ in range(6):
+        screen.handle(key(pygame.K_TAB), SIZE)
+    assert payloads(screen.handle(key(pygame.K_SPACE), SIZE)) == [{"command": "set_bot", "seat": 6, "kind": "heuristic"}]
+    screen.handle(key(pygame.K_TAB, pygame.KMOD_SHIFT), SIZE)
+    assert payloads(screen.handle(key(pygame.K_k), SIZE)) == []  # seat 5 is free: nothing to kick
+
+
+def test_buttons_are_mirrored_in_persian_and_clickable(shared_ctx):
+    screen = lobby_screen(shared_ctx, n=8, language="fa")
+    buttons = layout(screen.frame(SIZE)).buttons
+    assert buttons[0].rect.x > buttons[-1].rect.x  # "game" is on the right, "start" on the left
+    assert payloads(screen.handle(click(buttons[-1].rect.center), SIZE)) == [{"command": "start"}]
+
+
+def test_settings_open_change_and_close(shared_ctx):
+    screen = lobby_screen(shared_ctx, n=8, language="en")
+    screen.handle(key(pygame.K_s), SIZE)
+    assert screen.director.names() == ["lobby", "settings"]
+    name, value = next(iter(screen.snapshot.settings.items()))
+    assert payloads(screen.handle(key(pygame.K_RIGHT), SIZE)) == [{"command": "set_setting", "name": name, "value": value + 1}]
+    screen.handle(key(pygame.K_DOWN), SIZE)
+    screen.handle(key(pygame.K_DOWN), SIZE)
+    screen.handle(key(pygame.K_DOWN), SIZE)
+    assert payloads(screen.handle(key(pygame.K_LEFT), SIZE)) == [{"command": "set_setting", "name": "gold_threes", "value": 27}]
+    screen.handle(key(pygame.K_ESCAPE), SIZE)
+    assert screen.director.names() == ["lobby"]
+
+
+def test_timer_settings_step_by_five_seconds(shared_ctx):
+    from game.render.settings import stepped
+
+    assert stepped("conspiracy_ms", 90_000, 1) == 95_000
+    assert stepped("conspiracy_ms", 0, -1) == 0
+    assert stepped("reveal_when_all_locked", True, 1) is False
+    assert stepped("showdown_default", "take_one", 1) == "split"
+
+
+def test_window_keys(shared_ctx):
+    screen = lobby_screen(shared_ctx)
+    assert screen.handle(key(pygame.K_F11), SIZE) == [WindowOp.TOGGLE_FULLSCREEN]
+    assert screen.handle(key(pygame.K_m), SIZE) == [WindowOp.TOGGLE_MUTE]
+    assert screen.handle(key(pygame.K_q, pygame.KMOD_CTRL), SIZE) == [WindowOp.QUIT]
+
+
+def test_game_over_goes_back_to_the_lobby_and_space_skips_a_beat(shared_ctx):
+    by_name = {m.name: m for m in moments("en")}
+    screen = play_moment(by_name["13_game_over"], SIZE, shared_ctx)
+    assert payloads(screen.handle(key(pygame.K_RETURN), SIZE)) == [{"command": "next"}]
+    screen = play_moment(by_name["05_reveal"], SIZE, shared_ctx)
+    assert screen.director.names()[-1] == "reveal"
+    screen.handle(key(pygame.K_SPACE), SIZE)
+    screen.advance(1 / 60, SIZE)
+    assert screen.director.names()[-1] == "collusion_table"
+
+
+def test_input_events_carry_the_session_clock(shared_ctx):
+    screen = lobby_screen(shared_ctx)
+    screen.advance(0.5, SIZE)
+    event = screen.input_event(HostCommand("start"))
+    assert event.source is InputSource.KEYBOARD and event.kind is InputKind.HOST and event.seat is None
+    assert event.payload == {"command": "start"}
+    assert event.t_ms == screen.snapshot.clock_ms + 500

@@ -1,0 +1,202 @@
+"""Every scene in every language: it draws, no text overflows its box at 720p, 1080p and 4K, and
+drawing changes neither the snapshot nor the scene."""
+from __future__ import annotations
+
+import copy
+import inspect
+
+import pygame
+import pytest
+
+from game.render.qr import QrCache
+from game.render.scene import RenderContext
+from game.render.scripted import moments, play_moment
+from game.render.sound import SoundBank
+from game.render.text import TextRenderer
+
+SIZES = ((1280, 720), (1920, 1080), (3840, 2160))
+LANGS = ("en", "fa", "th")
+
+MOMENTS = {lang: list(moments(lang)) for lang in LANGS}
+EXPECTED_TOP = {
+    "01_lobby": "lobby", "02_settings": "settings", "03_table": "collusion_table",
+    "04_last_seconds": "collusion_table", "05_reveal": "reveal", "06_ambush": "reveal",
+    "07_ambush_choice": "collusion_table", "08_deaths": "reveal", "09_vote_deaths": "reveal",
+    "10_showdown": "showdown", "11_showdown_reveal": "showdown_reveal", "12_round_end": "round_end",
+    "13_game_over": "game_over",
+}
+
+
+def test_the_script_covers_every_scene():
+    for lang in LANGS:
+        assert [m.name for m in MOMENTS[lang]] == list(EXPECTED_TOP)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_scene_draws_and_is_the_expected_one(lang, shared_ctx):
+    for moment in MOMENTS[lang]:
+        screen = play_moment(moment, (1280, 720), shared_ctx)
+        assert screen.director.top is not None and screen.director.top.name == EXPECTED_TOP[moment.name], moment.name
+        surface = pygame.Surface((1280, 720))
+        surface.fill((255, 0, 255))
+        screen.draw(surface)
+        colours = {surface.get_at((x, y))[:3] for x in range(0, 1280, 40) for y in range(0, 720, 40)}
+        assert (255, 0, 255) not in colours, moment.name  # the scene painted the whole window
+        assert len(colours) > 3, moment.name
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_text_overflows_its_box_or_gets_unreadably_small(lang, size):
+    problems: list[str] = []
+    readable = 11 * min(size[0] / 1280, size[1] / 720)  # links may be smaller: they are for typing
+
+    def probe(text, text_lang, box, fitted):
+        if fitted.px < readable and not text.startswith("http"):
+            problems.append(f"too small: {text!r} at {fitted.px}px")
+        if fitted.overflow:
+            problems.append(f"cut: {text!r} in {box}")
+        w, h = fitted.surface.get_size()
+        if w > box.width or h > box.height:
+            problems.append(f"{text!r} is {w}x{h}, its box {box.width}x{box.height}")
+
+    ctx = RenderContext(TextRenderer(probe), QrCache(), SoundBank(enabled=False))
+    surface = pygame.Surface(size)
+    for moment in MOMENTS[lang]:
+        screen = play_moment(moment, size, ctx)
+        screen.draw(surface)
+        assert not problems, (moment.name, problems[:5])
+
+
+def _state(scene) -> dict:
+    """A comparable copy of a scene's attributes (a generator by identity and position)."""
+    out = {}
+    for k, v in vars(scene).items():
+        if inspect.isgenerator(v):
+            out[k] = (id(v), inspect.getgeneratorstate(v), v.gi_frame.f_lasti if v.gi_frame else None)
+        else:
+            out[k] = copy.deepcopy(v)
+    return out
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_draw_changes_neither_the_snapshot_nor_the_scenes(lang, shared_ctx):
+    surface = pygame.Surface((1280, 720))
+    for moment in MOMENTS[lang]:
+        screen = play_moment(moment, (1280, 720), shared_ctx)
+        snapshot_before = copy.deepcopy(screen.snapshot)
+        scenes_before = [_state(s) for s in screen.director.stack]
+        names_before = screen.director.names()
+        screen.draw(surface)
+        screen.draw(surface)
+        assert screen.snapshot == snapshot_before, moment.name
+        assert screen.director.names() == names_before, moment.name
+        assert [_state(s) for s in screen.director.stack] == scenes_before, moment.name
+
+
+def test_beats_follow_the_events_in_order(shared_ctx):
+    en = {m.name: m for m in MOMENTS["en"]}
+    screen = play_moment(en["11_showdown_reveal"], (1280, 720), shared_ctx)
+    assert screen.director.names()[-1] == "showdown_reveal"
+    assert screen.director.pending == 1  # the round's summary waits its turn
+    screen.advance(8.0, (1280, 720))
+    assert screen.director.names()[-1] == "round_end"
+    screen.advance(8.0, (1280, 720))
+    assert screen.director.names() == ["collusion_table"]
+
+
+def test_a_screen_that_starts_mid_game_does_not_replay_old_events(shared_ctx):
+    en = {m.name: m for m in MOMENTS["en"]}
+    reveal_snapshot = en["05_reveal"].snapshots[-1]
+    from game.render.app import Screen
+
+    screen = Screen(ctx=shared_ctx)
+    screen.sync(reveal_snapshot)
+    screen.advance(0.5, (1280, 720))
+    assert screen.director.names() == ["collusion_table"]
+
+
+def test_other_games_get_a_table_with_seats_and_timer(shared_ctx):
+    import dataclasses
+
+    from game.render.app import Screen
+    from game.rules import get_engine
+    from game.render.scripted import lobby_snapshot
+    from game.session.snapshot import TablePhase
+
+    engine = get_engine("speakeasy")
+    state = engine.new_game(engine.default_settings("en"), 5, 3)
+    snap = dataclasses.replace(lobby_snapshot(5, "th", joined=5, bots=0, game="speakeasy", preset="en"),
+                               phase=TablePhase.PLAYING, public_view=engine.view(state, None))
+    screen = Screen(ctx=shared_ctx)
+    screen.sync(snap)
+    screen.advance(0.1, (1280, 720))
+    assert screen.director.names() == ["game"]
+    surface = pygame.Surface((1280, 720))
+    screen.draw(surface)
+    assert surface.get_at((640, 360))[:3] != (0, 0, 0)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_session_notices_are_shown_translated(lang):
+    import dataclasses
+
+    from game import i18n
+    from game.render.app import Screen
+
+    shown: list[str] = []
+    ctx = RenderContext(TextRenderer(lambda text, *_: shown.append(text)), QrCache(), SoundBank(enabled=False))
+    table = MOMENTS[lang][2].snapshots[-1]
+    screen = Screen(ctx=ctx)
+    screen.sync(dataclasses.replace(table, notices=("arcade_unplugged",)))
+    screen.advance(0.1, (1280, 720))
+    screen.draw(pygame.Surface((1280, 720)))
+    assert i18n.text(lang, "screen", "notice.arcade_unplugged") in shown
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("seats", [3, 12])
+def test_smallest_and_fullest_tables_fit(lang, size, seats):
+    from game.render.scripted import Moment, ScriptedTable, busiest_reveal, lobby_snapshot
+
+    problems: list[str] = []
+
+    def probe(text, text_lang, box, fitted):
+        w, h = fitted.surface.get_size()
+        if fitted.overflow or w > box.width or h > box.height:
+            problems.append(f"{text!r} in {box}")
+
+    ctx = RenderContext(TextRenderer(probe), QrCache(), SoundBank(enabled=False))
+    lobby = lobby_snapshot(seats, lang, joined=1, bots=1)
+    if seats == 12:
+        before, after = busiest_reveal(12, lang)
+    else:
+        table = ScriptedTable(3, lang)
+        before = table.snapshot()
+        table.act(0, {"type": "vote", "target": 1})
+        after = table.snapshot()
+    surface = pygame.Surface(size)
+    for moment in (Moment("lobby", (lobby,)), Moment("table", (before,)), Moment("next", (before, after), play_s=5.0)):
+        screen = play_moment(moment, size, ctx)
+        screen.draw(surface)
+    assert not problems, problems[:5]
+
+
+@pytest.mark.parametrize("moment_name", ["03_table", "07_ambush_choice", "10_showdown", "13_game_over"])
+def test_a_view_missing_any_field_still_draws(moment_name, shared_ctx):
+    import dataclasses
+
+    from game.render.app import Screen
+
+    moment = {m.name: m for m in MOMENTS["en"]}[moment_name]
+    snap = moment.snapshots[-1]
+    surface = pygame.Surface((640, 360))
+    for key in list(snap.public_view):
+        if key in ("game", "phase"):
+            continue
+        view = {k: v for k, v in snap.public_view.items() if k != key}
+        screen = Screen(ctx=shared_ctx)
+        screen.sync(dataclasses.replace(snap, public_view=view))
+        screen.advance(0.2, (640, 360))
+        screen.draw(surface)

@@ -1,0 +1,119 @@
+"""The text helper: script runs, bidi order, shaping fonts, wrapping, fitting, no missing glyphs."""
+from __future__ import annotations
+
+import pygame
+import pytest
+
+from game import i18n
+from game.render.text import (
+    Family, RunKind, TextStyle, ZWSP, break_words, split_runs, visual_order,
+)
+
+
+def kinds(text: str, rtl: bool) -> list[tuple[str, RunKind]]:
+    return [(r.text, r.kind) for r in split_runs(text, rtl)]
+
+
+def test_persian_sentence_with_a_latin_name_and_digits_splits_into_runs():
+    runs = kinds("بازیکن Alice با ۳ رأی", True)
+    assert runs == [("بازیکن ", RunKind.ARABIC), ("Alice", RunKind.LATIN), (" با ", RunKind.ARABIC),
+                    ("۳", RunKind.NUMBER), (" رأی", RunKind.ARABIC)]
+
+
+def test_right_to_left_paragraph_places_runs_from_the_right():
+    runs = split_runs("بازیکن Alice با ۳ رأی", True)
+    left_to_right = [r.text for r in visual_order(runs, True)]
+    assert left_to_right == [" رأی", "۳", " با ", "Alice", "بازیکن "]
+
+
+def test_a_number_after_a_latin_name_reads_with_the_persian_words():
+    runs = split_runs("Ali ۳ شمش", True)  # "Ali: 3 bars" -> read right to left: Ali, 3, bars
+    assert [r.text for r in visual_order(runs, True)] == [" شمش", "۳", " ", "Ali"]
+
+
+def test_a_link_inside_persian_stays_one_left_to_right_piece():
+    runs = split_runs("باز کنید http://192.168.1.50:8765/join را", True)
+    ordered = [r.text for r in visual_order(runs, True)]
+    assert "".join(ordered[1:-1]) == "http://192.168.1.50:8765/join"
+
+
+def test_timer_digits_stay_one_left_to_right_run():
+    assert kinds("زمان ۱:۳۰", True) == [("زمان ", RunKind.ARABIC), ("۱:۳۰", RunKind.NUMBER)]
+
+
+def test_thai_and_latin_runs_in_an_english_paragraph():
+    assert kinds("Bob ถูกกำจัด", False) == [("Bob ", RunKind.LATIN), ("ถูกกำจัด", RunKind.THAI)]
+
+
+def test_the_helper_renders_the_latin_name_left_of_the_persian_words(text):
+    parts = text._parts("سلام Ali", "fa", 30, False)
+    assert parts[0][0] == "Ali"
+    assert parts[-1][0].strip() == "سلام"
+
+
+def test_fonts_are_set_for_script_and_direction(text):
+    persian = text.font(Family.ARABIC, 30, rtl=True)
+    thai = text.font(Family.THAI, 30)
+    assert persian is text.font(Family.ARABIC, 30, rtl=True)  # cached
+    assert persian.render("سلام", True, (255, 255, 255)).get_width() > 0
+    assert thai.render("รอด หรือ ร่วง", True, (255, 255, 255)).get_width() > 0
+
+
+def test_every_screen_string_has_glyphs_in_the_fonts(text):
+    for lang in i18n.LANGUAGES:
+        for key, value in i18n.load(lang, "screen").items():
+            assert text.clean(value) == value, (lang, key)
+
+
+def test_a_character_no_font_has_becomes_a_question_mark(text):
+    assert text.clean("Ann\u4e00") == "Ann?"
+
+
+def test_thai_breaks_at_zero_width_spaces_not_inside_words():
+    assert break_words(f"ซุ่ม{ZWSP}โจมตี แล้ว") == [f"ซุ่ม{ZWSP}", "โจมตี ", "แล้ว"]
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_long_text_wraps_and_shrinks_to_fit(text, lang):
+    sentence = i18n.text(lang, "screen", "lobby.keys")
+    box = (300, 120)
+    fitted = text.fit(sentence, lang, box, TextStyle(30, max_lines=6, min_px=8))
+    assert not fitted.overflow
+    assert len(fitted.lines) > 1
+    assert fitted.surface.get_width() <= box[0] and fitted.surface.get_height() <= box[1]
+    assert fitted.px < 30
+
+
+def test_text_that_cannot_fit_is_cut_with_an_ellipsis_and_reported(text):
+    fitted = text.fit("a very long sentence that will never fit here", "en", (60, 14), TextStyle(20, max_lines=1, min_px=10))
+    assert fitted.overflow
+    assert fitted.lines[-1].endswith("…")
+
+
+def test_rendered_text_is_cached(text):
+    style = TextStyle(24)
+    first = text.fit("Round 1", "en", (200, 40), style)
+    assert text.fit("Round 1", "en", (200, 40), style) is first
+
+
+def test_draw_aligns_persian_to_the_right(text):
+    surface = pygame.Surface((400, 60), pygame.SRCALPHA)
+    where = text.draw(surface, "سلام", "fa", pygame.Rect(0, 0, 400, 60), TextStyle(24))
+    assert where.right == 400
+    where = text.draw(surface, "Hello", "en", pygame.Rect(0, 0, 400, 60), TextStyle(24))
+    assert where.x == 0
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+_MIXED = st.text(alphabet=st.sampled_from(list("ab Z09:۱۲سلامکتابرود หรือ่ร.,!-")), max_size=40)
+
+
+@settings(max_examples=60, deadline=None)
+@given(_MIXED, st.booleans())
+def test_runs_cover_the_text_and_visual_order_is_a_permutation(text, rtl):
+    runs = split_runs(text, rtl)
+    assert "".join(r.text for r in runs) == text
+    assert all(r.text for r in runs)
+    ordered = visual_order(runs, rtl)
+    assert sorted(map(id, ordered)) == sorted(map(id, runs))

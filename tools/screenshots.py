@@ -1,0 +1,62 @@
+#!/usr/bin/env python3
+"""Play a scripted Collusion game headless (real engine and bots, no server) and write a PNG of
+every scene in Persian, Thai and English at 1280×720 and 1920×1080.
+
+    python3 tools/screenshots.py [--out out/screenshots] [--lang fa th en] [--size 1280x720 ...]
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import pygame  # noqa: E402
+
+from game.render.scene import RenderContext  # noqa: E402
+from game.render.scripted import Moment, moments, play_moment  # noqa: E402
+
+DEFAULT_SIZES = ((1280, 720), (1920, 1080))
+LANGS = ("fa", "th", "en")
+
+
+def render_moment(moment: Moment, size: tuple[int, int], ctx: RenderContext | None = None) -> pygame.Surface:
+    """A fresh screen fed the moment's snapshots, played for ``moment.play_s``, then drawn."""
+    screen = play_moment(moment, size, ctx)
+    surface = pygame.Surface(size)
+    screen.draw(surface)
+    return surface
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    w, _, h = text.lower().partition("x")
+    return int(w), int(h)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default="out/screenshots", type=Path)
+    parser.add_argument("--lang", nargs="+", default=list(LANGS), choices=LANGS)
+    parser.add_argument("--size", nargs="+", default=[f"{w}x{h}" for w, h in DEFAULT_SIZES])
+    args = parser.parse_args(argv)
+    pygame.init()
+    pygame.display.set_mode((1, 1))
+    args.out.mkdir(parents=True, exist_ok=True)
+    count = 0
+    for lang in args.lang:
+        for moment in moments(lang):
+            for size in map(parse_size, args.size):
+                path = args.out / f"{lang}_{size[0]}x{size[1]}_{moment.name}.png"
+                pygame.image.save(render_moment(moment, size), str(path))
+                count += 1
+    print(f"wrote {count} screenshots to {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
