@@ -1,0 +1,69 @@
+// Tiny DOM helpers: build elements without innerHTML (no markup injection from names or views).
+
+/** @typedef {Record<string, any>} Attrs */
+
+/**
+ * Create an element. `attrs` keys: `class`, `text`, `on<Event>` handlers, `dataset`, `style`,
+ * `hidden`, `disabled`, ARIA and any other attribute.
+ * @param {string} tag
+ * @param {Attrs | null} [attrs]
+ * @param {...(Node | string | null | undefined | false | Array<Node | string | null | undefined | false>)} children
+ * @returns {HTMLElement}
+ */
+export function h(tag, attrs, ...children) {
+  const el = document.createElement(tag);
+  if (attrs) applyAttrs(el, attrs);
+  appendAll(el, children);
+  return el;
+}
+
+/** @param {HTMLElement} el @param {Attrs} attrs */
+function applyAttrs(el, attrs) {
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === "class") el.className = String(value);
+    else if (key === "text") el.textContent = String(value);
+    else if (key === "dataset") Object.assign(el.dataset, value);
+    else if (key === "style" && typeof value === "object") setStyles(el, value);
+    else if (key.startsWith("on") && typeof value === "function") el.addEventListener(key.slice(2), value);
+    else if (value === true) el.setAttribute(key, "");
+    else el.setAttribute(key, String(value));
+  }
+}
+
+/** Inline styles; custom properties ("--seat") need setProperty. @param {HTMLElement} el @param {Record<string, string>} styles */
+function setStyles(el, styles) {
+  for (const [name, value] of Object.entries(styles)) {
+    if (name.startsWith("--")) el.style.setProperty(name, value);
+    else el.style[/** @type {any} */ (name)] = value;
+  }
+}
+
+/** @param {Node} el @param {any[]} children */
+function appendAll(el, children) {
+  for (const child of children.flat(3)) {
+    if (child === null || child === undefined || child === false) continue;
+    el.appendChild(typeof child === "string" || typeof child === "number" ? document.createTextNode(String(child)) : child);
+  }
+}
+
+/** Replace all children of `el`. @param {HTMLElement} el @param {...any} children */
+export function replace(el, ...children) {
+  el.replaceChildren();
+  appendAll(el, children);
+}
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+/** Create an SVG element with attributes. @param {string} tag @param {Record<string, string | number>} [attrs] @param {...SVGElement} children */
+export function svg(tag, attrs = {}, ...children) {
+  const el = document.createElementNS(SVG_NS, tag);
+  for (const [key, value] of Object.entries(attrs)) el.setAttribute(key, String(value));
+  for (const child of children) el.appendChild(child);
+  return el;
+}
+
+/** Wrap text so its direction is isolated (a Latin name inside Persian text, or the reverse). */
+export function bidi(text) {
+  return h("bdi", null, text);
+}

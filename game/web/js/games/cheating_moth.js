@@ -1,0 +1,207 @@
+// Cheating Moth on the phone: your hand (play, draw, give), the cheat gesture (hold a card until
+// it slips away; letting go early cancels), the guard's accusations, and what just happened.
+// Formats: docs/views/cheating_moth.md. Races are pressed on the table's buttons (M16).
+import { h } from "../dom.js";
+import { num, t, tn } from "../i18n.js";
+import { icon } from "../icons.js";
+import { seatToken } from "../symbols.js";
+import { card as section, seatChip, seatNameNode } from "../ui.js";
+import { hasType, isLegal, lobbySeat } from "./common.js";
+
+/** @typedef {import("./common.js").GameContext} GameContext */
+/** @typedef {{id: number, kind: string, number: number}} Card */
+
+const FINISH_MARGIN_MS = 150; // hold a little past cheat_ms: the table times the gesture by arrival
+
+/** @type {{round: number, card: number | null}} a card picked to give, before choosing to whom */
+let giveDraft = { round: 0, card: null };
+/** @type {ReturnType<typeof setTimeout> | null} */
+let holdTimer = null;
+
+/** @param {GameContext} ctx @param {number} seat */
+const name = (ctx, seat) => seatNameNode(lobbySeat(ctx, seat));
+/** @param {GameContext} ctx @param {number} seat */
+const chip = (ctx, seat) => seatChip(lobbySeat(ctx, seat), { you: seat === ctx.seat });
+/** @param {string} id */
+const rule = (id) => h("span", { class: "rule", text: t("common.rule", { id }) });
+
+/** One card face. @param {Card} c @param {Record<string, any>} [attrs] */
+function cardFace(c, attrs = {}) {
+  return h(attrs.onclick || attrs.onpointerdown ? "button" : "div", {
+    type: attrs.onclick || attrs.onpointerdown ? "button" : undefined, ...attrs,
+    class: `moth-card kind-${c.kind} ${attrs.class ?? ""}`, "aria-label": t("moth.card_label", { kind: t(`moth.kind.${c.kind}`), n: c.number }),
+  }, h("span", { class: "moth-number", text: num(c.number) }), h("span", { class: "moth-kind", text: t(`moth.kind.${c.kind}`) }));
+}
+
+/** @param {GameContext} ctx */
+function statusBar(ctx) {
+  const v = ctx.view;
+  const title = v.phase === "game_over" ? t("common.title_over")
+    : v.turn === ctx.seat && v.phase === "play" ? t("moth.your_turn")
+      : v.turn !== null && v.turn !== undefined ? t("moth.turn_of", { name: nameText(ctx, v.turn) }) : t(`moth.phase.${v.phase}`);
+  return h("div", { class: "status-bar" },
+    h("div", { class: "status-text" }, h("div", { class: "status-where", text: t("moth.round_of", { n: v.round, total: v.rounds }) }),
+      h("h1", { class: "status-title", text: title })),
+    ctx.timer);
+}
+
+/** @param {GameContext} ctx @param {number} s */
+function nameText(ctx, s) {
+  const seat = lobbySeat(ctx, s);
+  return seat.name && seat.name.trim() ? seat.name : t(`colour.${seat.colour_name}`);
+}
+
+/** The discard pile's top card and the piles' sizes. @param {GameContext} ctx */
+function pileCard(ctx) {
+  const v = ctx.view;
+  return h("section", { class: "card pile" },
+    v.top ? cardFace(v.top, { class: "top-card" }) : null,
+    h("div", { class: "pile-text" },
+      h("p", { class: "muted small", text: t("moth.pile", { discard: v.discard_size, draw: v.draw_size }) }),
+      h("p", null, ...tn("moth.guard_is", { name: name(ctx, v.guard) }))));
+}
+
+/** @param {GameContext} ctx */
+function handPanel(ctx) {
+  const v = ctx.view;
+  const you = v.you;
+  if (!you) return null;
+  if (giveDraft.round !== v.round) giveDraft = { round: v.round, card: null };
+  const giving = you.give_to.length > 0;
+  const cheating = you.cheat !== null;
+  const cards = you.hand.map((/** @type {Card} */ c) => {
+    const play = { type: "play", card: c.id };
+    const canPlay = isLegal(ctx.legal, play);
+    const canGive = giving && ctx.legal.some((a) => a.type === "give" && a.card === c.id);
+    const canCheat = isLegal(ctx.legal, { type: "cheat_start", card: c.id, t_ms: 0 });
+    const cls = [canPlay ? "playable" : "", canGive ? "givable" : "", giveDraft.card === c.id ? "selected" : "",
+      you.cheat?.card === c.id ? "cheating" : ""].join(" ");
+    return cardFace(c, {
+      class: cls, "data-testid": `card-${c.id}`, disabled: ctx.pending || !(canPlay || canGive || canCheat),
+      onclick: () => {
+        if (canPlay) ctx.act(play);
+        else if (canGive) pickGift(ctx, c.id);
+      },
+      onpointerdown: canCheat && !canPlay && !canGive ? (/** @type {PointerEvent} */ e) => startCheat(ctx, c.id, e) : undefined,
+    });
+  });
+  const hint = giving ? t("moth.give_hint") : hasType(ctx.legal, "play") ? t("moth.play_hint")
+    : you.can_cheat ? t("moth.cheat_hint", { s: Math.round(v.settings.cheat_ms / 100) / 10 }) : you.is_guard ? t("moth.guard_hint") : "";
+  return h("section", { class: "card hand" },
+    h("h2", { class: "card-title", text: t("moth.your_hand", { n: you.hand.length }) }),
+    hint ? h("p", { class: "muted small", text: hint }) : null,
+    h("div", { class: "moth-hand", "data-testid": "hand" }, ...cards),
+    cheating ? h("div", { class: "cheat-progress", "data-testid": "cheating" },
+      h("span", { style: { animationDuration: `${v.settings.cheat_ms}ms` } }), t("moth.cheating")) : null,
+    isLegal(ctx.legal, { type: "draw" }) ? h("button", { class: "btn btn-ghost btn-big", type: "button", "data-testid": "draw", disabled: ctx.pending, onclick: () => ctx.act({ type: "draw" }), text: t("moth.draw") }) : null,
+    giving ? giveTargets(ctx) : null,
+    h("p", { class: "secret-note" }, icon("lock", 14), t("moth.hand_secret")));
+}
+
+/** @param {GameContext} ctx @param {number} cardId */
+function pickGift(ctx, cardId) {
+  const you = ctx.view.you;
+  giveDraft = { round: ctx.view.round, card: cardId };
+  if (you.give_to.length === 1) ctx.act({ type: "give", card: cardId, to: you.give_to[0] });
+  else ctx.rerender();
+}
+
+/** @param {GameContext} ctx */
+function giveTargets(ctx) {
+  const you = ctx.view.you;
+  const cardId = giveDraft.card;
+  if (cardId === null) return null;
+  return h("div", { class: "stack" }, h("p", { class: "lead", text: t("moth.give_to") }),
+    ...you.give_to.map((/** @type {number} */ s) => h("button", {
+      class: "btn btn-primary btn-big", type: "button", "data-testid": `give-${s}`, disabled: ctx.pending,
+      onclick: () => ctx.act({ type: "give", card: cardId, to: s }),
+    }, seatToken(lobbySeat(ctx, s).symbol, lobbySeat(ctx, s).colour, 28), h("bdi", { text: nameText(ctx, s) }))));
+}
+
+/** Hold to cheat: start now, finish once held for cheat_ms, cancel if let go early. @param {GameContext} ctx @param {number} cardId @param {PointerEvent} e */
+function startCheat(ctx, cardId, e) {
+  e.preventDefault();
+  const holdMs = ctx.view.settings.cheat_ms + FINISH_MARGIN_MS;
+  ctx.act({ type: "cheat_start", card: cardId, t_ms: 0 });
+  const release = () => {
+    window.removeEventListener("pointerup", release);
+    window.removeEventListener("pointercancel", release);
+    if (holdTimer) {
+      clearTimeout(holdTimer);
+      holdTimer = null;
+      ctx.act({ type: "cheat_cancel", t_ms: 0 });
+    }
+  };
+  window.addEventListener("pointerup", release);
+  window.addEventListener("pointercancel", release);
+  if (holdTimer) clearTimeout(holdTimer);
+  holdTimer = setTimeout(() => {
+    holdTimer = null;
+    ctx.act({ type: "cheat_finish", t_ms: 0 });
+  }, holdMs);
+}
+
+/** The guard catches cheaters: one button per player, with what the table sees of them. @param {GameContext} ctx */
+function guardPanel(ctx) {
+  const v = ctx.view;
+  if (!v.you?.is_guard || !hasType(ctx.legal, "accuse")) return null;
+  return section(t("moth.accuse_title"),
+    h("p", { class: "muted small", text: t("moth.accuse_hint") }),
+    h("div", { class: "vote-grid" }, ...v.seats.filter((/** @type {any} */ s) => s.seat !== ctx.seat).map((/** @type {any} */ s) => {
+      const seat = lobbySeat(ctx, s.seat);
+      return h("button", {
+        class: `vote-card${s.tell ? " tell" : ""}`, type: "button", "data-testid": `accuse-${s.seat}`, style: { "--seat": seat.colour },
+        disabled: ctx.pending || !isLegal(ctx.legal, { type: "accuse", target: s.seat, t_ms: 0 }),
+        onclick: () => ctx.act({ type: "accuse", target: s.seat, t_ms: 0 }),
+      }, seatToken(seat.symbol, seat.colour, 34), h("span", { class: "vote-name" }, h("bdi", { text: nameText(ctx, s.seat) }),
+        s.tell ? h("small", { text: t(`moth.tell.${s.tell}`) }) : null));
+    })));
+}
+
+/** What just happened: the latest race and accusation, the round's end. @param {GameContext} ctx */
+function happenings(ctx) {
+  const v = ctx.view;
+  const out = [];
+  if (v.race) out.push(section(null, h("p", { class: "lead" }, ...tn(`moth.race.${v.race.kind}`, { name: name(ctx, v.race.player), n: v.race.number })), rule(v.race.kind === "mosquito" ? "M14" : "M15")));
+  const a = v.last_accusation;
+  if (a) out.push(h("p", { class: "notice" }, ...tn(a.caught ? "moth.caught" : "moth.not_caught", { guard: name(ctx, a.guard), target: name(ctx, a.target) }), " ", rule("M10")));
+  const r = v.last_race;
+  if (r && !v.race) {
+    const key = r.kind === "mosquito" ? "moth.race_slowest" : r.winner === null ? "moth.race_nobody" : "moth.race_winner";
+    out.push(h("p", { class: "muted" }, ...tn(key, { name: r.kind === "mosquito" ? (r.slowest === null ? "" : name(ctx, r.slowest)) : r.winner === null ? "" : name(ctx, r.winner) }), " ", rule(r.cause)));
+  }
+  return out;
+}
+
+/** Penalty points per player (lowest wins, M19). @param {GameContext} ctx */
+function scoreCard(ctx) {
+  const v = ctx.view;
+  const order = [...v.seats].sort((/** @type {any} */ a, /** @type {any} */ b) => a.total - b.total || a.seat - b.seat);
+  return section(t("moth.scores"), h("ul", { class: "plain-list table-list" }, ...order.map((/** @type {any} */ s) =>
+    h("li", { class: `table-row${v.winners.includes(s.seat) ? " winner" : ""}` }, chip(ctx, s.seat),
+      h("span", { class: "row-state", text: s.guard ? t("moth.guard") : (s.hand === "many" ? t("moth.many_cards") : t("moth.cards", { n: s.hand })) }),
+      h("strong", { class: "row-bars", text: num(s.total) })))),
+  h("p", { class: "muted small", text: t("moth.lowest_wins") }));
+}
+
+/** @param {GameContext} ctx */
+function finalBanner(ctx) {
+  const v = ctx.view;
+  if (v.phase !== "game_over" || ctx.seat === null) return null;
+  const won = v.winners.includes(ctx.seat);
+  return h("div", { class: `result-banner ${won ? "win" : "lose"}`, "data-testid": "result" }, won ? icon("trophy", 36) : null, won ? t("common.you_won") : t("common.you_lost"));
+}
+
+/** @param {GameContext} ctx */
+function renderSeat(ctx) {
+  return h("div", { class: "game cheating-moth" }, statusBar(ctx), finalBanner(ctx), pileCard(ctx), ...happenings(ctx),
+    handPanel(ctx), guardPanel(ctx), scoreCard(ctx));
+}
+
+/** @param {GameContext} ctx */
+function renderPublic(ctx) {
+  return h("div", { class: "game cheating-moth public" }, statusBar(ctx), pileCard(ctx), ...happenings(ctx), scoreCard(ctx));
+}
+
+/** @type {import("./common.js").GameModule} */
+export default { renderSeat, renderPublic };

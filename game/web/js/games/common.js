@@ -1,0 +1,54 @@
+// What every game module gets from the app, and small helpers the game screens share.
+import { h } from "../dom.js";
+
+/**
+ * @typedef {import("../ui.js").LobbySeat} LobbySeat
+ * @typedef {{ type: string, [field: string]: any }} WireAction
+ * @typedef {{
+ *   view: any,                       // the engine's view for this phone (own seat) or the public view
+ *   legal: WireAction[],             // this seat's legal actions (wire form); [] for spectators
+ *   seat: number | null,             // own seat, null for spectators
+ *   seats: LobbySeat[],              // the lobby's seats (names, colours, symbols)
+ *   events: any[],                   // the engine events of the change that made this state
+ *   timer: Node | null,              // a live countdown for the table's timer, or null
+ *   timerLabel: string | null,       // the timer's label key ("conspiracy", ...)
+ *   act: (action: WireAction) => void,
+ *   pending: boolean,                // an action was sent and its new state has not arrived yet
+ *   rerender: () => void,            // draw again (after a local choice such as a draft pick)
+ * }} GameContext
+ *
+ * @typedef {{
+ *   renderSeat: (ctx: GameContext) => Node,
+ *   renderPublic: (ctx: GameContext) => Node,
+ * }} GameModule
+ */
+
+/** @param {WireAction} a @param {WireAction} b */
+export function sameAction(a, b) {
+  const ka = Object.keys(a).sort();
+  const kb = Object.keys(b).sort();
+  return ka.length === kb.length && ka.every((k, i) => k === kb[i] && JSON.stringify(a[k]) === JSON.stringify(b[k]));
+}
+
+/** Is `action` among the legal ones? @param {WireAction[]} legal @param {WireAction} action */
+export function isLegal(legal, action) {
+  return legal.some((a) => sameAction(a, action));
+}
+
+/** Any legal action of this type? @param {WireAction[]} legal @param {string} type */
+export function hasType(legal, type) {
+  return legal.some((a) => a.type === type);
+}
+
+/** @param {GameContext} ctx @param {number} seat @returns {LobbySeat} */
+export function lobbySeat(ctx, seat) {
+  return ctx.seats.find((s) => s.seat === seat) ?? { seat, colour: "#888888", colour_name: "grey", symbol: "circle", name: `#${seat + 1}` };
+}
+
+/** A big primary/secondary button. @param {string} label @param {() => void} onclick @param {{tone?: string, disabled?: boolean, testid?: string}} [opts] */
+export function bigButton(label, onclick, opts = {}) {
+  return h("button", {
+    class: `btn btn-${opts.tone ?? "primary"} btn-big`, type: "button", disabled: opts.disabled,
+    "data-testid": opts.testid, onclick,
+  }, label);
+}

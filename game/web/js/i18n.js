@@ -1,0 +1,110 @@
+// Phone strings: game/i18n/web_<lang>.json, served by the table at /i18n/<lang>.json (docs/protocol.md).
+// Keys are flat ("collusion.lock"); "{name}" placeholders are filled by t() / tn().
+import { h } from "./dom.js";
+
+export const LANGS = Object.freeze(["en", "fa", "th"]);
+const RTL = new Set(["fa"]);
+const LOCALES = Object.freeze({ en: "en", fa: "fa-IR", th: "th-TH" });
+
+/** @type {Map<string, Record<string, string>>} */
+const dicts = new Map();
+let current = "en";
+
+/** @param {string} lang */
+export function isLang(lang) {
+  return typeof lang === "string" && LANGS.includes(lang);
+}
+
+/** Fetch (once) the strings of `lang` and of English, the fallback. @param {string} lang */
+export async function loadLang(lang) {
+  const wanted = isLang(lang) ? lang : "en";
+  await Promise.all([fetchDict("en"), fetchDict(wanted)]);
+  return wanted;
+}
+
+/** @param {string} lang */
+async function fetchDict(lang) {
+  if (dicts.has(lang)) return;
+  const res = await fetch(`/i18n/${lang}.json`, { cache: "no-cache" });
+  if (!res.ok) throw new Error(`strings for ${lang}: HTTP ${res.status}`);
+  dicts.set(lang, await res.json());
+}
+
+/** Switch the page language (strings must be loaded): sets <html lang dir>. @param {string} lang */
+export function setLang(lang) {
+  current = dicts.has(lang) ? lang : "en";
+  const root = document.documentElement;
+  root.lang = current;
+  root.dir = RTL.has(current) ? "rtl" : "ltr";
+  document.title = t("app.title");
+}
+
+export function lang() {
+  return current;
+}
+
+/** @param {string} key */
+function raw(key) {
+  return dicts.get(current)?.[key] ?? dicts.get("en")?.[key];
+}
+
+/** @param {string} key */
+export function has(key) {
+  return raw(key) !== undefined;
+}
+
+/**
+ * Translated text with "{param}" placeholders filled (numbers in the language's digits).
+ * @param {string} key @param {Record<string, string | number>} [params]
+ */
+export function t(key, params = {}) {
+  const text = raw(key);
+  if (text === undefined) return key;
+  return text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? fmt(params[name]) : m));
+}
+
+/**
+ * Like t() but returns nodes: parameters given as Nodes (names, seat chips) are inserted as they
+ * are, each isolated for direction so a Latin name reads right inside Persian and vice versa.
+ * @param {string} key @param {Record<string, string | number | Node>} [params]
+ * @returns {Array<Node | string>}
+ */
+export function tn(key, params = {}) {
+  const text = raw(key) ?? key;
+  const out = [];
+  let last = 0;
+  for (const m of text.matchAll(/\{(\w+)\}/g)) {
+    out.push(text.slice(last, m.index));
+    const value = params[m[1]];
+    if (value instanceof Node) out.push(value);
+    else if (value === undefined) out.push(m[0]);
+    else out.push(h("bdi", null, fmt(value)));
+    last = (m.index ?? 0) + m[0].length;
+  }
+  out.push(text.slice(last));
+  return out.filter((part) => part !== "");
+}
+
+/** @param {string | number} value */
+function fmt(value) {
+  return typeof value === "number" ? num(value) : value;
+}
+
+/** A number in the current language's digits (Persian uses ۰–۹). @param {number} n */
+export function num(n) {
+  return new Intl.NumberFormat(LOCALES[current] ?? "en").format(n);
+}
+
+/** Seconds as m:ss in the current language's digits. @param {number} ms */
+export function clock(ms) {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  const m = Math.floor(total / 60);
+  const s = total % 60;
+  const nf = new Intl.NumberFormat(LOCALES[current] ?? "en", { minimumIntegerDigits: 2 });
+  return `${num(m)}:${nf.format(s)}`;
+}
+
+/** A list joined the language's way ("A, B and C"). @param {string[]} items */
+export function list(items) {
+  return new Intl.ListFormat(LOCALES[current] ?? "en", { style: "long", type: "conjunction" }).format(items);
+}

@@ -1,0 +1,380 @@
+// The phone app: routes by address (/s/<token> seat, /join, /watch, /host), holds the one
+// connection, and draws the screen for the latest state from the table.
+import { h, replace } from "./dom.js";
+import { has, isLang, lang, loadLang, setLang, t } from "./i18n.js";
+import { Connection, Status } from "./net.js";
+import { banner, countdown, fullMessage, openLanguageSheet, seatName, toast } from "./ui.js";
+import { seatToken } from "./symbols.js";
+import { keepAwake } from "./wake.js";
+import { loadGame } from "./games/index.js";
+import { seatLobby, seatList, gameSummary, smallTableNote } from "./screens/lobby.js";
+import { codeForm, nameForm, SEAT_KEY } from "./screens/join.js";
+import { hostConsole, pinForm, PIN_KEY } from "./screens/host.js";
+
+const LANG_KEY = "tabletop.lang";
+const OFFLINE_BANNER_DELAY_MS = 1200;
+
+/** @enum {string} */
+const Mode = Object.freeze({ SEAT: "seat", JOIN: "join", WATCH: "watch", HOST: "host" });
+
+/**
+ * @typedef {{ v: number, kind: "state", version: number, phase: string, game: string, view: any,
+ *   legal: any[], timer: any, events: any[], event_seq: number, lobby: any }} StateMsg
+ */
+
+const app = {
+  mode: routeMode(),
+  token: seatTokenFromPath(),
+  /** @type {Connection | null} */ conn: null,
+  /** @type {any} */ welcome: null,
+  /** @type {StateMsg | null} */ state: null,
+  /** @type {number | null} local performance.now() deadline of the table timer */ deadline: null,
+  /** @type {string | null} */ chosenLang: storedLang(),
+  pending: false,
+  renaming: false,
+  /** @type {string | null} */ pin: sessionStorage.getItem(PIN_KEY),
+  /** @type {string | null} */ pinError: null,
+  /** @type {ReturnType<typeof setTimeout> | null} */ bannerTimer: null,
+  /** @type {import("./games/common.js").GameModule | null} */ game: null,
+  screenKey: "",
+  deferred: false, // a redraw waits for the field being typed in to lose focus
+};
+
+function routeMode() {
+  const p = location.pathname;
+  if (p.startsWith("/s/")) return Mode.SEAT;
+  if (p === "/watch" || p === "/watch/") return Mode.WATCH;
+  if (p === "/host" || p === "/host/") return Mode.HOST;
+  return Mode.JOIN;
+}
+
+function seatTokenFromPath() {
+  const m = /^\/s\/([A-Za-z0-9_-]+)\/?$/.exec(location.pathname);
+  return m ? m[1] : null;
+}
+
+function storedLang() {
+  const v = localStorage.getItem(LANG_KEY);
+  return v && isLang(v) ? v : null;
+}
+
+function lastVersionKey() {
+  return `tabletop.version.${app.token ?? app.mode}`;
+}
+
+// ------------------------------------------------------------------------------ language
+/** The language this phone shows: its own choice, else the table's. */
+function wantedLang() {
+  return app.chosenLang ?? app.state?.lobby?.language ?? app.welcome?.table_lang ?? app.welcome?.lang ?? "en";
+}
+
+async function applyLang() {
+  const want = wantedLang();
+  if (want !== lang()) {
+    try {
+      setLang(await loadLang(want));
+    } catch {
+      toast(t("error.strings"));
+    }
+  }
+}
+
+/** @param {string | null} code null: follow the table */
+async function chooseLang(code) {
+  app.chosenLang = code;
+  if (code) localStorage.setItem(LANG_KEY, code);
+  else localStorage.removeItem(LANG_KEY);
+  const effective = wantedLang();
+  if (app.mode === Mode.SEAT) app.conn?.send("set_lang", { lang: effective });
+  await applyLang();
+  render();
+}
+
+// ------------------------------------------------------------------------------ connection
+function helloFields() {
+  const last = Number(localStorage.getItem(lastVersionKey()));
+  const fields = /** @type {Record<string, any>} */ ({});
+  if (Number.isInteger(last) && last > 0) fields.last_version = last;
+  if (app.mode === Mode.SEAT) {
+    fields.token = app.token;
+    if (app.chosenLang) fields.lang = app.chosenLang;
+  } else if (app.mode === Mode.WATCH) {
+    fields.role = "spectator";
+  } else {
+    fields.role = "host";
+    fields.pin = app.pin;
+  }
+  return fields;
+}
+
+function connect() {
+  const conn = new Connection(helloFields);
+  conn.addEventListener("message", (ev) => onMessage(/** @type {CustomEvent} */ (ev).detail));
+  conn.addEventListener("status", (ev) => onStatus(/** @type {CustomEvent} */ (ev).detail.status));
+  app.conn = conn;
+  conn.start();
+}
+
+/** @param {string} status */
+function onStatus(status) {
+  if (app.bannerTimer) clearTimeout(app.bannerTimer);
+  app.bannerTimer = null;
+  if (status === Status.OFFLINE) {
+    app.pending = false;
+    app.bannerTimer = setTimeout(() => banner(t("status.offline")), OFFLINE_BANNER_DELAY_MS);
+  } else {
+    banner(null);
+  }
+  if (status === Status.TAKEN_OVER || status === Status.KICKED || status === Status.REJECTED) keepAwake(false);
+  document.body.dataset.status = status;
+  render();
+}
+
+/** @param {any} msg */
+async function onMessage(msg) {
+  switch (msg.kind) {
+    case "welcome": return onWelcome(msg);
+    case "state": return onState(msg);
+    case "error": return onError(msg);
+    case "notice": return onNotice(msg);
+    default: return undefined;
+  }
+}
+
+/** @param {any} msg */
+async function onWelcome(msg) {
+  app.welcome = msg;
+  if (app.mode === Mode.SEAT && typeof msg.token === "string") {
+    localStorage.setItem(SEAT_KEY, `/s/${msg.token}`);
+  }
+  if (app.mode === Mode.HOST) {
+    app.pinError = null;
+    if (app.pin) sessionStorage.setItem(PIN_KEY, app.pin);
+  }
+  await applyLang();
+}
+
+/** @param {StateMsg} msg */
+async function onState(msg) {
+  const previous = app.state;
+  app.state = msg;
+  app.pending = false;
+  localStorage.setItem(lastVersionKey(), String(msg.version));
+  app.deadline = localDeadline(msg.timer);
+  const game = await loadGame(msg.game); // cached after the first load of each game
+  if (app.state !== msg) return; // a newer state arrived while the game module loaded
+  app.game = game;
+  keepAwake(app.mode === Mode.SEAT && msg.phase === "playing");
+  if (previous && previous.phase !== msg.phase && msg.phase === "playing") buzz(120);
+  if (msg.events?.some((e) => e.type === "reveal" || e.type === "showdown_reveal")) buzz(60);
+  await applyLang();
+  render();
+}
+
+/** The table timer's deadline on this phone's clock. @param {any} timer */
+function localDeadline(timer) {
+  if (!timer) return null;
+  const serverNow = app.conn?.serverNow();
+  if (serverNow != null && typeof timer.deadline_ms === "number") {
+    return performance.now() + Math.min(timer.duration_ms ?? Infinity, timer.deadline_ms - serverNow);
+  }
+  return performance.now() + Number(timer.remaining_ms ?? 0);
+}
+
+/** @param {{code: string, message?: string}} msg */
+function onError(msg) {
+  app.pending = false;
+  if (msg.code === "bad_pin") {
+    app.pinError = "host.bad_pin";
+    app.pin = null;
+    sessionStorage.removeItem(PIN_KEY);
+    render();
+    return;
+  }
+  // A takeover or a dead seat link is shown from the close code that follows.
+  if (msg.code === "taken_over" || (msg.code === "unknown_seat" && !app.welcome)) return;
+  if (msg.code === "stale_state") {
+    toast(t("error.stale_state"), "info");
+    return;
+  }
+  toast(has(`error.${msg.code}`) ? t(`error.${msg.code}`) : t("error.unknown"));
+  render();
+}
+
+/** @param {{code: string}} msg */
+function onNotice(msg) {
+  if (msg.code === "new_table") localStorage.removeItem(lastVersionKey());
+  if (msg.code === "table_reset") toast(t("notice.table_reset"), "info");
+  if (msg.code === "game_finished") buzz(200);
+}
+
+/** @param {number} ms */
+function buzz(ms) {
+  // Browsers allow vibration only after the player has touched the page.
+  if (app.mode === Mode.SEAT && "vibrate" in navigator && navigator.userActivation?.hasBeenActive) navigator.vibrate(ms);
+}
+
+// ------------------------------------------------------------------------------ actions
+/** @param {Record<string, any>} action */
+function act(action) {
+  if (!app.state || !app.conn) return;
+  if (!app.conn.send("action", { action, version: app.state.version })) {
+    toast(t("status.offline"));
+    return;
+  }
+  app.pending = true;
+  render();
+}
+
+/** @param {string} name */
+function sendName(name) {
+  app.renaming = false;
+  if (!app.conn?.send("set_name", { name })) toast(t("status.offline"));
+  render();
+}
+
+/** A host command; its fields travel in "args" (docs/protocol.md). @param {string} command @param {Record<string, any>} [args] */
+function host(command, args = {}) {
+  if (!app.conn?.send("host", { command, args })) toast(t("status.offline"));
+}
+
+// ------------------------------------------------------------------------------ drawing
+function mySeat() {
+  const seat = app.welcome?.seat;
+  return app.state?.lobby?.seats?.find((/** @type {any} */ s) => s.seat === seat) ?? null;
+}
+
+function topbar() {
+  const me = app.mode === Mode.SEAT ? mySeat() : null;
+  const status = app.conn?.status ?? Status.CONNECTING;
+  const left = me
+    ? h("div", { class: "who" }, seatToken(me.symbol, me.colour, 32), h("bdi", { class: "who-name", text: seatName(me) }))
+    : h("div", { class: "who" }, h("span", { class: "brand-bar small", "aria-hidden": "true" }),
+      h("span", { class: "who-name", text: app.mode === Mode.WATCH ? t("watch.title") : app.mode === Mode.HOST ? t("host.title") : t("app.title") }));
+  const connected = app.conn !== null;
+  return [left,
+    connected && h("span", { class: `dot dot-${status}`, title: t(`status.${status}`), "aria-label": t(`status.${status}`), role: "img" }),
+    h("button", {
+      class: "lang-btn", type: "button", "aria-label": t("lang.title"), "data-testid": "lang-btn",
+      onclick: () => openLanguageSheet(app.chosenLang, chooseLang),
+    }, t(`lang.short.${lang()}`))];
+}
+
+function render() {
+  const main = /** @type {HTMLElement} */ (document.getElementById("main"));
+  const bar = /** @type {HTMLElement} */ (document.getElementById("topbar"));
+  const { key, draw } = screen();
+  // A field being typed in is not redrawn by a state from the table (it would lose the text):
+  // forms wait for good, other screens (the host's settings) until the field loses focus.
+  if (key === app.screenKey && (key.startsWith("form:") || typingIn(main))) {
+    replace(bar, ...topbar());
+    if (!key.startsWith("form:") && !app.deferred) {
+      app.deferred = true;
+      main.addEventListener("focusout", () => { app.deferred = false; setTimeout(render, 0); }, { once: true });
+    }
+    return;
+  }
+  app.screenKey = key;
+  replace(bar, ...topbar());
+  const scroll = window.scrollY;
+  replace(main, draw());
+  main.dataset.screen = key.split(":")[0];
+  window.scrollTo(0, scroll);
+}
+
+/** @param {HTMLElement} main */
+function typingIn(main) {
+  const el = document.activeElement;
+  return el instanceof HTMLInputElement && el.type !== "checkbox" && main.contains(el);
+}
+
+/** @returns {{key: string, draw: () => Node}} */
+function screen() {
+  const status = app.conn?.status;
+  if (app.mode === Mode.JOIN) {
+    const err = new URLSearchParams(location.search).get("error");
+    return { key: `form:code:${lang()}`, draw: () => codeForm(err === "unknown_code" ? "join.unknown_code" : err ? "join.network" : null) };
+  }
+  if (status === Status.TAKEN_OVER) return { key: "taken", draw: takenOver };
+  if (status === Status.KICKED) return { key: "kicked", draw: () => fullMessage(t("kicked.title"), t("kicked.body"), joinLink()) };
+  if (status === Status.REJECTED && app.mode === Mode.SEAT) return { key: "rejected", draw: () => fullMessage(t("rejected.title"), t("rejected.body"), joinLink()) };
+  if (app.mode === Mode.HOST && (!app.pin || status === Status.REJECTED)) {
+    return { key: `form:pin:${lang()}:${app.pinError}`, draw: () => pinForm(app.pinError, submitPin) };
+  }
+  if (!app.welcome || !app.state) return { key: "boot", draw: () => h("div", { class: "boot" }, h("div", { class: "spinner", "aria-hidden": "true" }), h("p", { class: "muted", text: t("status.connecting") })) };
+  if (app.mode === Mode.HOST) return { key: "host", draw: () => hostConsole(app.state, host, app.state?.view && app.game ? app.game.renderPublic(gameContext(null)) : null) };
+  if (app.mode === Mode.WATCH) return { key: "watch", draw: drawWatch };
+  const me = mySeat();
+  if (!me) return { key: "boot", draw: () => h("div", { class: "boot" }, h("div", { class: "spinner", "aria-hidden": "true" })) };
+  if (app.renaming || !me.name?.trim()) {
+    return { key: `form:name:${lang()}`, draw: () => nameForm(me, me.name ?? "", sendName, me.name?.trim() ? () => { app.renaming = false; render(); } : null) };
+  }
+  if (app.state.phase === "lobby" || !app.state.view) {
+    return { key: "lobby", draw: () => seatLobby(app.state?.lobby, me, () => { app.renaming = true; render(); }) };
+  }
+  return { key: `game:${app.state.game}`, draw: () => (app.game ? app.game.renderSeat(gameContext(app.welcome.seat)) : h("div")) };
+}
+
+/** @param {number | null} seat */
+function gameContext(seat) {
+  const st = /** @type {StateMsg} */ (app.state);
+  const timer = st.timer && app.deadline !== null
+    ? countdown(app.deadline, st.timer.duration_ms ?? 0, has(`timer.${st.timer.label}`) ? t(`timer.${st.timer.label}`) : "")
+    : null;
+  return {
+    view: st.view, legal: st.legal ?? [], seat, seats: st.lobby?.seats ?? [], events: st.events ?? [],
+    timer, timerLabel: st.timer?.label ?? null, act, pending: app.pending, rerender: () => render(),
+  };
+}
+
+function drawWatch() {
+  const st = /** @type {StateMsg} */ (app.state);
+  if (st.phase === "lobby" || !st.view || !app.game) {
+    return h("div", { class: "lobby" },
+      h("div", { class: "waiting" }, h("span", { class: "pulse", "aria-hidden": "true" }), t("watch.lobby")),
+      h("p", { class: "muted center" }, t("watch.join_hint"), " ", h("a", { class: "link", href: "/join", text: t("join.title") })),
+      h("section", { class: "card" }, h("h2", { class: "card-title", text: t("lobby.players", { n: st.lobby.seats.filter((/** @type {any} */ s) => s.status !== "free").length, total: st.lobby.seat_count }) }), seatList(st.lobby.seats, null)),
+      smallTableNote(st.lobby),
+      gameSummary(st.lobby));
+  }
+  return app.game.renderPublic(gameContext(null));
+}
+
+function takenOver() {
+  return fullMessage(t("taken.title"), t("taken.body"),
+    h("button", { class: "btn btn-primary btn-big", type: "button", "data-testid": "use-here", onclick: () => app.conn?.restart(), text: t("taken.use_here") }));
+}
+
+function joinLink() {
+  return h("a", { class: "btn btn-ghost btn-big", href: "/join", text: t("join.title") });
+}
+
+/** @param {string} pin */
+function submitPin(pin) {
+  app.pin = pin;
+  app.pinError = null;
+  if (app.conn) app.conn.restart();
+  else connect();
+  render();
+}
+
+// ------------------------------------------------------------------------------ start
+async function boot() {
+  try {
+    setLang(await loadLang(app.chosenLang ?? "en"));
+  } catch {
+    replace(/** @type {HTMLElement} */ (document.getElementById("main")), fullMessage("Tabletop", "The table could not be reached. Reload to try again."));
+    return;
+  }
+  if (app.mode === Mode.SEAT && !app.token) app.mode = Mode.JOIN;
+  if (app.mode === Mode.JOIN || (app.mode === Mode.HOST && !app.pin)) {
+    render();
+    return;
+  }
+  connect();
+  render();
+}
+
+window.addEventListener("error", (e) => { console.error(e.error ?? e.message); });
+window.addEventListener("unhandledrejection", (e) => { console.error(e.reason); });
+boot();

@@ -1,0 +1,136 @@
+// The host link (/host + admin PIN): game, preset, language, seats, bots, settings, start.
+import { h } from "../dom.js";
+import { has, num, t, LANGS } from "../i18n.js";
+import { seatToken } from "../symbols.js";
+import { card, seatName } from "../ui.js";
+import { settingLabel, smallTableNote } from "./lobby.js";
+
+export const PIN_KEY = "tabletop.pin";
+const BOT_KINDS = Object.freeze(["heuristic", "random"]);
+/** Settings whose value is one of a few words (the engines' enums): shown as buttons. */
+const CHOICES = Object.freeze({
+  missed_vote: ["nobody", "random"],
+  showdown_default: ["take_one", "split", "steal"],
+  dry_tie: ["more_bars_then_shared", "shared"],
+  host_timeout: ["random_subject", "skip_clue"],
+  missed_point: ["nobody", "random"],
+  final_tie: ["shared", "lots"],
+  deck: ["en", "fa", "th"],
+  tell: ["none", "subtle", "obvious"],
+  beetle_next: ["after_winner", "after_player"],
+  tie_break: ["fewer_moths", "shared"],
+});
+
+/** @typedef {(command: string, fields?: Record<string, any>) => void} HostSend */
+
+/** @param {string | null} errorKey @param {(pin: string) => void} onPin */
+export function pinForm(errorKey, onPin) {
+  const input = /** @type {HTMLInputElement} */ (h("input", {
+    class: "code-input", id: "pin", inputmode: "numeric", autocomplete: "off", maxlength: "12", dir: "ltr", "data-testid": "pin-input",
+  }));
+  return h("div", { class: "join" },
+    h("div", { class: "brand" }, h("span", { class: "brand-bar", "aria-hidden": "true" }), h("h1", { text: t("host.title") })),
+    h("form", {
+      class: "join-form", onsubmit: (/** @type {Event} */ e) => {
+        e.preventDefault();
+        const pin = input.value.trim();
+        if (pin) onPin(pin);
+      },
+    },
+    h("label", { for: "pin", class: "label", text: t("host.pin_label") }),
+    input,
+    h("p", { class: "form-error", role: "alert", text: errorKey ? t(errorKey) : "" }),
+    h("button", { class: "btn btn-primary btn-big", type: "submit", "data-testid": "pin-go", text: t("host.enter") })));
+}
+
+/** @param {string} label @param {string[]} values @param {string} current @param {(v: string) => void} onPick @param {(v: string) => string} name */
+function choice(label, values, current, onPick, name) {
+  return h("div", { class: "field" },
+    h("span", { class: "label", text: label }),
+    h("div", { class: "segmented", role: "group", "aria-label": label }, ...values.map((v) =>
+      h("button", { type: "button", class: v === current ? "selected" : "", "aria-pressed": String(v === current), onclick: () => onPick(v), text: name(v) }))));
+}
+
+/** An editor for one setting, by the type of its current value. @param {string} key @param {any} value @param {(v: any) => void} onSet */
+function settingEditor(key, value, onSet) {
+  const label = settingLabel(key);
+  if (typeof value === "boolean") {
+    return h("label", { class: "field switch" },
+      h("input", { type: "checkbox", checked: value, onchange: (/** @type {Event} */ e) => onSet(/** @type {HTMLInputElement} */ (e.target).checked) }),
+      h("span", { text: label }));
+  }
+  if (typeof value === "number") {
+    const seconds = key.endsWith("_ms");
+    const input = /** @type {HTMLInputElement} */ (h("input", { type: "number", inputmode: "numeric", min: "0", value: String(seconds ? value / 1000 : value), dir: "ltr" }));
+    input.addEventListener("change", () => {
+      const n = Number(input.value);
+      if (Number.isFinite(n)) onSet(seconds ? Math.round(n * 1000) : Math.round(n));
+    });
+    return h("label", { class: "field" }, h("span", { class: "label", text: seconds ? `${label} (${t("common.seconds_unit")})` : label }), input);
+  }
+  if (typeof value === "string" && Object.hasOwn(CHOICES, key)) {
+    const options = CHOICES[/** @type {keyof typeof CHOICES} */ (key)];
+    return choice(label, options.includes(value) ? options : [...options, value], value, onSet, (v) => (has(`value.${v}`) ? t(`value.${v}`) : v));
+  }
+  if (typeof value === "string") {
+    const input = /** @type {HTMLInputElement} */ (h("input", { type: "text", value, dir: "ltr" }));
+    input.addEventListener("change", () => onSet(input.value.trim()));
+    return h("label", { class: "field" }, h("span", { class: "label", text: label }), input);
+  }
+  return null;
+}
+
+/** @param {any} s @param {any} lobby @param {HostSend} send */
+function seatRow(s, lobby, send) {
+  const inLobby = lobby.phase === "lobby";
+  const who = s.status === "free" ? t("lobby.free") : s.status === "bot" ? `${t("lobby.bot")} · ${t(`bot.${s.bot}`)}` : seatName(s);
+  const controls = [];
+  if (inLobby && s.status !== "joined") {
+    const select = /** @type {HTMLSelectElement} */ (h("select", { "aria-label": t("host.bot_for", { n: s.seat + 1 }) },
+      h("option", { value: "", text: t("host.no_bot"), selected: s.status === "free" }),
+      ...BOT_KINDS.map((k) => h("option", { value: k, text: t(`bot.${k}`), selected: s.bot === k }))));
+    select.addEventListener("change", () => send("set_bot", { seat: s.seat, kind: select.value || null }));
+    controls.push(select);
+  }
+  if (s.status === "joined") controls.push(h("button", { class: "btn btn-ghost btn-small", type: "button", onclick: () => { if (confirm(t("host.kick_confirm", { name: seatName(s) }))) send("kick", { seat: s.seat }); }, text: t("host.kick") }));
+  return h("li", { class: `seat-row status-${s.status}${s.connected ? " online" : ""}`, style: { "--seat": s.colour } },
+    seatToken(s.symbol, s.colour, 30),
+    h("div", { class: "seat-row-main" },
+      h("bdi", { class: "seat-row-name", text: who }),
+      s.code ? h("span", { class: "seat-code", dir: "ltr", text: s.code }) : null),
+    ...controls);
+}
+
+/**
+ * @param {any} state the host socket's latest state @param {HostSend} send @param {Node | null} table the public game view
+ */
+export function hostConsole(state, send, table) {
+  const lobby = state.lobby;
+  const inLobby = state.phase === "lobby";
+  const actions = inLobby
+    ? [h("button", { class: "btn btn-primary btn-big", type: "button", "data-testid": "host-start", onclick: () => send("start"), text: t("host.start") }),
+      h("button", { class: "btn btn-ghost", type: "button", onclick: () => send("fill_bots", { kind: lobby.table_settings?.default_bot ?? "heuristic" }), text: t("host.fill_bots") })]
+    : state.phase === "finished"
+      ? [h("button", { class: "btn btn-primary btn-big", type: "button", "data-testid": "host-next", onclick: () => send("next"), text: t("host.next") })]
+      : [h("button", { class: "btn btn-danger", type: "button", onclick: () => { if (confirm(t("host.abort_confirm"))) send("abort"); }, text: t("host.abort") })];
+  const settings = Object.entries(lobby.settings ?? {}).map(([k, v]) => settingEditor(k, v, (value) => send("set_setting", { name: k, value }))).filter(Boolean);
+  const tableSettings = Object.entries(lobby.table_settings ?? {}).map(([k, v]) => k === "default_bot"
+    ? choice(settingLabel(k), [...BOT_KINDS], String(v), (value) => send("set_setting", { name: k, value }), (b) => t(`bot.${b}`))
+    : settingEditor(k, v, (value) => send("set_setting", { name: k, value }))).filter(Boolean);
+  return h("div", { class: "host" },
+    card(null, h("div", { class: "stack" }, ...actions)),
+    choice(t("host.language"), [...LANGS], lobby.language, (v) => send("set_language", { language: v }), (v) => t(`lang.${v}`)),
+    inLobby ? choice(t("lobby.game"), lobby.games ?? [lobby.game], lobby.game, (v) => send("set_game", { game: v }), (g) => t(`game.${g}`)) : null,
+    inLobby && lobby.presets?.length ? choice(t("host.preset"), lobby.presets, lobby.preset, (v) => send("set_preset", { preset: v }), (p) => (has(`preset.${p}`) ? t(`preset.${p}`) : p)) : null,
+    card(t("host.seats"),
+      inLobby ? h("div", { class: "stepper" },
+        h("button", { class: "btn btn-ghost", type: "button", "aria-label": "−", disabled: lobby.seat_count <= lobby.min_seats, onclick: () => send("set_seats", { count: lobby.seat_count - 1 }), text: "−" }),
+        h("strong", { text: num(lobby.seat_count) }),
+        h("button", { class: "btn btn-ghost", type: "button", "aria-label": "+", disabled: lobby.seat_count >= lobby.max_seats, onclick: () => send("set_seats", { count: lobby.seat_count + 1 }), text: "+" })) : null,
+      h("ul", { class: "plain-list seat-list" }, ...lobby.seats.map((/** @type {any} */ s) => seatRow(s, lobby, send))),
+      h("p", { class: "muted small", text: t("host.codes_hint") })),
+    smallTableNote(lobby),
+    inLobby && settings.length ? card(t("lobby.settings"), ...settings) : null,
+    tableSettings.length ? card(t("host.table_settings"), ...tableSettings) : null,
+    table);
+}

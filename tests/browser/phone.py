@@ -1,0 +1,83 @@
+"""What a player does on a phone, for the browser tests: join, name, and a simple way to play
+Collusion through the app's buttons (vote with the other phones, lock, split in the showdown)."""
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.sync_api import Error as PlaywrightError, Page
+
+STEP_TIMEOUT_MS = 2_000
+
+
+def join(page: Page, name: str) -> None:
+    """Pick a name on a freshly opened seat link and wait for the lobby."""
+    page.wait_for_selector("[data-testid=name-input]")
+    page.fill("[data-testid=name-input]", name)
+    page.click("[data-testid=name-go]")
+    page.wait_for_selector("[data-testid=me-card]")
+
+
+def shown_gold(page: Page) -> list[int]:
+    """The bar values this phone shows (empty when it has none)."""
+    if page.locator("[data-testid=my-gold]").count() == 0:
+        return []
+    return [int(v) for v in page.locator("[data-testid=my-gold] .bar-value").all_inner_texts()]
+
+
+def shown_total(page: Page) -> int:
+    return int(page.inner_text("[data-testid=my-total]"))
+
+
+def _enabled(page: Page, selector: str) -> Any:
+    loc = page.locator(f"{selector}:not([disabled])")
+    return loc.first if loc.count() else None
+
+
+def play_step(page: Page) -> bool:
+    """Do the next sensible thing on this phone; True once the phone shows the game's result.
+
+    Phones all vote for the highest-numbered seat they may name (a bot: the phones hold the low
+    seats), so they tend to survive together; in a showdown they split; as an ambushing target
+    they take the first candidate."""
+    try:
+        if page.locator("[data-testid=result]").count():
+            return True
+        if page.locator("[data-testid=locked]").count():
+            return False
+        lock = _enabled(page, "[data-testid=lock]")
+        if lock is not None:
+            lock.click(timeout=STEP_TIMEOUT_MS)
+            return False
+        victims = page.locator("[data-testid^=victim-]:not([disabled])")
+        if victims.count():
+            victims.first.click(timeout=STEP_TIMEOUT_MS)
+            page.click("[data-testid=ambush-confirm]", timeout=STEP_TIMEOUT_MS)
+            return False
+        split = _enabled(page, "[data-testid=showdown-split]")
+        if split is not None and page.locator(".showdown-card.selected").count() == 0:
+            split.click(timeout=STEP_TIMEOUT_MS)
+            return False
+        targets = page.locator(".vote-grid [data-testid^=vote-]:not([data-testid=vote-ambush]):not([disabled])")
+        if targets.count() and page.locator(".vote-card.selected").count() == 0:
+            targets.last.click(timeout=STEP_TIMEOUT_MS)
+    except PlaywrightError:
+        pass  # the screen changed under the click (a new state arrived): look again next step
+    return False
+
+
+def speakeasy_step(page: Page) -> bool:
+    """Next thing on a Speakeasy phone; True once the game's result shows. Hosts choose, pointers
+    point at the first seat offered, the next host goes on to the next clue."""
+    try:
+        if page.locator("[data-testid=result]").count():
+            return True
+        go_on = _enabled(page, "[data-testid=continue]")
+        if go_on is not None:
+            go_on.click(timeout=STEP_TIMEOUT_MS)
+            return False
+        seats = page.locator(".vote-grid [data-testid^=seat-]:not([disabled])")
+        if seats.count() and page.locator(".vote-card.selected").count() == 0:
+            seats.first.click(timeout=STEP_TIMEOUT_MS)
+    except PlaywrightError:
+        pass  # the screen changed under the click: look again next step
+    return False

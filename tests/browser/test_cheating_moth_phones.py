@@ -1,0 +1,76 @@
+"""Three phones at a Cheating Moth table: each sees only its own hand, plays or draws on its turn,
+cheats with the hold gesture (M8), and the guard accuses (M9, M10)."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import Phones, Table
+from .phone import join
+from .test_screenshots import shoot
+
+pytestmark = pytest.mark.browser
+
+
+def you(table: Table, seat: int) -> dict[str, Any]:
+    return table.call(lambda s: s.state_message(seat)["view"]["you"])
+
+
+def shown_hand(page: Any) -> list[int]:
+    return sorted(page.locator("[data-testid=hand] [data-testid^=card-]").evaluate_all(
+        "els => els.map(e => Number(e.dataset.testid.slice(5)))"))
+
+
+def wait_until(page: Any, check: Any, what: str) -> None:
+    for _ in range(200):
+        if check():
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError(f"never happened: {what}")
+
+
+def test_hands_turns_cheating_and_accusing(table: Table, phones: Phones, shots: Path) -> None:
+    pages = [phones.open(table.seat_url(i), scale=2 if i < 2 else 1) for i in range(3)]
+    for page, name in zip(pages, ("Sara", "Ali", "Nok")):
+        join(page, name)
+    table.host("set_game", game="cheating_moth")
+    table.host("set_seats", count=3)
+    table.host("start")
+
+    # Each phone shows exactly its own hand.
+    for i, page in enumerate(pages):
+        page.wait_for_selector("[data-testid=hand]")
+        assert shown_hand(page) == sorted(c["id"] for c in you(table, i)["hand"])
+    shoot(pages[0], shots, "en", "moth_turn")
+    guard = table.call(lambda s: s.state_message(None)["view"]["guard"])
+    assert guard == 0 and "Your turn" in pages[0].inner_text(".status-title")
+
+    # The guard's turn: play a plain number card when one fits (no action fires), else draw.
+    sara = pages[0]
+    hand = you(table, 0)
+    plain = [c["id"] for c in hand["hand"] if c["id"] in hand["playable"] and c["kind"] == "number"]
+    sara.click(f"[data-testid=card-{plain[0]}]" if plain else "[data-testid=draw]")
+    wait_until(sara, lambda: table.call(lambda s: s.state_message(None)["view"]["turn"]) == 1, "the turn passing on")
+    assert len(you(table, 0)["hand"]) == len(hand["hand"]) + (-1 if plain else 1)
+
+    # Ali cheats: press and hold a card that is not playable now until it slips away (M8).
+    ali = pages[1]
+    mine = you(table, 1)
+    candidates = [c["id"] for c in mine["hand"] if c["id"] not in mine["playable"]]
+    ali.locator(f"[data-testid=card-{candidates[0]}]").hover()
+    ali.mouse.down()
+    ali.wait_for_selector("[data-testid=cheating]")
+    shoot(ali, shots, "en", "moth_cheating")
+    wait_until(ali, lambda: you(table, 1)["cheated_this_round"] == 1, "the cheat completing")
+    ali.mouse.up()
+    assert candidates[0] not in [c["id"] for c in you(table, 1)["hand"]]
+    ali.wait_for_function(f"!document.querySelector('[data-testid=card-{candidates[0]}]')")
+
+    # The guard accuses Nok, who was not cheating: the guard draws a card (M10).
+    hand = len(you(table, 0)["hand"])
+    sara.click("[data-testid=accuse-2]")
+    sara.wait_for_selector(".notice")
+    assert "accused Nok wrongly" in sara.inner_text(".notice")
+    assert len(you(table, 0)["hand"]) == hand + 1

@@ -1,0 +1,98 @@
+"""The phone's strings (game/i18n/web_{en,fa,th}.json): every key the app uses exists in every
+language, placeholders match English, and each language is written in its own script."""
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from pathlib import Path
+
+import pytest
+
+from game.rules import GAMES, get_engine
+from game.seating import SEAT_LOOKS
+
+ROOT = Path(__file__).resolve().parents[2]
+WEB = ROOT / "game" / "web"
+LANGS = ("en", "fa", "th")
+ERROR_CODES = ("malformed", "unknown_kind", "illegal_action", "not_your_turn", "stale_state", "unknown_seat",
+               "game_over", "bad_settings", "rate_limited", "too_large", "taken_over", "forbidden", "bad_pin")
+STATUSES = ("connecting", "online", "offline", "taken_over", "kicked", "rejected")
+DEATH_KINDS = ("targeted", "not_in_majority", "no_vote", "ambush_suicide", "ambushed")
+CHOICES = ("split", "steal", "take_one")
+TIMER_LABELS = ("conspiracy", "ambush_choice", "showdown", "speakeasy_host_choice", "speakeasy_pointing",
+                "speakeasy_reveal", "race", "next_round", "turn", "give")
+SPEAKEASY = ("title.choosing", "title.pointing", "title.reveal", "title.finished", "identity.informant",
+             "identity.citizen", "identity_hint.informant", "identity_hint.citizen", "outcome.informant_caught",
+             "outcome.citizen_found", "bonus.informant", "bonus.citizen")
+
+
+def strings(lang: str) -> dict[str, str]:
+    return json.loads((ROOT / "game" / "i18n" / f"web_{lang}.json").read_text(encoding="utf-8"))
+
+
+def literal_keys() -> set[str]:
+    """Keys written out in the app's JavaScript ("collusion.lock", wherever they appear)."""
+    namespaces = sorted({key.split(".")[0] for key in strings("en")})
+    pattern = re.compile(r"[\"'`]((?:%s)(?:\.[a-z_]+)+)[\"'`]" % "|".join(namespaces))
+    keys: set[str] = set()
+    for path in WEB.rglob("*.js"):
+        keys |= set(pattern.findall(path.read_text(encoding="utf-8")))
+    return keys
+
+
+def family_keys() -> set[str]:
+    """Keys the app builds from data: colours, symbols, games, presets, settings, codes."""
+    keys = {f"colour.{look.colour_name}" for look in SEAT_LOOKS} | {f"symbol.{look.symbol}" for look in SEAT_LOOKS}
+    keys |= {f"error.{c}" for c in ERROR_CODES} | {f"status.{s}" for s in STATUSES}
+    keys |= {f"collusion.death.{k}" for k in DEATH_KINDS} | {f"timer.{x}" for x in TIMER_LABELS}
+    keys |= {f"collusion.choice.{c}" for c in CHOICES} | {f"collusion.choice_hint.{c}" for c in CHOICES}
+    keys |= {f"lang.{code}" for code in LANGS} | {f"lang.short.{code}" for code in LANGS}
+    keys |= {f"speakeasy.{k}" for k in SPEAKEASY}
+    keys |= {f"moth.kind.{k}" for k in ("number", "ant", "spider", "mosquito", "beetle", "moth")}
+    keys |= {f"moth.phase.{p}" for p in ("play", "spider_give", "mosquito_race", "mosquito_give", "beetle_race",
+                                         "penalty_give", "round_over", "game_over")}
+    keys |= {"moth.tell.tremble", "moth.tell.sleeve", "moth.race.mosquito", "moth.race.beetle"}
+    for game in GAMES:
+        engine = get_engine(game)
+        keys |= {f"game.{game}", f"game_blurb.{game}"} | {f"preset.{p}" for p in engine.presets()}
+        wire = engine.settings_to_wire(engine.default_settings())
+        keys |= {f"settings.{name}" for name, value in wire.items() if not isinstance(value, list)}
+    return keys
+
+
+def test_every_key_the_app_uses_exists_in_every_language() -> None:
+    used = literal_keys() | family_keys()
+    assert len(used) > 150
+    for lang in LANGS:
+        missing = sorted(k for k in used if k not in strings(lang))
+        assert missing == [], f"web_{lang}.json lacks {missing}"
+
+
+@pytest.mark.parametrize("lang", ["fa", "th"])
+def test_translations_match_english(lang: str) -> None:
+    en, other = strings("en"), strings(lang)
+    assert sorted(other) == sorted(en)
+    for key, text in en.items():
+        assert other[key].strip(), key
+        assert sorted(re.findall(r"\{(\w+)\}", other[key])) == sorted(re.findall(r"\{(\w+)\}", text)), key
+
+
+SCRIPT = {"fa": "ARABIC", "th": "THAI"}
+
+
+@pytest.mark.parametrize("lang", ["fa", "th"])
+def test_each_language_is_written_in_its_script(lang: str) -> None:
+    """Persian and Thai sentences are in their own script (not English left behind), and Persian
+    uses the zero-width non-joiner (نیم‌فاصله) where words are joined, never a placeholder mark."""
+    own_names = {"lang.en", "lang.fa", "lang.th", "lang.short.en", "lang.short.fa", "lang.short.th"}
+    for key, text in strings(lang).items():
+        letters = [c for c in re.sub(r"\{\w+\}", "", text) if c.isalpha()]
+        if key in own_names or not letters:
+            continue
+        own = sum(1 for c in letters if unicodedata.name(c, "").startswith(SCRIPT[lang]))
+        assert own / len(letters) > 0.6, f"{key}: {text!r}"
+    if lang == "fa":
+        joined = "".join(strings("fa").values())
+        assert "\u200c" in joined and "~" not in joined
+        assert "ي" not in joined and "ك" not in joined  # Persian yeh and keheh, not the Arabic letters
