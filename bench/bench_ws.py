@@ -1,0 +1,312 @@
+"""WebSocket fan-out benchmark: time from one phone's action to every phone holding the update.
+
+Starts the real server (``python -m game.server``, journal with fsync on disk) on loopback, joins
+12 phone sockets to a 12-seat Collusion table, and has the phones change their votes in turn.
+Each sample is the time from sending the action to the moment the last of the 12 phones has
+received (and parsed) the ``state`` with the new version. Then the same with 200 extra spectator
+sockets, which live in a second client process (spectators are other devices: they must not slow
+down the phones' own reading in the measuring process).
+
+    python3 bench/bench_ws.py [--samples 300] [--spectators 200]
+
+Actions are spaced ``--interval-ms`` apart (default 50 ms: twenty a second, far more than a table
+of people makes). Prints p50 / p99 / max in milliseconds (``time.monotonic_ns``, comparable across processes).
+The journal lives in a temporary directory (``BENCH_DIR`` chooses where; default the system's).
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+
+ROOT = Path(__file__).resolve().parent.parent
+PIN = "9753"
+SEATS = 12
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Receiver:
+    """Reads one socket; records the arrival time of each state version."""
+
+    def __init__(self, ws: aiohttp.ClientWebSocketResponse, bench: "Bench | Tally") -> None:
+        self.ws, self.bench = ws, bench
+        self.version = 0
+        self.state: dict[str, Any] | None = None
+        self.task = asyncio.create_task(self.run())
+
+    async def run(self) -> None:
+        async for msg in self.ws:
+            if msg.type is not aiohttp.WSMsgType.TEXT:
+                break
+            data = json.loads(msg.data)
+            if data["kind"] == "error":
+                print(f"server error: {data}", file=sys.stderr)
+            if data["kind"] == "state":
+                self.state = data
+                self.version = data["version"]
+                self.bench.arrived(self, data["version"])
+
+
+class Bench:
+    """The measuring process: waits for all phones to hold the expected version."""
+
+    def __init__(self) -> None:
+        self.target = 0
+        self.waiting = 0
+        self.done = asyncio.Event()
+        self.t_done = 0
+
+    def expect(self, version: int, phones: int) -> None:
+        self.target, self.waiting = version, phones
+        self.done.clear()
+
+    def arrived(self, receiver: Receiver, version: int) -> None:
+        if version != self.target:
+            return
+        self.waiting -= 1
+        if self.waiting == 0:
+            self.t_done = time.monotonic_ns()
+            self.done.set()
+
+
+class Tally:
+    """The spectator process: when the last spectator got each version."""
+
+    def __init__(self, sockets: int) -> None:
+        self.sockets = sockets
+        self.counts: dict[int, int] = {}
+        self.last: dict[int, int] = {}
+        self.held: dict[int, int] = {}  # receiver id -> version it holds
+
+    def arrived(self, receiver: Receiver, version: int) -> None:
+        # a slow socket may skip versions (the server sends only the newest pending state):
+        # holding version v counts as holding every version before it
+        before = self.held.get(id(receiver), version - 1)
+        self.held[id(receiver)] = version
+        now = time.monotonic_ns()
+        for v in range(before + 1, version + 1):
+            self.counts[v] = self.counts.get(v, 0) + 1
+            if self.counts[v] == self.sockets:
+                self.last[v] = now
+
+
+async def hello(http: aiohttp.ClientSession, url: str, **fields: Any) -> aiohttp.ClientWebSocketResponse:
+    ws = await http.ws_connect(url, max_msg_size=0)
+    await ws.send_str(json.dumps({"v": 1, "kind": "hello", **fields}))
+    return ws
+
+
+async def setup_table(http: aiohttp.ClientSession, url: str) -> list[str]:
+    host = await hello(http, url, role="host", pin=PIN)
+    commands = (("set_seats", {"count": SEATS}), ("set_setting", {"name": "conspiracy_ms", "value": 3_600_000}))
+    for command, args in commands:
+        await host.send_str(json.dumps({"v": 1, "kind": "host", "command": command, "args": args}))
+    async for msg in host:
+        data = json.loads(msg.data)
+        if data["kind"] == "error":
+            raise RuntimeError(data)
+        if data["kind"] == "state" and data["lobby"]["seat_count"] == SEATS \
+                and data["lobby"]["settings"]["conspiracy_ms"] == 3_600_000:
+            await host.close()
+            return [s["url"].rsplit("/s/", 1)[1] for s in data["lobby"]["seats"]]
+    raise RuntimeError("host socket closed")
+
+
+WARM_UP = 20
+
+
+async def spectator_worker(url: str, count: int) -> None:
+    """``--spectator-worker``: hold ``count`` spectator sockets until the last version arrives on
+    stdin and every spectator holds it, then print {version: monotonic ns when the last spectator
+    had it} as JSON."""
+    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as http:  # no pool limit
+        tally = Tally(count)
+        watchers = [Receiver(await hello(http, url, role="spectator"), tally) for _ in range(count)]
+        print("READY", flush=True)
+        last = int((await asyncio.to_thread(sys.stdin.read)).strip())  # the last version sent
+        for _ in range(1000):
+            if last in tally.last:
+                break
+            await asyncio.sleep(0.01)
+        for r in watchers:
+            await r.ws.close()
+    print(json.dumps(tally.last), flush=True)
+
+
+def start_spectators(url: str, count: int) -> subprocess.Popen[str]:
+    proc = subprocess.Popen([sys.executable, __file__, "--spectator-worker", url, str(count)],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    if proc.stdout.readline().strip() != "READY":
+        raise RuntimeError("the spectator process did not start")
+    return proc
+
+
+async def run(samples: int, url: str, interval_s: float) -> tuple[list[float], list[tuple[int, int]]]:
+    """Samples in ms (action -> all phones) and (version, send time ns) for each measured action."""
+    async with aiohttp.ClientSession() as http:
+        tokens = await setup_table(http, url)
+        bench = Bench()
+        phones = [Receiver(await hello(http, url, token=t, name=f"P{i}"), bench) for i, t in enumerate(tokens)]
+        host = await hello(http, url, role="host", pin=PIN)
+        await host.send_str(json.dumps({"v": 1, "kind": "host", "command": "start"}))
+        while not all(r.state and r.state["phase"] == "playing" for r in phones):
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.2)
+        out: list[float] = []
+        sent: list[tuple[int, int]] = []
+        for i in range(samples + WARM_UP):
+            # the phones take turns (each stays far below the per-socket rate limit) and flip their
+            # vote between the next two seats
+            seat, turn = i % SEATS, i // SEATS
+            actor = phones[seat]
+            version = actor.version
+            bench.expect(version + 1, len(phones))
+            action = {"type": "vote", "target": (seat + 1 + turn % 2) % SEATS}
+            t0 = time.monotonic_ns()
+            await actor.ws.send_str(json.dumps({"v": 1, "kind": "action", "action": action, "version": version}))
+            await asyncio.wait_for(bench.done.wait(), 10)
+            if i >= WARM_UP:
+                out.append((bench.t_done - t0) / 1e6)
+                sent.append((version + 1, t0))
+            await asyncio.sleep(max(0.0, interval_s - (time.monotonic_ns() - t0) / 1e9))
+        await host.close()
+        for r in phones:
+            await r.ws.close()
+        return out, sent
+
+
+def pct(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
+def report(label: str, values: list[float]) -> None:
+    print(f"{label:<46} p50 {statistics.median(values):6.2f} ms   p99 {pct(values, 99):6.2f} ms"
+          f"   max {max(values):6.2f} ms   (n={len(values)})")
+
+
+def start_server(data_dir: str, port: int) -> subprocess.Popen[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen([sys.executable, "-m", "game.server", "--host", "127.0.0.1", "--port", str(port),
+                             "--data-dir", data_dir, "--pin", PIN, "--new"],
+                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert proc.stdout is not None
+    for line in proc.stdout:
+        if line.startswith("Listening on port"):
+            return proc
+    raise RuntimeError("the server did not start")
+
+
+def one_run(samples: int, spectators: int, interval_s: float) -> None:
+    with tempfile.TemporaryDirectory(prefix="bench-ws-", dir=os.environ.get("BENCH_DIR")) as data_dir:
+        port = free_port()
+        url = f"http://127.0.0.1:{port}/ws"
+        server = start_server(data_dir, port)
+        watchers = start_spectators(url, spectators) if spectators else None
+        try:
+            phones, sent = asyncio.run(run(samples, url, interval_s))
+            last_spectator: dict[str, int] = {}
+            if watchers is not None:
+                out, _ = watchers.communicate(str(sent[-1][0]), timeout=60)
+                last_spectator = json.loads(out.strip().splitlines()[-1])
+        finally:
+            for proc in (server, watchers):
+                if proc is not None and proc.poll() is None:
+                    proc.terminate()
+                    proc.wait(10)
+    suffix = f" + {spectators} spectators" if spectators else ""
+    report(f"action -> all 12 phones updated{suffix}", phones)
+    if spectators:
+        everyone = [max(p, (last_spectator[str(v)] - t0) / 1e6) for p, (v, t0) in zip(phones, sent)]
+        report(f"action -> all {SEATS + spectators} sockets updated", everyone)
+
+
+class Encoder:
+    """A session listener doing the hub's per-change work: every seat's state frame and the
+    public one, encoded as the hub encodes them."""
+
+    def __init__(self, session: Any) -> None:
+        self.session = session
+
+    def table_changed(self) -> None:
+        from game.server.hub import StateFrames
+
+        frames = StateFrames(self.session)
+        for seat in range(SEATS):
+            frames.get(seat, host=False)
+        frames.get(None, host=False)
+
+    def seat_revoked(self, seat: int) -> None:
+        pass
+
+    def notice(self, code: Any) -> None:
+        pass
+
+
+async def server_work(samples: int) -> list[float]:
+    """In-process: time of one accepted action on the table's loop — checks, engine, journal
+    (fsync), 13 views and their frames — without any socket."""
+    sys.path.insert(0, str(ROOT))
+    from game.config import TableConfig
+    from game.session.journal import Journal
+    from game.session.session import Session
+
+    with tempfile.TemporaryDirectory(prefix="bench-ws-", dir=os.environ.get("BENCH_DIR")) as data_dir:
+        journal, _, _ = Journal.open(Path(data_dir))
+        session = Session.boot(TableConfig(data_dir=Path(data_dir), admin_pin=PIN), journal, None)
+        session.host_command({"command": "set_seats", "count": SEATS})
+        session.host_command({"command": "set_setting", "name": "conspiracy_ms", "value": 3_600_000})
+        for record in session.table.offered:
+            session.join_seat(record.token, f"P{record.seat}")
+        session.host_command({"command": "start"})
+        session.attach(Encoder(session))
+        out = []
+        for i in range(samples + WARM_UP):
+            seat, turn = i % SEATS, i // SEATS
+            t0 = time.monotonic_ns()
+            session.submit_action(seat, {"type": "vote", "target": (seat + 1 + turn % 2) % SEATS}, session.version)
+            if i >= WARM_UP:
+                out.append((time.monotonic_ns() - t0) / 1e6)
+        session.close()
+        journal.close()
+    return out
+
+
+def main() -> int:
+    if len(sys.argv) == 4 and sys.argv[1] == "--spectator-worker":
+        asyncio.run(spectator_worker(sys.argv[2], int(sys.argv[3])))
+        return 0
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--samples", type=int, default=300)
+    parser.add_argument("--spectators", type=int, default=200)
+    parser.add_argument("--interval-ms", type=float, default=50.0,
+                        help="time from one action to the next (a real table: far more than 50 ms)")
+    args = parser.parse_args()
+    print(f"{args.samples} actions, one every {args.interval_ms:g} ms; journal with fsync in "
+          f"{os.environ.get('BENCH_DIR') or tempfile.gettempdir()}")
+    report("server work per action (no sockets)", asyncio.run(server_work(args.samples)))
+    one_run(args.samples, 0, args.interval_ms / 1000)
+    if args.spectators:
+        one_run(args.samples, args.spectators, args.interval_ms / 1000)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,226 @@
+"""The aiohttp application: the phone app's pages and files, join codes, fonts, and ``/ws``.
+
+Routes and messages are documented in ``docs/protocol.md``.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import mimetypes
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import AsyncIterator, Awaitable, Callable
+
+import fontpkg
+from aiohttp import WSMsgType, web
+
+from game.session.seats import normalise_code
+from game.session.session import HOUSEKEEPING_S, Session
+
+from .hub import Hub
+from .protocol import HARD_MAX_MESSAGE_BYTES
+from .ratelimit import FailureLimiter, RateLimit
+
+log = logging.getLogger(__name__)
+
+GAME_DIR = Path(__file__).resolve().parent.parent
+WEB_DIR = GAME_DIR / "web"
+I18N_DIR = GAME_DIR / "i18n"
+HEARTBEAT_S = 15.0
+FONT_CACHE_S = 86_400
+MAX_SOCKETS = 500  # phones, host links and spectators together
+JOIN_FAILURES_PER_MINUTE = 10
+PIN_FAILURES_PER_MINUTE = 5
+
+FONT_FAMILIES: dict[str, str] = {
+    "NotoSans.ttf": "Noto Sans",
+    "NotoSansArabic.ttf": "Noto Sans Arabic",
+    "NotoSansThai.ttf": "Noto Sans Thai",
+}
+LANG_FILES = ("en", "fa", "th")
+
+for _type, _ext in (("text/javascript", ".js"), ("text/javascript", ".mjs"), ("text/css", ".css"),
+                    ("application/manifest+json", ".webmanifest"), ("image/svg+xml", ".svg"),
+                    ("font/ttf", ".ttf"), ("application/json", ".json")):
+    mimetypes.add_type(_type, _ext)
+
+
+@dataclass(frozen=True, slots=True)
+class ServerSettings:
+    web_dir: Path = WEB_DIR
+    i18n_dir: Path = I18N_DIR
+    rate: RateLimit = field(default_factory=RateLimit)
+    heartbeat_s: float = HEARTBEAT_S
+    max_sockets: int = MAX_SOCKETS
+    housekeeping_s: float = HOUSEKEEPING_S
+
+
+SESSION = web.AppKey("session", Session)
+HUB = web.AppKey("hub", Hub)
+SETTINGS = web.AppKey("settings", ServerSettings)
+JOINS = web.AppKey("joins", FailureLimiter)
+
+
+# ------------------------------------------------------------------------------------- pages
+def _index(request: web.Request) -> web.StreamResponse:
+    index = request.app[SETTINGS].web_dir / "index.html"
+    if not index.is_file():
+        return web.Response(status=503, text="The phone app is not installed (game/web/index.html is missing).")
+    response = web.FileResponse(index, headers={"Cache-Control": "no-cache"})
+    return response
+
+
+async def app_page(request: web.Request) -> web.StreamResponse:
+    return _index(request)
+
+
+async def root(request: web.Request) -> web.StreamResponse:
+    raise web.HTTPSeeOther("/join")
+
+
+def _lookup(request: web.Request, typed: str) -> str | None:
+    """The seat link path for a typed code, or None; counts failures per address."""
+    address = request.remote or "?"
+    joins = request.app[JOINS]
+    if joins.blocked(address):
+        raise web.HTTPTooManyRequests(text="Too many wrong codes; wait a minute.")
+    code = normalise_code(typed)
+    record = request.app[SESSION].table.seat_by_code(code) if code else None
+    if record is None:
+        joins.failed(address)
+        return None
+    return f"/s/{record.token}"
+
+
+async def join(request: web.Request) -> web.StreamResponse:
+    typed = request.query.get("code")
+    if typed is None:
+        return _index(request)
+    target = _lookup(request, typed)
+    raise web.HTTPSeeOther(target or "/join?error=unknown_code")
+
+
+async def api_join(request: web.Request) -> web.Response:
+    target = _lookup(request, request.match_info["code"])
+    if target is None:
+        return web.json_response({"error": {"code": "unknown_seat", "message": "no seat has this code"}}, status=404)
+    return web.json_response({"url": target})
+
+
+async def font(request: web.Request) -> web.StreamResponse:
+    family = FONT_FAMILIES.get(request.match_info["name"])
+    if family is None:
+        raise web.HTTPNotFound()
+    try:
+        path = fontpkg.path(family)
+    except fontpkg.FontpkgError:
+        raise web.HTTPNotFound(text=f"font {family} is not installed") from None
+    return web.FileResponse(path, headers={"Content-Type": "font/ttf", "Cache-Control": f"max-age={FONT_CACHE_S}"})
+
+
+async def i18n(request: web.Request) -> web.StreamResponse:
+    lang = request.match_info["lang"]
+    path = request.app[SETTINGS].i18n_dir / f"web_{lang}.json"  # the phone's strings
+    if lang not in LANG_FILES or not path.is_file():
+        raise web.HTTPNotFound()
+    return web.FileResponse(path, headers={"Content-Type": "application/json", "Cache-Control": "no-cache"})
+
+
+async def healthz(request: web.Request) -> web.Response:
+    session = request.app[SESSION]
+    return web.json_response({"ok": True, "version": session.version, "phase": session.phase.value})
+
+
+async def static_file(request: web.Request) -> web.StreamResponse:
+    root_dir = request.app[SETTINGS].web_dir.resolve()
+    try:
+        path = (root_dir / request.match_info["path"]).resolve()
+        path.relative_to(root_dir)
+    except (ValueError, OSError):
+        raise web.HTTPNotFound() from None
+    if not path.is_file():
+        raise web.HTTPNotFound()
+    content_type = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+    return web.FileResponse(path, headers={"Content-Type": content_type, "Cache-Control": "no-cache"})
+
+
+@web.middleware
+async def safety_headers(request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
+    """Seat links carry their secret in the path: never send it on as a referrer."""
+    response = await handler(request)
+    if not response.prepared:
+        response.headers.setdefault("Referrer-Policy", "no-referrer")
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    return response
+
+
+# -------------------------------------------------------------------------------- websocket
+async def websocket(request: web.Request) -> web.WebSocketResponse:
+    settings = request.app[SETTINGS]
+    hub = request.app[HUB]
+    if len(hub.clients) >= settings.max_sockets:
+        raise web.HTTPServiceUnavailable(text="The table has too many connections.")
+    # no permessage-deflate: messages are small, the LAN is fast, and compressing every state for
+    # every socket would cost more than it saves
+    ws = web.WebSocketResponse(heartbeat=settings.heartbeat_s, max_msg_size=HARD_MAX_MESSAGE_BYTES, compress=False)
+    await ws.prepare(request)
+    client = hub.add(ws, request.remote or "?")
+    try:
+        async for msg in ws:
+            if msg.type is WSMsgType.TEXT:
+                hub.handle_text(client, msg.data)
+            elif msg.type is WSMsgType.BINARY:
+                hub.handle_binary(client)
+            elif msg.type is WSMsgType.ERROR:
+                log.info("socket error: %s", ws.exception())
+                break
+    finally:
+        await hub.remove(client)
+    return ws
+
+
+# ---------------------------------------------------------------------------- background
+async def housekeeping(app: web.Application) -> AsyncIterator[None]:
+    """The session's periodic chores (journal checkpoint, kiosk idle reset), in the cleanup context."""
+    session = app[SESSION]
+    interval = app[SETTINGS].housekeeping_s
+
+    async def loop() -> None:
+        while True:
+            await asyncio.sleep(interval)
+            session.housekeeping()
+
+    task = asyncio.create_task(loop())
+    yield
+    task.cancel()
+    await asyncio.gather(task, return_exceptions=True)
+
+
+async def close_sockets(app: web.Application) -> None:
+    await app[HUB].close_all(1001, "server shutting down")
+
+
+def make_app(session: Session, settings: ServerSettings | None = None) -> web.Application:
+    settings = settings or ServerSettings()
+    app = web.Application(client_max_size=64 * 1024, middlewares=[safety_headers])
+    loop = asyncio.get_running_loop()
+    app[SESSION] = session
+    app[SETTINGS] = settings
+    app[HUB] = Hub(session, settings.rate, loop.time, FailureLimiter(PIN_FAILURES_PER_MINUTE, loop.time))
+    app[JOINS] = FailureLimiter(JOIN_FAILURES_PER_MINUTE, loop.time)
+    app.add_routes([
+        web.get("/", root),
+        web.get("/s/{token}", app_page),
+        web.get("/join", join),
+        web.get("/watch", app_page),
+        web.get("/host", app_page),
+        web.get("/api/join/{code}", api_join),
+        web.get("/static/{path:.+}", static_file),
+        web.get("/fonts/{name}", font),
+        web.get("/i18n/{lang}.json", i18n),
+        web.get("/healthz", healthz),
+        web.get("/ws", websocket),
+    ])
+    app.cleanup_ctx.append(housekeeping)
+    app.on_shutdown.append(close_sockets)
+    return app

@@ -1,0 +1,330 @@
+"""The WebSocket side of the table: one :class:`Client` per socket, and the :class:`Hub` that routes
+client messages into the session and pushes each client its own ``state`` after every change.
+
+All of it runs on the session's loop thread; message handling is synchronous (the session is),
+sending goes through a per-client :class:`Outbox` task so a slow phone never holds up the table.
+"""
+from __future__ import annotations
+
+import asyncio
+import collections
+import logging
+from typing import Any, Callable, Mapping
+
+from aiohttp import WSMsgType, web
+
+from game.rules.base import MalformedAction, RulesError, StaleState, UnknownSeat
+from game.session.journal import JournalError
+from game.session.session import NoticeCode, Session
+
+from .errors import BadPin, Forbidden, RateLimited, ServerFault, TakenOver
+from .protocol import (
+    Act,
+    ClientKind,
+    ClientMessage,
+    CloseCode,
+    Hello,
+    HostCmd,
+    MessageId,
+    Ping,
+    Role,
+    SetLang,
+    SetName,
+    encode,
+    error_message,
+    id_of,
+    notice_message,
+    parse_message,
+    pong_message,
+)
+from .ratelimit import FailureLimiter, RateLimit, TokenBucket
+
+log = logging.getLogger(__name__)
+
+MAX_PIN_TRIES = 3
+RATE_ERROR_EVERY_S = 1.0
+
+NOTICE_TEXT: dict[NoticeCode, str] = {
+    NoticeCode.KICKED: "The host freed this seat.",
+    NoticeCode.TABLE_RESET: "The table went back to the lobby.",
+    NoticeCode.GAME_STARTED: "The game has started.",
+    NoticeCode.GAME_FINISHED: "The game is over.",
+    NoticeCode.NEW_TABLE: "This is a new table: the previous one was closed.",
+}
+
+
+class Outbox:
+    """Messages waiting for one socket, written in order by one task. Consecutive pending ``state``
+    messages collapse into the newest (a phone only needs the latest state)."""
+
+    def __init__(self, ws: web.WebSocketResponse) -> None:
+        self._ws = ws
+        self._items: collections.deque[tuple[bool, bytes]] = collections.deque()
+        self._wake = asyncio.Event()
+        self._close: tuple[int, str] | None = None
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    def put(self, data: bytes, *, state: bool = False) -> None:
+        """Queue one UTF-8 encoded JSON text frame."""
+        if self._close is not None:
+            return
+        if state and self._items and self._items[-1][0]:
+            self._items[-1] = (True, data)
+        else:
+            self._items.append((state, data))
+        self._wake.set()
+
+    def close_after(self, code: int, reason: str) -> None:
+        """Send what is queued, then close the socket with ``code``."""
+        if self._close is None:
+            self._close = (code, reason)
+            self._wake.set()
+
+    async def _run(self) -> None:
+        try:
+            while True:
+                await self._wake.wait()
+                self._wake.clear()
+                while self._items:
+                    _, data = self._items.popleft()
+                    await self._send(data)
+                if self._close is not None:
+                    await self._ws.close(code=self._close[0], message=self._close[1].encode())
+                    return
+        except (ConnectionError, RuntimeError) as exc:  # the peer went away mid-send
+            log.debug("socket writer stopped: %s", exc)
+
+    async def _send(self, data: bytes) -> None:
+        if hasattr(self._ws, "send_frame"):  # aiohttp >= 3.11: frames encoded once, shared by spectators
+            await self._ws.send_frame(data, WSMsgType.TEXT)
+        else:
+            await self._ws.send_str(data.decode("utf-8"))
+
+    async def stop(self) -> None:
+        if not self._task.done():
+            self._task.cancel()
+        await asyncio.gather(self._task, return_exceptions=True)
+
+
+class StateFrames:
+    """The encoded ``state`` frames of one change: the part every socket shares (and the timer,
+    read once) is encoded once and joined with each seat's own ``view`` and ``legal``."""
+
+    def __init__(self, session: Session) -> None:
+        self._session = session
+        self._timer = session.timer_json()
+        self._common: dict[bool, bytes] = {}
+        self._public: dict[bool, bytes] = {}
+
+    def get(self, seat: int | None, *, host: bool) -> bytes:
+        if seat is None and host in self._public:
+            return self._public[host]
+        common = self._common.get(host)
+        if common is None:
+            common = encode({**self._session.state_common(host=host), "timer": self._timer})
+            self._common[host] = common
+        personal = encode(self._session.state_personal(seat))
+        frame = common[:-1] + b"," + personal[1:]  # two JSON objects with distinct keys, joined
+        if seat is None:
+            self._public[host] = frame
+        return frame
+
+
+class Client:
+    def __init__(self, ws: web.WebSocketResponse, address: str, bucket: TokenBucket,
+                 clock: Callable[[], float]) -> None:
+        self.ws = ws
+        self.address = address
+        self.bucket = bucket
+        self.outbox = Outbox(ws)
+        self.role: Role | None = None
+        self.seat: int | None = None
+        self.pin_failures = 0
+        self.closing = False
+        self._clock = clock
+        self._last_rate_error = float("-inf")
+
+    @property
+    def greeted(self) -> bool:
+        return self.role is not None
+
+    def send(self, message: Mapping[str, Any]) -> None:
+        self.outbox.put(encode(message))
+
+    def send_error(self, exc: RulesError, message_id: MessageId = None) -> None:
+        self.send(error_message(exc, message_id))
+
+    def rate_error_due(self) -> bool:
+        now = self._clock()
+        if now - self._last_rate_error < RATE_ERROR_EVERY_S:
+            return False
+        self._last_rate_error = now
+        return True
+
+    def close(self, code: CloseCode, reason: str) -> None:
+        self.closing = True
+        self.outbox.close_after(int(code), reason)
+
+
+class Hub:
+    """Every socket of the table; the session's listener."""
+
+    def __init__(self, session: Session, limit: RateLimit, clock: Callable[[], float],
+                 pin_failures: FailureLimiter) -> None:
+        self.session = session
+        self.limit = limit
+        self.clock = clock
+        self.pin_failures = pin_failures
+        self.clients: set[Client] = set()
+        self.by_seat: dict[int, Client] = {}
+        session.attach(self)
+
+    # ---------------------------------------------------------------------- registration
+    def add(self, ws: web.WebSocketResponse, address: str) -> Client:
+        client = Client(ws, address, TokenBucket(self.limit, self.clock), self.clock)
+        self.clients.add(client)
+        return client
+
+    async def remove(self, client: Client) -> None:
+        self.clients.discard(client)
+        seat = client.seat
+        if client.role is Role.SEAT and seat is not None and self.by_seat.get(seat) is client:
+            del self.by_seat[seat]
+            self.session.set_connected(seat, False)
+        await client.outbox.stop()
+
+    async def close_all(self, code: int, reason: str) -> None:
+        """Close every socket at once (server shutdown)."""
+        closing = [client.ws.close(code=code, message=reason.encode()) for client in list(self.clients)]
+        await asyncio.gather(*closing, return_exceptions=True)
+
+    # ------------------------------------------------------------------ session listener
+    def table_changed(self) -> None:
+        """Queue every socket its new state: seats first, then host links, then spectators (who
+        share one encoded message). The shared part is encoded once per change."""
+        frames = StateFrames(self.session)
+        for client in list(self.by_seat.values()):
+            if not client.closing:
+                client.outbox.put(frames.get(client.seat, host=False), state=True)
+        for client in list(self.clients):
+            if client.closing or client.role is None or client.role is Role.SEAT:
+                continue
+            client.outbox.put(frames.get(None, host=client.role is Role.HOST), state=True)
+
+    def seat_revoked(self, seat: int) -> None:
+        client = self.by_seat.pop(seat, None)
+        if client is None:
+            return
+        client.send(notice_message(NoticeCode.KICKED.value, NOTICE_TEXT[NoticeCode.KICKED]))
+        client.close(CloseCode.KICKED, "kicked")
+
+    def notice(self, code: NoticeCode) -> None:
+        data = encode(notice_message(code.value, NOTICE_TEXT[code]))
+        for client in self.clients:
+            if client.greeted and not client.closing:
+                client.outbox.put(data)
+
+    def send_state(self, client: Client) -> None:
+        seat = client.seat if client.role is Role.SEAT else None
+        client.outbox.put(StateFrames(self.session).get(seat, host=client.role is Role.HOST), state=True)
+
+    # -------------------------------------------------------------------------- messages
+    def handle_text(self, client: Client, text: str) -> None:
+        if client.closing:
+            return
+        if not client.bucket.take():
+            if client.rate_error_due():
+                client.send_error(RateLimited("too many messages; slow down"), id_of(text))
+            return
+        message_id: MessageId = None
+        try:
+            message = parse_message(text)
+            message_id = message.id
+            self._dispatch(client, message)
+        except StaleState as exc:
+            client.send_error(exc, message_id)
+            self.send_state(client)
+        except RulesError as exc:
+            client.send_error(exc, message_id if message_id is not None else id_of(text))
+        except JournalError as exc:
+            log.error("%s", exc)
+            client.send_error(ServerFault("the table could not save this; nothing changed"), message_id)
+
+    def handle_binary(self, client: Client) -> None:
+        if not client.closing and client.bucket.take():
+            client.send_error(MalformedAction("binary frames are not part of this protocol"))
+
+    def _dispatch(self, client: Client, message: ClientMessage) -> None:
+        body = message.body
+        if message.kind is ClientKind.HELLO:
+            assert isinstance(body, Hello)
+            self._hello(client, body)
+            return
+        if not client.greeted:
+            raise MalformedAction("send hello first")
+        if isinstance(body, Ping):
+            client.send(pong_message(body.t, self.session.clock()))
+        elif isinstance(body, HostCmd):
+            if client.role is not Role.HOST:
+                raise Forbidden("host commands need the host link and its PIN")
+            self.session.host_command(body.payload)
+        else:
+            self._seat_message(client, body)
+
+    def _seat_message(self, client: Client, body: Any) -> None:
+        seat = client.seat
+        if client.role is not Role.SEAT or seat is None:
+            raise Forbidden("only a seat can do this")
+        if isinstance(body, SetName):
+            self.session.set_name(seat, body.name)
+        elif isinstance(body, SetLang):
+            self.session.set_lang(seat, body.lang)
+        elif isinstance(body, Act):
+            self.session.submit_action(seat, body.action, body.version)
+
+    # ----------------------------------------------------------------------------- hello
+    def _hello(self, client: Client, hello: Hello) -> None:
+        if client.greeted:
+            raise MalformedAction("hello was already sent on this socket")
+        if hello.role is Role.SEAT:
+            self._hello_seat(client, hello)
+        elif hello.role is Role.HOST:
+            self._hello_host(client, hello)
+        else:
+            self._greet(client, Role.SPECTATOR, None, hello)
+
+    def _hello_seat(self, client: Client, hello: Hello) -> None:
+        try:
+            record = self.session.join_seat(hello.token or "", hello.name, hello.lang)
+        except UnknownSeat as exc:
+            client.send_error(exc)
+            client.close(CloseCode.REFUSED, "unknown seat")
+            return
+        previous = self.by_seat.get(record.seat)
+        if previous is not None and previous is not client:
+            previous.send_error(TakenOver("this seat was opened on another device"))
+            previous.close(CloseCode.TAKEN_OVER, "taken over")
+        self.by_seat[record.seat] = client
+        self._greet(client, Role.SEAT, record.seat, hello)
+        self.session.set_connected(record.seat, True)
+
+    def _hello_host(self, client: Client, hello: Hello) -> None:
+        if self.pin_failures.blocked(client.address):
+            client.send_error(BadPin("too many wrong PINs from this device; wait a minute"))
+            client.close(CloseCode.REFUSED, "too many wrong PINs")
+            return
+        if not self.session.check_pin(hello.pin):
+            self.pin_failures.failed(client.address)
+            client.pin_failures += 1
+            client.send_error(BadPin("wrong PIN"))
+            if client.pin_failures >= MAX_PIN_TRIES:
+                client.close(CloseCode.REFUSED, "wrong PIN")
+            return
+        self._greet(client, Role.HOST, None, hello)
+
+    def _greet(self, client: Client, role: Role, seat: int | None, hello: Hello) -> None:
+        client.role, client.seat = role, seat
+        client.send(self.session.welcome_message(seat, role.value))
+        if hello.last_version is not None and hello.last_version > self.session.version:
+            client.send(notice_message(NoticeCode.NEW_TABLE.value, NOTICE_TEXT[NoticeCode.NEW_TABLE]))
+        self.send_state(client)

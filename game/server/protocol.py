@@ -1,0 +1,236 @@
+"""The WebSocket protocol, version 1 (see ``docs/protocol.md``): parsing client messages into
+typed values and building server messages."""
+from __future__ import annotations
+
+import enum
+import json
+import math
+from dataclasses import dataclass
+from typing import Any, Mapping, Union
+
+from game.rules.base import MalformedAction, RulesError
+
+from .errors import TooLarge, UnknownKind
+
+PROTOCOL_VERSION = 1
+MAX_MESSAGE_BYTES = 8 * 1024  # larger: error too_large, message ignored
+HARD_MAX_MESSAGE_BYTES = 64 * 1024  # larger: the socket is closed (1009)
+MAX_ID_CHARS = 64
+
+MessageId = Union[str, int, None]
+
+
+class Role(enum.Enum):
+    SEAT = "seat"
+    SPECTATOR = "spectator"
+    HOST = "host"
+
+
+class ClientKind(enum.Enum):
+    HELLO = "hello"
+    SET_NAME = "set_name"
+    SET_LANG = "set_lang"
+    ACTION = "action"
+    PING = "ping"
+    HOST = "host"
+
+
+class CloseCode(enum.IntEnum):
+    TAKEN_OVER = 4001
+    REFUSED = 4003  # unknown token, wrong PIN
+    KICKED = 4004
+
+
+@dataclass(frozen=True, slots=True)
+class Hello:
+    role: Role
+    token: str | None
+    pin: str | None
+    name: str | None
+    lang: str | None
+    last_version: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class SetName:
+    name: Any  # checked by the session (seats.clean_name)
+
+
+@dataclass(frozen=True, slots=True)
+class SetLang:
+    lang: Any  # checked by the session
+
+
+@dataclass(frozen=True, slots=True)
+class Act:
+    action: Any  # decoded by the game's codec
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class Ping:
+    t: float | int
+
+
+@dataclass(frozen=True, slots=True)
+class HostCmd:
+    payload: Mapping[str, Any]  # {"command": ..., **args}: the InputKind.HOST payload; checked by the session
+
+
+Body = Union[Hello, SetName, SetLang, Act, Ping, HostCmd]
+
+
+@dataclass(frozen=True, slots=True)
+class ClientMessage:
+    kind: ClientKind
+    body: Body
+    id: MessageId = None
+
+
+def _reject_constant(name: str) -> Any:
+    raise MalformedAction(f"{name} is not valid JSON here")
+
+
+def _load(text: str) -> Any:
+    if len(text) > MAX_MESSAGE_BYTES or len(text.encode("utf-8", "surrogatepass")) > MAX_MESSAGE_BYTES:
+        raise TooLarge(f"messages are limited to {MAX_MESSAGE_BYTES} bytes")
+    try:
+        return json.loads(text, parse_constant=_reject_constant)
+    except (ValueError, RecursionError) as exc:
+        raise MalformedAction(f"not JSON: {exc}") from None
+
+
+def _opt(data: Mapping[str, Any], name: str, kind: type) -> Any:
+    value = data.get(name)
+    if value is None:
+        return None
+    if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
+        raise MalformedAction(f"{name!r} has the wrong type")
+    return value
+
+
+def _need(data: Mapping[str, Any], name: str) -> Any:
+    if name not in data:
+        raise MalformedAction(f"missing field {name!r}")
+    return data[name]
+
+
+def _message_id(data: Mapping[str, Any]) -> MessageId:
+    value = data.get("id")
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        raise MalformedAction("'id' must be text or a whole number")
+    if isinstance(value, str) and len(value) > MAX_ID_CHARS:
+        raise MalformedAction(f"'id' is limited to {MAX_ID_CHARS} characters")
+    if isinstance(value, int) and abs(value) >= 2**53:
+        raise MalformedAction("'id' is too big")
+    return value
+
+
+def _hello(d: Mapping[str, Any]) -> Hello:
+    role_text = _opt(d, "role", str) or Role.SEAT.value
+    try:
+        role = Role(role_text)
+    except ValueError:
+        raise MalformedAction(f"unknown role {role_text!r}") from None
+    token = _opt(d, "token", str)
+    if role is Role.SEAT and not token:
+        raise MalformedAction("a seat hello needs its token")
+    return Hello(role, token, _opt(d, "pin", str), d.get("name"), d.get("lang"), _opt(d, "last_version", int))
+
+
+def _act(d: Mapping[str, Any]) -> Act:
+    version = _need(d, "version")
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise MalformedAction("'version' must be a whole number")
+    return Act(_need(d, "action"), version)
+
+
+def _ping(d: Mapping[str, Any]) -> Ping:
+    t = _need(d, "t")
+    if isinstance(t, bool) or not isinstance(t, (int, float)) or not math.isfinite(t):
+        raise MalformedAction("'t' must be a number")
+    return Ping(t)
+
+
+def _host(d: Mapping[str, Any]) -> HostCmd:
+    command = _need(d, "command")
+    if not isinstance(command, str):
+        raise MalformedAction("'command' must be text")
+    args = d.get("args", {})
+    if not isinstance(args, dict):
+        raise MalformedAction("'args' must be an object")
+    if "command" in args:
+        raise MalformedAction("'args' cannot hold 'command'")
+    return HostCmd({"command": command, **args})
+
+
+_FIELDS: dict[ClientKind, frozenset[str]] = {
+    ClientKind.HELLO: frozenset({"role", "token", "pin", "name", "lang", "last_version"}),
+    ClientKind.SET_NAME: frozenset({"name"}),
+    ClientKind.SET_LANG: frozenset({"lang"}),
+    ClientKind.ACTION: frozenset({"action", "version"}),
+    ClientKind.PING: frozenset({"t"}),
+    ClientKind.HOST: frozenset({"command", "args"}),
+}
+_ENVELOPE = frozenset({"v", "kind", "id"})
+
+_BODIES = {
+    ClientKind.HELLO: _hello,
+    ClientKind.SET_NAME: lambda d: SetName(_need(d, "name")),
+    ClientKind.SET_LANG: lambda d: SetLang(_need(d, "lang")),
+    ClientKind.ACTION: _act,
+    ClientKind.PING: _ping,
+    ClientKind.HOST: _host,
+}
+
+
+def parse_message(text: str) -> ClientMessage:
+    """A client message, or a RulesError subclass: TooLarge, MalformedAction, UnknownKind."""
+    data = _load(text)
+    if not isinstance(data, dict):
+        raise MalformedAction("a message must be a JSON object")
+    if data.get("v") != PROTOCOL_VERSION or isinstance(data.get("v"), bool):
+        raise MalformedAction(f"unsupported protocol version {data.get('v')!r}; this server speaks {PROTOCOL_VERSION}")
+    kind_text = data.get("kind")
+    if not isinstance(kind_text, str):
+        raise MalformedAction("'kind' must be text")
+    try:
+        kind = ClientKind(kind_text)
+    except ValueError:
+        raise UnknownKind(f"unknown message kind {kind_text[:40]!r}") from None
+    message_id = _message_id(data)
+    unknown = set(data) - _ENVELOPE - _FIELDS[kind]
+    if unknown:
+        raise MalformedAction(f"unknown field(s) for {kind.value}: {', '.join(sorted(unknown))[:80]}")
+    return ClientMessage(kind, _BODIES[kind](data), message_id)
+
+
+def id_of(text: str) -> MessageId:
+    """Best effort: the ``id`` of a message that failed to parse (for the error reply)."""
+    try:
+        data = json.loads(text) if len(text) <= MAX_MESSAGE_BYTES else None
+        return _message_id(data) if isinstance(data, dict) else None
+    except (ValueError, RecursionError, RulesError):
+        return None
+
+
+def error_message(exc: RulesError, message_id: MessageId = None) -> dict[str, Any]:
+    out: dict[str, Any] = {"v": PROTOCOL_VERSION, "kind": "error", "code": exc.code, "message": str(exc)}
+    if message_id is not None:
+        out["id"] = message_id
+    return out
+
+
+def notice_message(code: str, message: str, **extra: Any) -> dict[str, Any]:
+    return {"v": PROTOCOL_VERSION, "kind": "notice", "code": code, "message": message, **extra}
+
+
+def pong_message(t: float | int, server_ms: int) -> dict[str, Any]:
+    return {"v": PROTOCOL_VERSION, "kind": "pong", "t": t, "server_ms": server_ms}
+
+
+def encode(message: Mapping[str, Any]) -> bytes:
+    """One server message as the UTF-8 bytes of a text frame."""
+    return json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode("utf-8")

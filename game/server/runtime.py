@@ -1,0 +1,251 @@
+"""Running the table: the session and the server on an asyncio loop.
+
+* :class:`TableRuntime` runs the loop in a background thread, for the pygame renderer on the main
+  thread: ``snapshot()`` reads the latest immutable :class:`TableSnapshot`, ``send()`` hands an
+  :class:`InputEvent` to the session (via ``call_soon_threadsafe``).
+* :func:`run_headless` runs the same on the calling thread until SIGINT / SIGTERM.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+import sys
+import threading
+from dataclasses import dataclass
+from typing import Any, Callable, TextIO
+
+from aiohttp import web
+
+from game.config import TableConfig
+from game.rules.base import RulesError
+from game.session.journal import CorruptJournal, Journal, move_aside
+from game.session.session import Session
+from game.session.snapshot import InputEvent, TablePhase, TableSnapshot
+from game.seating import look
+
+from .app import ServerSettings, make_app
+from .netaddr import base_url, lan_address
+
+log = logging.getLogger(__name__)
+
+ALL_INTERFACES = "0.0.0.0"
+JOURNAL_NOTICE = "journal_moved_aside"  # i18n key: the saved table could not be read and was kept aside
+
+
+class StartupError(Exception):
+    """The table could not start (port in use, unwritable data directory, ...)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Started:
+    session: Session
+    journal: Journal
+    runner: web.AppRunner
+    port: int
+    url: str
+    message: str | None  # about a journal moved aside
+
+
+def _open_session(config: TableConfig, **session_kw: Any) -> tuple[Session, Journal, str | None]:
+    """The resumed table (or a fresh one); a journal that cannot be replayed is moved aside."""
+    journal, saved, message = Journal.open(config.data_dir, new=config.new)
+    try:
+        return Session.boot(config, journal, saved, **session_kw), journal, message
+    except (RulesError, KeyError, ValueError, TypeError, ImportError, AttributeError) as exc:
+        if saved is None:
+            journal.close()
+            raise
+        journal.close()
+        moved = move_aside(journal.path, "corrupt")
+        message = (f"The journal could not be replayed ({type(exc).__name__}: {exc}); it was moved to "
+                   f"{moved.name} and the table starts fresh.")
+        log.error(message)
+        journal, _, _ = Journal.open(config.data_dir)
+        return Session.boot(config, journal, None, **session_kw), journal, message
+
+
+async def start_table(config: TableConfig, settings: ServerSettings | None = None, **session_kw: Any) -> Started:
+    """Open the journal, boot the session, and start serving on ``config.host``/``config.port``."""
+    try:
+        session, journal, message = _open_session(config, **session_kw)
+    except (OSError, CorruptJournal) as exc:
+        raise StartupError(f"cannot open the table's data in {config.data_dir}: {exc}") from exc
+    except (RulesError, KeyError, ImportError) as exc:
+        raise StartupError(f"cannot set up the table for {config.game!r}: {exc}") from exc
+    runner = web.AppRunner(make_app(session, settings), handle_signals=False, access_log=None)
+    await runner.setup()
+    bind = config.host or ALL_INTERFACES
+    site = web.TCPSite(runner, bind, config.port, reuse_address=True)
+    try:
+        await site.start()
+    except OSError as exc:
+        await runner.cleanup()
+        session.close()
+        journal.close()
+        raise StartupError(f"cannot listen on {bind}:{config.port}: {exc.strerror or exc}") from exc
+    port = _bound_port(runner, config.port)
+    advertised = config.host if config.host and config.host != ALL_INTERFACES else lan_address()
+    url = base_url(advertised, port)
+    session.set_base_url(url)
+    if message:
+        session.add_notice(JOURNAL_NOTICE)
+    return Started(session, journal, runner, port, url, message)
+
+
+def _bound_port(runner: web.AppRunner, fallback: int) -> int:
+    for address in runner.addresses:
+        if isinstance(address, tuple) and len(address) >= 2:
+            return int(address[1])
+    return fallback
+
+
+async def stop_table(started: Started) -> None:
+    await started.runner.cleanup()
+    started.session.close()
+    started.journal.close()
+
+
+def join_links(started: Started) -> str:
+    """The lines printed at start: seat links and codes, join, watch and host links."""
+    session = started.session
+    lines = []
+    if started.message:
+        lines.append(started.message)
+    for record in session.table.offered:
+        seat_look = look(record.seat)
+        who = record.name or (f"bot ({record.bot.value})" if record.bot else "free")
+        lines.append(f"Seat {record.seat + 1:>2} {seat_look.colour_name:<9} {session.seat_url(record)}"
+                     f"   code {record.code}   {who}")
+    lines += [
+        f"Join by code: {started.url}/join",
+        f"Watch:        {started.url}/watch",
+        f"Host:         {started.url}/host   PIN {session.table.admin_pin}",
+        f"Table: {session.table.game}, {session.phase.value}, version {session.version}"
+        + (" (resumed)" if session.phase is not TablePhase.LOBBY else ""),
+    ]
+    return "\n".join(lines)
+
+
+class TableRuntime:
+    """The table's loop in a background thread (see module docs)."""
+
+    def __init__(self, config: TableConfig, settings: ServerSettings | None = None, **session_kw: Any) -> None:
+        self.config = config
+        self._settings = settings
+        self._session_kw = session_kw
+        self._thread: threading.Thread | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._ready = threading.Event()
+        self._stopped: asyncio.Event | None = None
+        self._error: BaseException | None = None
+        self._started: Started | None = None
+
+    # ---------------------------------------------------------------------- from any thread
+    def start(self) -> None:
+        if self._thread is not None:
+            raise RuntimeError("the table is already running")
+        self._thread = threading.Thread(target=self._main, name="table-loop", daemon=True)
+        self._thread.start()
+
+    def wait_ready(self, timeout: float | None = 30.0) -> None:
+        """Block until the server listens; raises StartupError if it could not start."""
+        if not self._ready.wait(timeout):
+            raise StartupError("the table did not start in time")
+        if self._error is not None:
+            raise StartupError(str(self._error)) from self._error
+
+    @property
+    def url(self) -> str:
+        return self._started.url if self._started else ""
+
+    @property
+    def port(self) -> int:
+        return self._started.port if self._started else self.config.port
+
+    def links(self) -> str:
+        return join_links(self._started) if self._started else ""
+
+    def snapshot(self) -> TableSnapshot:
+        """The latest snapshot (an immutable value; reading the attribute is atomic)."""
+        started = self._started
+        if started is None:
+            raise StartupError("the table has not started yet (call wait_ready())")
+        return started.session.snapshot
+
+    def send(self, event: InputEvent) -> None:
+        loop, started = self._loop, self._started
+        if loop is None or started is None or loop.is_closed():
+            raise StartupError("the table is not running")
+        loop.call_soon_threadsafe(started.session.handle_input, event)
+
+    def call(self, fn: Callable[[Session], Any], timeout: float = 10.0) -> Any:
+        """Run ``fn(session)`` on the loop thread and return its result (for tools and tests)."""
+        loop, started = self._loop, self._started
+        if loop is None or started is None:
+            raise StartupError("the table is not running")
+
+        async def run() -> Any:
+            return fn(started.session)
+
+        return asyncio.run_coroutine_threadsafe(run(), loop).result(timeout)
+
+    def stop(self, timeout: float = 10.0) -> None:
+        loop, stopped = self._loop, self._stopped
+        if loop is not None and stopped is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(stopped.set)
+        if self._thread is not None:
+            self._thread.join(timeout)
+            self._thread = None
+
+    # ------------------------------------------------------------------- on the loop thread
+    def _main(self) -> None:
+        try:
+            asyncio.run(self._serve())
+        except BaseException as exc:  # reported through wait_ready()
+            self._error = self._error or exc
+            self._ready.set()
+
+    async def _serve(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        self._stopped = asyncio.Event()
+        try:
+            self._started = await start_table(self.config, self._settings, **self._session_kw)
+        except BaseException as exc:
+            self._error = exc
+            self._ready.set()
+            return
+        self._ready.set()
+        try:
+            await self._stopped.wait()
+        finally:
+            await stop_table(self._started)
+
+
+def run_headless(config: TableConfig, out: TextIO = sys.stdout) -> int:
+    """Run table and server without a window until SIGINT/SIGTERM. Returns the exit status."""
+    try:
+        return asyncio.run(_headless(config, out))
+    except StartupError as exc:
+        print(f"tabletop: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 0
+
+
+async def _headless(config: TableConfig, out: TextIO) -> int:
+    started = await start_table(config)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    print(join_links(started), file=out, flush=True)
+    print(f"Listening on port {started.port}. Ctrl+C stops the table (it resumes on the next start).",
+          file=out, flush=True)
+    try:
+        await stop.wait()
+    finally:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.remove_signal_handler(sig)
+        await stop_table(started)
+    return 0

@@ -1,0 +1,242 @@
+"""The crash-safe journal: sqlite3 in WAL mode with ``synchronous=FULL``.
+
+It holds the table record (seats, tokens, names, settings, phase), one row per game (game, preset,
+settings, seed, seats) and every accepted action, each committed *before* the session broadcasts
+its result. After a crash or power cut the session rebuilds the table from it and replays the
+actions of the game in play.
+
+A journal that cannot be read is moved aside (``journal.sqlite3.corrupt-<time>``), never deleted.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from .table import TableRecord
+
+log = logging.getLogger(__name__)
+
+SCHEMA_VERSION = 1
+JOURNAL_NAME = "journal.sqlite3"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS table_record (
+    id INTEGER PRIMARY KEY CHECK (id = 1), data TEXT NOT NULL, version INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS games (
+    game_no INTEGER PRIMARY KEY AUTOINCREMENT, game TEXT NOT NULL, preset TEXT,
+    settings TEXT NOT NULL, seed INTEGER NOT NULL, n_seats INTEGER NOT NULL,
+    start_version INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS actions (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, game_no INTEGER NOT NULL REFERENCES games(game_no),
+    seat INTEGER, action TEXT NOT NULL, version INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS actions_by_game ON actions (game_no, id);
+"""
+
+
+class JournalError(Exception):
+    """The journal could not be written (disk full, read-only, ...)."""
+
+
+class CorruptJournal(Exception):
+    """The journal exists but cannot be read back."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    game_no: int
+    game: str
+    preset: str | None
+    settings: dict[str, Any]
+    seed: int
+    n_seats: int
+    start_version: int  # the table version the game started at
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRecord:
+    seat: int | None
+    action: dict[str, Any]
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class Saved:
+    """Everything a restarted session needs."""
+
+    table: TableRecord
+    version: int
+    game: GameRecord | None
+    actions: tuple[ActionRecord, ...]
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+
+
+class Journal:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._db: sqlite3.Connection | None = None
+
+    # -------------------------------------------------------------------------- open / close
+    @classmethod
+    def open(cls, data_dir: Path, *, new: bool = False) -> tuple["Journal", Saved | None, str | None]:
+        """Open (or create) the journal in ``data_dir``. Returns the journal, what it held (None when
+        fresh) and a message for the operator when a journal was moved aside."""
+        data_dir.mkdir(parents=True, exist_ok=True)
+        path = data_dir / JOURNAL_NAME
+        message = None
+        if new and path.exists():
+            moved = move_aside(path, "old")
+            message = f"--new: the previous journal was moved to {moved.name}"
+        journal = cls(path)
+        try:
+            journal._connect()
+            saved = journal.load()
+        except (sqlite3.DatabaseError, CorruptJournal) as exc:
+            journal.close()
+            moved = move_aside(path, "corrupt")
+            message = (f"The journal {path} could not be read ({exc}); it was moved to {moved.name} "
+                       "and the table starts fresh.")
+            log.error(message)
+            journal = cls(path)
+            journal._connect()
+            saved = None
+        return journal, saved, message
+
+    def _connect(self) -> None:
+        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        try:
+            mode = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+            if str(mode).lower() != "wal":
+                raise CorruptJournal(f"cannot use WAL mode (got {mode})")
+            db.execute("PRAGMA synchronous=FULL")
+            db.execute("PRAGMA wal_autocheckpoint=0")
+            check = db.execute("PRAGMA quick_check").fetchone()[0]
+            if check != "ok":
+                raise CorruptJournal(f"integrity check failed: {check}")
+            db.executescript(_SCHEMA)
+            db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+            schema = db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()[0]
+            if schema != str(SCHEMA_VERSION):
+                raise CorruptJournal(f"journal schema {schema}, this program reads {SCHEMA_VERSION}")
+        except BaseException:
+            db.close()
+            raise
+        self._db = db
+
+    def close(self) -> None:
+        if self._db is not None:
+            self.checkpoint()
+            self._db.close()
+            self._db = None
+
+    @property
+    def db(self) -> sqlite3.Connection:
+        if self._db is None:
+            raise JournalError("the journal is closed")
+        return self._db
+
+    # ---------------------------------------------------------------------------------- read
+    def load(self) -> Saved | None:
+        row = self.db.execute("SELECT data, version FROM table_record WHERE id = 1").fetchone()
+        if row is None:
+            return None
+        try:
+            table = TableRecord.from_json(json.loads(row[0]))
+            version = int(row[1])
+            game = self._load_game(table.game_no) if table.game_no is not None else None
+            actions = self._load_actions(game.game_no) if game else ()
+        except (ValueError, KeyError, TypeError) as exc:
+            raise CorruptJournal(f"unreadable record: {exc}") from exc
+        if actions:
+            version = max(version, actions[-1].version)
+        return Saved(table, version, game, actions)
+
+    def _load_game(self, game_no: int) -> GameRecord:
+        row = self.db.execute(
+            "SELECT game_no, game, preset, settings, seed, n_seats, start_version FROM games WHERE game_no = ?",
+            (game_no,),
+        ).fetchone()
+        if row is None:
+            raise CorruptJournal(f"game {game_no} is missing")
+        return GameRecord(int(row[0]), str(row[1]), row[2], json.loads(row[3]), int(row[4]), int(row[5]), int(row[6]))
+
+    def _load_actions(self, game_no: int) -> tuple[ActionRecord, ...]:
+        rows = self.db.execute(
+            "SELECT seat, action, version FROM actions WHERE game_no = ? ORDER BY id", (game_no,)
+        ).fetchall()
+        return tuple(ActionRecord(None if r[0] is None else int(r[0]), json.loads(r[1]), int(r[2])) for r in rows)
+
+    # --------------------------------------------------------------------------------- write
+    def save_table(self, table: TableRecord, version: int) -> None:
+        self._write(lambda db: self._put_table(db, table, version))
+
+    def begin_game(self, table_without_game: TableRecord, game: str, preset: str | None,
+                   settings: dict[str, Any], seed: int, n_seats: int, version: int) -> int:
+        """Record a new game and the table that plays it, in one transaction; returns its number."""
+        box: list[int] = []
+
+        def work(db: sqlite3.Connection) -> None:
+            cur = db.execute(
+                "INSERT INTO games (game, preset, settings, seed, n_seats, start_version) VALUES (?,?,?,?,?,?)",
+                (game, preset, _dumps(settings), seed, n_seats, version))
+            game_no = int(cur.lastrowid or 0)
+            box.append(game_no)
+            self._put_table(db, replace(table_without_game, game_no=game_no), version)
+
+        self._write(work)
+        return box[0]
+
+    def append_action(self, game_no: int, seat: int | None, action: dict[str, Any], version: int) -> None:
+        # one small row per action (the table's version is the newest action's: see load())
+        self._write(lambda db: db.execute("INSERT INTO actions (game_no, seat, action, version) VALUES (?,?,?,?)",
+                                          (game_no, seat, _dumps(action), version)))
+
+    def checkpoint(self) -> None:
+        """Fold the WAL into the database (automatic checkpoints are off so that no action's commit
+        pays for one); the session calls this when the table is quiet."""
+        try:
+            self.db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        except sqlite3.Error as exc:
+            log.warning("journal checkpoint failed: %s", exc)
+
+    @staticmethod
+    def _put_table(db: sqlite3.Connection, table: TableRecord, version: int) -> None:
+        db.execute("INSERT INTO table_record (id, data, version) VALUES (1, ?, ?) "
+                   "ON CONFLICT(id) DO UPDATE SET data = excluded.data, version = excluded.version",
+                   (_dumps(table.to_json()), version))
+
+    def _write(self, work: Any) -> None:
+        db = self.db
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                work(db)
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+        except sqlite3.Error as exc:
+            raise JournalError(f"cannot write the journal {self.path}: {exc}") from exc
+
+
+def move_aside(path: Path, why: str) -> Path:
+    """Rename the journal (and its -wal / -shm files) to ``<name>.<why>-<UTC time>``."""
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
+    target = path.with_name(f"{path.name}.{why}-{stamp}")
+    n = 1
+    while target.exists():
+        n += 1
+        target = path.with_name(f"{path.name}.{why}-{stamp}-{n}")
+    for suffix in ("", "-wal", "-shm"):
+        part = Path(str(path) + suffix)
+        if part.exists():
+            part.rename(Path(str(target) + suffix))
+    return target

@@ -1,0 +1,839 @@
+"""The table session: the one writer of the table's state.
+
+Everything here runs on the asyncio loop thread. The session holds the lobby record (seats,
+tokens, names, settings), the game state of the game in play, the game timer and the bots. Every
+input (a phone's action, a host command, a bot's choice, a timer running out) goes through
+:meth:`Session.submit_action` / :meth:`Session.host_command` / :meth:`Session.handle_input`; an
+accepted change is written to the journal first, then a new :class:`TableSnapshot` is built and the
+listeners (the WebSocket hub) are told.
+"""
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import enum
+import logging
+import secrets
+import time
+from dataclasses import dataclass, replace
+from typing import Any, Callable, Mapping, Protocol
+
+from game.config import LANGUAGES, TableConfig
+from game.rules import GAMES, get_engine
+from game.rules.base import (
+    BadSettings,
+    GameEngine,
+    GameOver,
+    IllegalAction,
+    MalformedAction,
+    NotYourTurn,
+    RulesError,
+    StaleState,
+    TimerRequest,
+    UnknownSeat,
+    check_seat,
+)
+from game.seating import MAX_SEATS, look
+
+from .bots import MAX_BOT_STREAK, Bot, BotFactory, NoBotForGame, bot_seed, default_bot_factory
+from .journal import Journal, JournalError, Saved
+from .seats import MIN_OFFERED_SEATS, BotKind, SeatRecord, clean_name, seat_public_json
+from .snapshot import (
+    InputEvent,
+    InputKind,
+    InputSource,
+    Mode,
+    SeatInfo,
+    TablePhase,
+    TableSnapshot,
+)
+from .table import TableRecord, TableSettings
+from .timers import GameTimer, RunningTimer
+
+log = logging.getLogger(__name__)
+
+PROTOCOL_VERSION = 1
+DEFAULT_SEATS = 6
+HOUSEKEEPING_S = 5.0
+QUIET_MS = 2_000  # no journal write for this long: a good moment for a checkpoint
+
+
+def monotonic_ms() -> int:
+    return time.monotonic_ns() // 1_000_000
+
+
+class NoticeCode(enum.Enum):
+    KICKED = "kicked"
+    TABLE_RESET = "table_reset"
+    GAME_STARTED = "game_started"
+    GAME_FINISHED = "game_finished"
+    NEW_TABLE = "new_table"
+
+
+class HostCommand(enum.Enum):
+    SET_GAME = "set_game"
+    SET_PRESET = "set_preset"
+    SET_LANGUAGE = "set_language"
+    SET_SETTING = "set_setting"
+    SET_SEATS = "set_seats"
+    SET_BOT = "set_bot"
+    FILL_BOTS = "fill_bots"
+    START = "start"
+    NEXT = "next"
+    ABORT = "abort"
+    KICK = "kick"
+
+
+class SessionListener(Protocol):
+    def table_changed(self) -> None: ...
+
+    def seat_revoked(self, seat: int) -> None: ...
+
+    def notice(self, code: NoticeCode) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class GameRun:
+    game_no: int
+    engine: GameEngine
+    seed: int
+    n_seats: int
+    state: Any
+
+
+def _field(payload: Mapping[str, Any], name: str, kind: type | tuple[type, ...], *, optional: bool = False) -> Any:
+    """A typed field of a host command; wrong type or missing: MalformedAction."""
+    if name not in payload:
+        if optional:
+            return None
+        raise MalformedAction(f"missing field {name!r}")
+    value = payload[name]
+    if value is None and optional:
+        return None
+    if isinstance(value, bool) and bool not in (kind if isinstance(kind, tuple) else (kind,)):
+        raise MalformedAction(f"field {name!r} has the wrong type")
+    if not isinstance(value, kind):
+        raise MalformedAction(f"field {name!r} has the wrong type")
+    return value
+
+
+def _zero_time(action: Any) -> Any:
+    """The form ``legal_actions`` lists an action in: with ``t_ms`` = 0."""
+    if dataclasses.is_dataclass(action) and any(f.name == "t_ms" for f in dataclasses.fields(action)):
+        return replace(action, t_ms=0)
+    return action
+
+
+def _bot_kind(value: Any) -> BotKind:
+    try:
+        return BotKind(value)
+    except ValueError:
+        raise BadSettings("bot kind must be 'random' or 'heuristic'") from None
+
+
+class Session:
+    """One table. Create it with :meth:`boot` on the running loop."""
+
+    def __init__(self, config: TableConfig, journal: Journal | None, table: TableRecord, *,
+                 engines: Callable[[str], GameEngine] = get_engine, bot_factory: BotFactory = default_bot_factory,
+                 clock: Callable[[], int] = monotonic_ms, bot_delay_scale: float = 1.0) -> None:
+        self.config = config
+        self.mode: Mode = config.mode
+        self.clock = clock
+        self.base_url = ""
+        self.table = table
+        self.engine = engines(table.game)
+        self.run: GameRun | None = None
+        self.version = 1
+        self.event_seq = 0
+        self.last_events: tuple[dict[str, Any], ...] = ()
+        self.notices: tuple[str, ...] = ()
+        self.host_error: dict[str, str] | None = None
+        self._journal = journal
+        self._engines = engines
+        self._bot_factory = bot_factory
+        self._bot_delay_scale = bot_delay_scale
+        self._timer = GameTimer(clock, self._timer_expired)
+        self._listeners: list[SessionListener] = []
+        self._legal: dict[int, list[Any]] = {}
+        self._legal_wire: dict[int, list[dict[str, Any]]] = {}
+        self._legal_version: dict[int, int] = {}
+        self._connected: set[int] = set()
+        self._bots: dict[int, Bot] = {}
+        self._bot_handles: dict[int, asyncio.TimerHandle] = {}
+        self._bot_streak: dict[int, int] = {}
+        self._last_input_ms = clock()
+        self._last_write_ms = clock()
+        self._unfolded = False  # journal writes since the last checkpoint
+        self._cache: dict[tuple[str, int | bool | None], dict[str, Any]] = {}
+        self.snapshot: TableSnapshot = self._build_snapshot()
+
+    # ---------------------------------------------------------------------------- creation
+    @classmethod
+    def boot(cls, config: TableConfig, journal: Journal | None, saved: Saved | None, **kw: Any) -> "Session":
+        """A fresh table, or the table ``saved`` in the journal with its game replayed.
+        Raises (RulesError, KeyError, ValueError, ImportError) when ``saved`` cannot be replayed."""
+        if saved is None:
+            return cls._fresh(config, journal, **kw)
+        session = cls(config, journal, saved.table, **kw)
+        session._resume(saved)
+        return session
+
+    @classmethod
+    def _fresh(cls, config: TableConfig, journal: Journal | None, **kw: Any) -> "Session":
+        engines = kw.get("engines", get_engine)
+        engine = engines(config.game)
+        preset = engine.presets()[0] if engine.presets() else None
+        settings = engine.settings_to_wire(engine.default_settings(preset))
+        count = max(MIN_OFFERED_SEATS, engine.min_seats, min(DEFAULT_SEATS, engine.max_seats, MAX_SEATS))
+        pin = config.admin_pin or f"{secrets.randbelow(10_000):04d}"
+        language = config.language if config.language in LANGUAGES else LANGUAGES[0]
+        table = TableRecord.fresh(config.game, preset, settings, language, count, pin)
+        session = cls(config, journal, table, **kw)
+        if journal is not None:
+            journal.save_table(table, session.version)
+        return session
+
+    def _resume(self, saved: Saved) -> None:
+        table = saved.table
+        self.version = saved.version
+        if self.config.admin_pin and self.config.admin_pin != table.admin_pin:
+            table = replace(table, admin_pin=self.config.admin_pin)
+            if self._journal is not None:
+                self._journal.save_table(table, self.version)
+        self.table = table
+        if saved.game is not None and table.phase is not TablePhase.LOBBY:
+            self._replay(saved)
+        elif table.phase is not TablePhase.LOBBY:
+            self.table = replace(table, phase=TablePhase.LOBBY, game_no=None)
+        self._refresh(bump=False)
+
+    def _replay(self, saved: Saved) -> None:
+        """Rebuild the game in play from its seed and the journaled actions."""
+        g = saved.game
+        assert g is not None
+        engine = self._engines(g.game)
+        state = engine.new_game(engine.settings_from_wire(g.settings, g.preset), g.n_seats, g.seed)
+        events, self.event_seq = self._start_events(engine, state), g.start_version
+        for record in saved.actions:
+            state, events = engine.apply(state, record.seat, engine.action_from_wire(record.action))
+            self.event_seq = record.version
+        self.engine = engine
+        self.run = GameRun(g.game_no, engine, g.seed, g.n_seats, state)
+        self.last_events = tuple(engine.events_to_wire(events))
+        self._bots = self._new_bots(self.table, g.seed)
+
+    @staticmethod
+    def _start_events(engine: GameEngine, state: Any) -> list[Any]:
+        """The events telling the story of ``new_game`` (engines may offer ``start_events``)."""
+        start_events = getattr(engine, "start_events", None)
+        return list(start_events(state)) if callable(start_events) else []
+
+    def attach(self, listener: SessionListener) -> None:
+        self._listeners.append(listener)
+
+    def detach(self, listener: SessionListener) -> None:
+        if listener in self._listeners:
+            self._listeners.remove(listener)
+
+    def add_notice(self, key: str) -> None:
+        """An i18n key the big screen shows (e.g. ``journal_moved_aside``)."""
+        if key not in self.notices:
+            self.notices = (*self.notices, key)
+            self._publish()
+
+    def set_base_url(self, url: str) -> None:
+        self.base_url = url.rstrip("/")
+        self._cache.clear()
+        self.snapshot = self._build_snapshot()
+
+    def close(self) -> None:
+        """Stop the timer and the bots (the loop is going away)."""
+        self._timer.cancel()
+        self._cancel_bots()
+
+    # ------------------------------------------------------------------------------ queries
+    @property
+    def phase(self) -> TablePhase:
+        return self.table.phase
+
+    @property
+    def timer(self) -> RunningTimer | None:
+        return self._timer.running
+
+    def seat_url(self, record: SeatRecord) -> str:
+        return f"{self.base_url}/s/{record.token}"
+
+    def seat_by_token(self, token: str) -> SeatRecord | None:
+        return self.table.seat_by_token(token) if isinstance(token, str) and token else None
+
+    def check_pin(self, pin: Any) -> bool:
+        return isinstance(pin, str) and bool(pin) and secrets.compare_digest(pin.encode(), self.table.admin_pin.encode())
+
+    def legal_wire(self, seat: int) -> list[dict[str, Any]]:
+        return self._legal_wire.get(seat, [])
+
+    def is_connected(self, seat: int) -> bool:
+        return seat in self._connected
+
+    # ------------------------------------------------------------------------ phone inputs
+    def join_seat(self, token: str, name: Any = None, lang: Any = None) -> SeatRecord:
+        """A person opens a seat link: the seat becomes theirs (a bot on it steps aside)."""
+        record = self.seat_by_token(token)
+        if record is None:
+            raise UnknownSeat("this seat link is not valid at this table")
+        updated = record
+        if name is not None:
+            updated = replace(updated, name=clean_name(name))
+        if lang is not None:
+            updated = replace(updated, lang=self._check_lang(lang))
+        updated = replace(updated, bot=None, joined=True)
+        self._touch()
+        if updated != record:
+            self._save(self.table.with_seat(updated))
+            self._drop_bot(record.seat)  # a bot held the seat: the person plays on from here
+            self.table = self.table.with_seat(updated)
+            self._refresh()
+        return updated
+
+    def set_name(self, seat: int, name: Any) -> None:
+        record = self._seat(seat)
+        self._touch()
+        self._lobby_change(self.table.with_seat(replace(record, name=clean_name(name))))
+
+    def set_lang(self, seat: int, lang: Any) -> None:
+        record = self._seat(seat)
+        self._touch()
+        self._lobby_change(self.table.with_seat(replace(record, lang=self._check_lang(lang))))
+
+    def set_connected(self, seat: int, connected: bool) -> None:
+        """Presence only: not journaled and does not grow the version."""
+        if connected == (seat in self._connected):
+            return
+        (self._connected.add if connected else self._connected.discard)(seat)
+        self._publish()
+
+    def submit_action(self, seat: int, wire: Any, version: int | None,
+                      source: InputSource = InputSource.PHONE) -> None:
+        """Check and apply a seat's wire action; raises a RulesError and changes nothing on bad input."""
+        run = self._require_play()
+        check_seat(seat, run.n_seats)
+        action = run.engine.action_from_wire(wire)
+        if version is not None:
+            self._check_version(seat, version)
+        self._check_legal(seat, action)
+        if source is not InputSource.BOT:
+            self._touch()
+        self._accept(seat, action)
+
+    # ------------------------------------------------------------------------ other inputs
+    def handle_input(self, event: InputEvent) -> None:
+        """An input from the renderer's thread (keyboard, arcade), delivered on the loop."""
+        try:
+            if event.kind is InputKind.HOST:
+                self.host_command(event.payload)
+            elif event.kind is InputKind.GAME_ACTION:
+                if event.seat is None:
+                    raise UnknownSeat("a game action needs a seat")
+                self.submit_action(event.seat, event.payload.get("action"), None, event.source)
+            else:
+                raise IllegalAction(f"{event.kind.value} inputs are not handled by this table")
+            self.host_error = None
+        except RulesError as exc:
+            log.info("input %s refused: %s (%s)", event.kind.value, exc, exc.code)
+            self.host_error = {"code": exc.code, "message": str(exc)}
+            self._publish()
+        except JournalError as exc:
+            log.error("input %s not applied: %s", event.kind.value, exc)
+            self.host_error = {"code": "server_error", "message": str(exc)}
+            self._publish()
+
+    def host_command(self, payload: Mapping[str, Any]) -> None:
+        if not isinstance(payload, Mapping):
+            raise MalformedAction("a host command must be an object")
+        name = _field(payload, "command", str)
+        try:
+            command = HostCommand(name)
+        except ValueError:
+            raise MalformedAction(f"unknown host command {name!r}") from None
+        self._touch()
+        handler: Callable[[Mapping[str, Any]], None] = getattr(self, f"_host_{command.value}")
+        handler(payload)
+
+    def housekeeping(self) -> None:
+        """Called every few seconds by the server: journal checkpoint when quiet, kiosk idle reset."""
+        if self._journal is not None and self.clock() - self._last_write_ms >= QUIET_MS and self._unfolded:
+            self._journal.checkpoint()
+            self._unfolded = False
+        self.check_idle()
+
+    def check_idle(self) -> None:
+        """Kiosk: after ``idle_reset_minutes`` without input, back to an empty lobby."""
+        if self.mode is not Mode.KIOSK:
+            return
+        idle_ms = self.clock() - self._last_input_ms
+        if idle_ms < self.table.table_settings.idle_reset_minutes * 60_000:
+            return
+        people = [r.seat for r in self.table.offered if r.joined]
+        if self.phase is TablePhase.LOBBY and not people:
+            return
+        log.info("kiosk idle for %d s: back to the lobby", idle_ms // 1000)
+        table = self.table
+        for seat in people:
+            table = table.with_seat(table.seats[seat].freed(table.codes()))
+        self._end_game(table)
+        for seat in people:
+            self._revoke(seat)
+        self._notify(NoticeCode.TABLE_RESET)
+        self._touch()
+
+    # ------------------------------------------------------------------------ host commands
+    def _host_set_game(self, p: Mapping[str, Any]) -> None:
+        self._require_lobby()
+        game = _field(p, "game", str)
+        if game not in GAMES:
+            raise BadSettings(f"unknown game {game!r}")
+        try:
+            engine = self._engines(game)
+        except (KeyError, ImportError, AttributeError) as exc:
+            raise BadSettings(f"{game} is not available: {exc}") from None
+        self._check_seat_range(engine, self.table.seat_count)
+        preset = engine.presets()[0] if engine.presets() else None
+        settings = engine.settings_to_wire(engine.default_settings(preset))
+        table = replace(self.table, game=game, preset=preset, settings=settings)
+        self._save(table)
+        self.table, self.engine = table, engine
+        self._refresh()
+
+    def _host_set_preset(self, p: Mapping[str, Any]) -> None:
+        self._require_lobby()
+        preset = _field(p, "preset", str)
+        if preset not in self.engine.presets():
+            raise BadSettings(f"unknown preset {preset!r} for {self.table.game}")
+        settings = self.engine.settings_to_wire(self.engine.default_settings(preset))
+        self._lobby_change(replace(self.table, preset=preset, settings=settings))
+
+    def _host_set_language(self, p: Mapping[str, Any]) -> None:
+        language = _field(p, "language", str)
+        if language not in LANGUAGES:
+            raise BadSettings(f"language must be one of {', '.join(LANGUAGES)}")
+        self._lobby_change(replace(self.table, language=language))
+
+    def _host_set_setting(self, p: Mapping[str, Any]) -> None:
+        name = _field(p, "name", str)
+        if "value" not in p:
+            raise MalformedAction("missing field 'value'")
+        value = p["value"]
+        if name in TableSettings.names():
+            self._lobby_change(replace(self.table, table_settings=self.table.table_settings.with_setting(name, value)))
+            return
+        self._require_lobby()
+        obj = self.engine.settings_from_wire({**self.table.settings, name: value}, self.table.preset)
+        self._lobby_change(replace(self.table, settings=self.engine.settings_to_wire(obj)))
+
+    def _host_set_seats(self, p: Mapping[str, Any]) -> None:
+        self._require_lobby()
+        count = _field(p, "count", int)
+        self._check_seat_range(self.engine, count)
+        table = self.table
+        for record in table.seats[count:]:
+            if record.joined:
+                raise BadSettings(f"seat {record.seat + 1} is held by a player; kick them first")
+            if record.bot is not None:
+                table = table.with_seat(record.with_bot(None))
+        self._lobby_change(replace(table, seat_count=count))
+
+    def _host_set_bot(self, p: Mapping[str, Any]) -> None:
+        self._require_lobby()
+        record = self._offered_seat(_field(p, "seat", int))
+        kind = _field(p, "kind", str, optional=True)
+        if record.joined:
+            raise IllegalAction(f"seat {record.seat + 1} is held by a player; kick them first")
+        self._lobby_change(self.table.with_seat(record.with_bot(_bot_kind(kind) if kind is not None else None)))
+
+    def _host_fill_bots(self, p: Mapping[str, Any]) -> None:
+        self._require_lobby()
+        kind = _bot_kind(_field(p, "kind", str))
+        self._lobby_change(self._filled(self.table, kind))
+
+    def _host_start(self, p: Mapping[str, Any]) -> None:
+        self._require_lobby()
+        engine = self.engine
+        self._check_seat_range(engine, self.table.seat_count)
+        table = self._filled(self.table, self.table.table_settings.default_bot)
+        settings = engine.settings_from_wire(table.settings, table.preset)
+        seed = self._next_seed()
+        n = table.seat_count
+        state = engine.new_game(settings, n, seed)
+        bots = self._new_bots(table, seed)
+        table = replace(table, phase=TablePhase.PLAYING)
+        game_no = self._begin_game(table, seed, n)
+        self.table = replace(table, game_no=game_no)
+        self.run = GameRun(game_no, engine, seed, n, state)
+        self._bot_streak.clear()
+        self._bots = bots
+        self._refresh(events=engine.events_to_wire(self._start_events(engine, state)))
+        self._notify(NoticeCode.GAME_STARTED)
+
+    def _host_next(self, p: Mapping[str, Any]) -> None:
+        if self.phase is not TablePhase.FINISHED:
+            raise IllegalAction("'next' is for after the game is over")
+        self._end_game(self.table)
+
+    def _host_abort(self, p: Mapping[str, Any]) -> None:
+        if self.phase is not TablePhase.PLAYING:
+            raise IllegalAction("no game is in play")
+        self._end_game(self.table)
+        self._notify(NoticeCode.TABLE_RESET)
+
+    def _host_kick(self, p: Mapping[str, Any]) -> None:
+        record = self._offered_seat(_field(p, "seat", int))
+        seat, freed, bot = record.seat, record.freed(self.table.codes()), None
+        if self.run is not None and self.phase is TablePhase.PLAYING and seat < self.run.n_seats:
+            freed = freed.with_bot(self.table.table_settings.default_bot)  # the game goes on
+            bot = self._new_bot(seat, self.table.table_settings.default_bot, self.run.seed)
+        table = self.table.with_seat(freed)
+        self._save(table)
+        self._connected.discard(seat)
+        self._drop_bot(seat)
+        if bot is not None:
+            self._bots[seat] = bot
+        self._revoke(seat)
+        self.table = table
+        self._refresh()
+
+    # ----------------------------------------------------------------------------- checks
+    def _seat(self, seat: int) -> SeatRecord:
+        if not (isinstance(seat, int) and 0 <= seat < MAX_SEATS):
+            raise UnknownSeat(f"no seat {seat!r}")
+        return self.table.seats[seat]
+
+    def _offered_seat(self, seat: int) -> SeatRecord:
+        if not 0 <= seat < self.table.seat_count:
+            raise UnknownSeat(f"no seat {seat} at this table")
+        return self.table.seats[seat]
+
+    @staticmethod
+    def _check_lang(lang: Any) -> str:
+        if not isinstance(lang, str) or lang not in LANGUAGES:
+            raise MalformedAction(f"lang must be one of {', '.join(LANGUAGES)}")
+        return lang
+
+    @staticmethod
+    def _check_seat_range(engine: GameEngine, count: int) -> None:
+        low, high = max(MIN_OFFERED_SEATS, engine.min_seats), min(MAX_SEATS, engine.max_seats)
+        if not low <= count <= high:
+            raise BadSettings(f"{engine.name or 'this game'} takes {low} to {high} seats")
+
+    def _require_lobby(self) -> None:
+        if self.phase is not TablePhase.LOBBY:
+            raise IllegalAction("only in the lobby")
+
+    def _require_play(self) -> GameRun:
+        if self.phase is TablePhase.FINISHED:
+            raise GameOver("the game is over")
+        if self.run is None or self.phase is not TablePhase.PLAYING:
+            raise IllegalAction("no game is in play")
+        return self.run
+
+    def _check_version(self, seat: int, version: Any) -> None:
+        if not isinstance(version, int) or isinstance(version, bool):
+            raise MalformedAction("version must be a whole number")
+        if not self._legal_version.get(seat, 0) <= version <= self.version:
+            raise StaleState("the table has moved on since this choice; here is the current state")
+
+    def _check_legal(self, seat: int, action: Any) -> None:
+        legal = self._legal.get(seat, [])
+        if not legal:
+            raise NotYourTurn("nothing to do for this seat now")
+        if _zero_time(action) not in legal:
+            raise IllegalAction("this action is not allowed now")
+
+    # ---------------------------------------------------------------------------- changes
+    def _accept(self, seat: int | None, action: Any) -> None:
+        run = self._require_play()
+        if dataclasses.is_dataclass(action) and any(f.name == "t_ms" for f in dataclasses.fields(action)):
+            action = replace(action, t_ms=self.clock())
+        new_state, events = run.engine.apply(run.state, seat, action)
+        if self._journal is not None:
+            self._journal.append_action(run.game_no, seat, run.engine.action_to_wire(action), self.version + 1)
+            self._wrote()
+        self.run = replace(run, state=new_state)
+        self._count_streak(seat)
+        self._refresh(events=run.engine.events_to_wire(events), actor=seat)
+
+    def _lobby_change(self, table: TableRecord) -> None:
+        self._save(table)
+        self.table = table
+        self._refresh()
+
+    def _save(self, table: TableRecord) -> None:
+        """Journal the table as the next version (before anything changes in memory)."""
+        if self._journal is not None:
+            self._journal.save_table(table, self.version + 1)
+            self._wrote()
+
+    def _begin_game(self, table: TableRecord, seed: int, n: int) -> int:
+        if self._journal is None:
+            return (self.table.game_no or 0) + 1
+        return self._journal.begin_game(table, table.game, table.preset, table.settings, seed, n, self.version + 1)
+
+    def _end_game(self, table: TableRecord) -> None:
+        """Back to the lobby with ``table``'s seats: the game is dropped, bots stay seated."""
+        lobby = replace(table, phase=TablePhase.LOBBY, game_no=None)
+        self._save(lobby)
+        self._timer.cancel()
+        self._cancel_bots()
+        self._bots.clear()
+        self.run = None
+        self.last_events = ()
+        self.table = lobby
+        self._refresh()
+
+    def _refresh(self, *, events: list[dict[str, Any]] | None = None, bump: bool = True,
+                 actor: int | None = None) -> None:
+        """After a change: version, events, finish, legal actions, timer, bots, snapshot, listeners.
+        ``actor``: the seat whose own action made the change."""
+        if bump:
+            self.version += 1
+        if events is not None:
+            self.event_seq = self.version  # the version that produced this batch
+            self.last_events = tuple(events)
+        finished = self._check_finished()
+        run = self.run if self.phase is TablePhase.PLAYING else None
+        request = run.engine.timer(run.state) if run is not None else None
+        previous = self._timer.running
+        new_step = request is not None and (previous is None or previous.request.key != request.key)
+        self._refresh_legal(actor, new_step)
+        self._timer.sync(request)
+        self._schedule_bots()
+        self._publish()
+        if finished:
+            self._notify(NoticeCode.GAME_FINISHED)
+
+    def _check_finished(self) -> bool:
+        run = self.run
+        if run is None or self.phase is not TablePhase.PLAYING or not run.engine.is_over(run.state):
+            return False
+        self.table = replace(self.table, phase=TablePhase.FINISHED)
+        if self._journal is not None:
+            self._journal.save_table(self.table, self.version)
+        return True
+
+    def _refresh_legal(self, actor: int | None, new_step: bool) -> None:
+        """Recompute every seat's legal actions. A seat's choices go stale (see ``_check_version``)
+        when a new timed step begins (a new timer key: a new vote, a new phase) or when its legal
+        actions change because of someone else — not because of its own action, so a phone may
+        change its mind twice in a row without waiting for the state in between."""
+        run = self.run
+        if run is None or self.phase is not TablePhase.PLAYING:
+            self._legal, self._legal_wire = {}, {}
+            return
+        for seat in range(run.n_seats):
+            legal = list(run.engine.legal_actions(run.state, seat))
+            changed = seat not in self._legal_wire or legal != self._legal.get(seat)
+            if changed:
+                self._legal[seat] = legal
+                self._legal_wire[seat] = [run.engine.action_to_wire(a) for a in legal]
+            if new_step or (changed and seat != actor):
+                self._legal_version[seat] = self.version
+
+    def _publish(self) -> None:
+        self._cache.clear()
+        self.snapshot = self._build_snapshot()
+        for listener in list(self._listeners):
+            listener.table_changed()
+
+    def _notify(self, code: NoticeCode) -> None:
+        for listener in list(self._listeners):
+            listener.notice(code)
+
+    def _revoke(self, seat: int) -> None:
+        for listener in list(self._listeners):
+            listener.seat_revoked(seat)
+
+    def _wrote(self) -> None:
+        self._last_write_ms = self.clock()
+        self._unfolded = True
+
+    def _touch(self) -> None:
+        self._last_input_ms = self.clock()
+
+    def _next_seed(self) -> int:
+        if self.config.seed is not None:
+            return (self.config.seed + (self.table.game_no or 0) * 7_919) & ((1 << 62) - 1)
+        return secrets.randbits(62)
+
+    @staticmethod
+    def _filled(table: TableRecord, kind: BotKind) -> TableRecord:
+        for record in table.offered:
+            if record.bot is None and not record.joined:
+                table = table.with_seat(record.with_bot(kind))
+        return table
+
+    # ------------------------------------------------------------------------------ timer
+    def _timer_expired(self, request: TimerRequest) -> None:
+        try:
+            self._accept(None, request.on_expiry)
+        except RulesError as exc:
+            log.warning("timer %s: the engine refused its expiry action: %s", request.key, exc)
+        except JournalError as exc:
+            log.error("timer %s: not applied: %s", request.key, exc)
+
+    # ------------------------------------------------------------------------------- bots
+    def _new_bots(self, table: TableRecord, seed: int) -> dict[int, Bot]:
+        return {r.seat: self._new_bot(r.seat, r.bot, seed) for r in table.offered if r.bot is not None}
+
+    def _new_bot(self, seat: int, kind: BotKind, seed: int) -> Bot:
+        try:
+            return self._bot_factory(self.table.game, kind, seat, bot_seed(seed, seat))
+        except NoBotForGame as exc:
+            raise BadSettings(str(exc)) from None
+
+    def _drop_bot(self, seat: int) -> None:
+        self._bots.pop(seat, None)
+        handle = self._bot_handles.pop(seat, None)
+        if handle is not None:
+            handle.cancel()
+
+    def _cancel_bots(self) -> None:
+        for handle in self._bot_handles.values():
+            handle.cancel()
+        self._bot_handles.clear()
+
+    def _count_streak(self, seat: int | None) -> None:
+        if seat is not None and seat in self._bots:
+            self._bot_streak[seat] = self._bot_streak.get(seat, 0) + 1
+        for other in list(self._bot_streak):
+            if other != seat:
+                self._bot_streak[other] = 0
+
+    def _schedule_bots(self) -> None:
+        if self.run is None or self.phase is not TablePhase.PLAYING:
+            self._cancel_bots()
+            return
+        loop = asyncio.get_running_loop()
+        for seat, bot in self._bots.items():
+            if not self._legal.get(seat):
+                handle = self._bot_handles.pop(seat, None)
+                if handle is not None:
+                    handle.cancel()
+                continue
+            if seat in self._bot_handles or self._bot_streak.get(seat, 0) >= MAX_BOT_STREAK:
+                continue
+            delay = max(0, bot.think_ms()) * self._bot_delay_scale / 1000
+            self._bot_handles[seat] = loop.call_later(delay, self._bot_turn, seat)
+
+    def _bot_turn(self, seat: int) -> None:
+        self._bot_handles.pop(seat, None)
+        bot, run = self._bots.get(seat), self.run
+        if bot is None or run is None or self.phase is not TablePhase.PLAYING or not self._legal.get(seat):
+            return
+        try:
+            action = bot.choose(run.engine.view(run.state, seat), list(self._legal[seat]))
+        except Exception:  # a bot's bug must not stop the table
+            log.exception("bot at seat %d failed", seat)
+            return
+        if action is None:
+            return
+        try:
+            self._check_legal(seat, action)
+            self._accept(seat, action)
+        except RulesError as exc:
+            log.warning("bot at seat %d chose a refused action %r: %s", seat, action, exc)
+        except JournalError as exc:
+            log.error("bot at seat %d: not applied: %s", seat, exc)
+
+    # ---------------------------------------------------------------------------- outputs
+    def _build_snapshot(self) -> TableSnapshot:
+        t, run = self.table, self.run
+        seats = tuple(
+            SeatInfo(seat=r.seat, status=r.status, name=r.name, colour=look(r.seat).colour,
+                     symbol=look(r.seat).symbol, code=r.code, url=self.seat_url(r),
+                     connected=r.seat in self._connected, language=r.lang or t.language)
+            for r in t.offered
+        )
+        running = self._timer.running
+        return TableSnapshot(
+            version=self.version, mode=self.mode, language=t.language, game=t.game, preset=t.preset,
+            settings=dict(t.settings), seats=seats, phase=t.phase,
+            public_view=run.engine.view(run.state, None) if run else None,
+            events=self.last_events, event_seq=self.event_seq,
+            timer=running.info if running else None, clock_ms=self.clock(),
+            join_url=f"{self.base_url}/join", spectator_url=f"{self.base_url}/watch",
+            notices=self.notices, extras=self._extras(),
+        )
+
+    def _extras(self) -> dict[str, Any]:
+        low = max(MIN_OFFERED_SEATS, self.engine.min_seats)
+        return {
+            "seat_count": self.table.seat_count, "min_seats": low,
+            "max_seats": min(MAX_SEATS, self.engine.max_seats), "can_start": self._can_start(),
+            "presets": list(self.engine.presets()), "games": list(GAMES),
+            "table_settings": self.table.table_settings.to_json(), "host_url": f"{self.base_url}/host",
+            "host_error": self.host_error,
+        }
+
+    def _can_start(self) -> bool:
+        return self.phase is TablePhase.LOBBY and all(r.bot is not None or r.joined for r in self.table.offered)
+
+    def lobby_json(self, *, host: bool) -> dict[str, Any]:
+        t = self.table
+        extras = self._extras()
+        return {
+            "phase": t.phase.value, "game": t.game, "preset": t.preset, "presets": extras["presets"],
+            "games": extras["games"], "language": t.language, "mode": self.mode.value,
+            "settings": dict(t.settings), "table_settings": extras["table_settings"],
+            "seat_count": t.seat_count, "min_seats": extras["min_seats"], "max_seats": extras["max_seats"],
+            "can_start": extras["can_start"],
+            "seats": [seat_public_json(r, r.seat in self._connected, secrets_too=host, base_url=self.base_url)
+                      for r in t.offered],
+        }
+
+    def state_message(self, seat: int | None, *, host: bool = False) -> dict[str, Any]:
+        """The ``state`` message for a seat (its own view + legal) or the public one. The ``timer``
+        field is added at send time (:meth:`timer_json`)."""
+        return {**self.state_common(host=host), **self.state_personal(seat)}
+
+    def state_common(self, *, host: bool) -> dict[str, Any]:
+        """The part of ``state`` every socket shares (host links: with seat codes); cached per change."""
+        key = ("common", host)
+        cached = self._cache.get(key)
+        if cached is None:
+            cached = {
+                "v": PROTOCOL_VERSION, "kind": "state", "version": self.version, "phase": self.phase.value,
+                "game": self.table.game, "events": list(self.last_events), "event_seq": self.event_seq,
+                "lobby": self.lobby_json(host=host),
+            }
+            self._cache[key] = cached
+        return cached
+
+    def state_personal(self, seat: int | None) -> dict[str, Any]:
+        """``view`` and ``legal`` for a seat (``None``: the public view, nothing legal); cached per change."""
+        key = ("seat", seat)
+        cached = self._cache.get(key)
+        if cached is None:
+            run = self.run
+            cached = {"view": run.engine.view(run.state, seat) if run else None,
+                      "legal": self.legal_wire(seat) if seat is not None else []}
+            self._cache[key] = cached
+        return cached
+
+    def timer_json(self) -> dict[str, Any] | None:
+        running = self._timer.running
+        return running.to_json(self.clock()) if running else None
+
+    def welcome_message(self, seat: int | None, role: str) -> dict[str, Any]:
+        t = self.table
+        record = t.seats[seat] if seat is not None else None
+        seat_look = look(seat) if seat is not None else None
+        return {
+            "v": PROTOCOL_VERSION, "kind": "welcome", "role": role, "seat": seat,
+            "token": record.token if record else None, "code": record.code if record else None,
+            "colour": seat_look.colour if seat_look else None,
+            "colour_name": seat_look.colour_name if seat_look else None,
+            "symbol": seat_look.symbol if seat_look else None,
+            "name": record.name if record else "", "lang": (record.lang if record else None) or t.language,
+            "table_lang": t.language, "game": t.game, "mode": self.mode.value, "server_ms": self.clock(),
+            "heartbeat_ms": 5000,
+        }

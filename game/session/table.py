@@ -1,0 +1,117 @@
+"""The table's lobby record: seats, game, preset, settings, language, phase. An immutable value the
+session replaces on every lobby change, and the journal stores as JSON."""
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field, replace
+from typing import Any, Mapping
+
+from game.rules.base import BadSettings
+from game.seating import MAX_SEATS
+
+from .seats import MIN_OFFERED_SEATS, BotKind, SeatRecord, fresh_seats
+from .snapshot import TablePhase
+
+IDLE_MINUTES_RANGE = (1, 240)
+
+
+@dataclass(frozen=True, slots=True)
+class TableSettings:
+    """Settings of the table itself (not of a game)."""
+
+    idle_reset_minutes: int = 10  # kiosk: back to the lobby after this long without input
+    default_bot: BotKind = BotKind.HEURISTIC  # fills free seats at start and kicked seats in play
+
+    def to_json(self) -> dict[str, Any]:
+        return {"idle_reset_minutes": self.idle_reset_minutes, "default_bot": self.default_bot.value}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "TableSettings":
+        out = cls()
+        for name, value in data.items():
+            out = out.with_setting(name, value)
+        return out
+
+    def with_setting(self, name: str, value: Any) -> "TableSettings":
+        if name == "idle_reset_minutes":
+            low, high = IDLE_MINUTES_RANGE
+            if not (isinstance(value, int) and not isinstance(value, bool) and low <= value <= high):
+                raise BadSettings(f"idle_reset_minutes must be a whole number from {low} to {high}")
+            return replace(self, idle_reset_minutes=value)
+        if name == "default_bot":
+            try:
+                return replace(self, default_bot=BotKind(value))
+            except ValueError:
+                raise BadSettings("default_bot must be 'random' or 'heuristic'") from None
+        raise BadSettings(f"unknown table setting {name!r}")
+
+    @staticmethod
+    def names() -> tuple[str, ...]:
+        return ("idle_reset_minutes", "default_bot")
+
+
+@dataclass(frozen=True, slots=True)
+class TableRecord:
+    game: str
+    preset: str | None
+    settings: dict[str, Any]  # the game's settings, wire form
+    language: str
+    seat_count: int
+    seats: tuple[SeatRecord, ...]  # always MAX_SEATS records; the first ``seat_count`` are offered
+    table_settings: TableSettings = field(default_factory=TableSettings)
+    phase: TablePhase = TablePhase.LOBBY
+    game_no: int | None = None  # the journal's number of the game in play (or just finished)
+    admin_pin: str = ""
+
+    @property
+    def offered(self) -> tuple[SeatRecord, ...]:
+        return self.seats[: self.seat_count]
+
+    def with_seat(self, record: SeatRecord) -> "TableRecord":
+        seats = list(self.seats)
+        seats[record.seat] = record
+        return replace(self, seats=tuple(seats))
+
+    def seat_by_token(self, token: str) -> SeatRecord | None:
+        for record in self.offered:
+            if secrets.compare_digest(record.token.encode(), token.encode()):
+                return record
+        return None
+
+    def seat_by_code(self, code: str) -> SeatRecord | None:
+        return next((r for r in self.offered if r.code == code), None)
+
+    def codes(self) -> set[str]:
+        return {r.code for r in self.seats}
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game, "preset": self.preset, "settings": self.settings,
+            "language": self.language, "seat_count": self.seat_count,
+            "seats": [s.to_json() for s in self.seats],
+            "table_settings": self.table_settings.to_json(), "phase": self.phase.value,
+            "game_no": self.game_no, "admin_pin": self.admin_pin,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "TableRecord":
+        seats = tuple(SeatRecord.from_json(s) for s in data["seats"])
+        if len(seats) != MAX_SEATS or [s.seat for s in seats] != list(range(MAX_SEATS)):
+            raise ValueError("journal table has a wrong seat list")
+        count = int(data["seat_count"])
+        if not MIN_OFFERED_SEATS <= count <= MAX_SEATS:
+            raise ValueError("journal table has a wrong seat count")
+        game_no = data.get("game_no")
+        return cls(
+            game=str(data["game"]), preset=data.get("preset"), settings=dict(data["settings"]),
+            language=str(data["language"]), seat_count=count, seats=seats,
+            table_settings=TableSettings.from_json(data.get("table_settings", {})),
+            phase=TablePhase(data["phase"]), game_no=int(game_no) if game_no is not None else None,
+            admin_pin=str(data.get("admin_pin", "")),
+        )
+
+    @classmethod
+    def fresh(cls, game: str, preset: str | None, settings: dict[str, Any], language: str,
+              seat_count: int, admin_pin: str) -> "TableRecord":
+        return cls(game=game, preset=preset, settings=settings, language=language,
+                   seat_count=seat_count, seats=fresh_seats(), admin_pin=admin_pin)

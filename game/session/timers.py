@@ -1,0 +1,66 @@
+"""The session's one game timer, following :class:`~game.rules.base.TimerRequest` key semantics:
+the same key keeps the running timer, a new key restarts it, ``None`` cancels it."""
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from game.rules.base import TimerRequest
+
+from .snapshot import TimerInfo
+
+
+@dataclass(frozen=True, slots=True)
+class RunningTimer:
+    request: TimerRequest
+    deadline_ms: int
+
+    @property
+    def info(self) -> TimerInfo:
+        r = self.request
+        return TimerInfo(key=r.key, label=r.label, duration_ms=r.duration_ms, deadline_ms=self.deadline_ms)
+
+    def to_json(self, now_ms: int) -> dict[str, Any]:
+        r = self.request
+        return {"key": r.key, "label": r.label, "duration_ms": r.duration_ms,
+                "remaining_ms": max(0, self.deadline_ms - now_ms), "deadline_ms": self.deadline_ms}
+
+
+class GameTimer:
+    """Runs at most one timer on the loop; calls ``on_expiry(request)`` when it runs out."""
+
+    def __init__(self, clock: Callable[[], int], on_expiry: Callable[[TimerRequest], None]) -> None:
+        self._clock = clock
+        self._on_expiry = on_expiry
+        self._running: RunningTimer | None = None
+        self._handle: asyncio.TimerHandle | None = None
+
+    @property
+    def running(self) -> RunningTimer | None:
+        return self._running
+
+    def sync(self, request: TimerRequest | None) -> None:
+        if request is None:
+            self.cancel()
+            return
+        if self._running is not None and self._running.request.key == request.key:
+            return
+        self.cancel()
+        self._running = RunningTimer(request, self._clock() + max(0, request.duration_ms))
+        loop = asyncio.get_running_loop()
+        self._handle = loop.call_later(max(0, request.duration_ms) / 1000, self._fire, request.key)
+
+    def cancel(self) -> None:
+        if self._handle is not None:
+            self._handle.cancel()
+        self._handle = None
+        self._running = None
+
+    def _fire(self, key: str) -> None:
+        running = self._running
+        if running is None or running.request.key != key:
+            return
+        self._handle = None
+        self._running = None
+        self._on_expiry(running.request)

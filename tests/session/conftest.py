@@ -1,0 +1,39 @@
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+
+import tabletop_fakegame as fake
+
+from game.config import TableConfig
+from game.session.journal import Journal
+from game.session.session import Session
+
+
+@pytest.fixture
+def config(tmp_path: Path) -> TableConfig:
+    return TableConfig(data_dir=tmp_path / "data", admin_pin="2468", seed=11)
+
+
+@pytest.fixture
+def make_fake(config: TableConfig) -> Callable[..., Session]:
+    """A session on the fake game (journal in tmp_path unless journal=None is passed)."""
+    opened: list[Journal] = []
+
+    def make(*, journal: bool = True, clock: Any = None, cfg: TableConfig | None = None, **kw: Any) -> Session:
+        cfg = cfg or config
+        j, saved = None, None
+        if journal:
+            j, saved, _ = Journal.open(cfg.data_dir, new=cfg.new)
+            opened.append(j)
+        kw.setdefault("engines", fake.engines)
+        kw.setdefault("bot_factory", fake.bot_factory)
+        if clock is not None:
+            kw["clock"] = clock
+        return Session.boot(cfg, j, saved, **kw)
+
+    yield make
+    for j in opened:
+        j.close()

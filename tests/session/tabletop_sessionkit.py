@@ -1,0 +1,30 @@
+"""Test helpers for the session tests."""
+from __future__ import annotations
+
+from game.session.session import NoticeCode
+
+
+class FakeClock:
+    def __init__(self, start: int = 1_000) -> None:
+        self.now = start
+
+    def __call__(self) -> int:
+        return self.now
+
+
+class Recorder:
+    """A session listener that records what it is told."""
+
+    def __init__(self) -> None:
+        self.changes = 0
+        self.revoked: list[int] = []
+        self.notices: list[NoticeCode] = []
+
+    def table_changed(self) -> None:
+        self.changes += 1
+
+    def seat_revoked(self, seat: int) -> None:
+        self.revoked.append(seat)
+
+    def notice(self, code: NoticeCode) -> None:
+        self.notices.append(code)

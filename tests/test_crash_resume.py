@@ -1,0 +1,162 @@
+"""Crash test: kill -9 the server mid-vote, restart it, and the same votes and state are there;
+the phones' sockets reconnect to the same seats."""
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+
+ROOT = Path(__file__).resolve().parent.parent
+PIN = "2468"
+SEAT_LINE = re.compile(r"^Seat\s+(\d+)\s+\S+\s+(\S+/s/(\S+))\s+code (\w{4})")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    def __init__(self, data_dir: Path, port: int) -> None:
+        self.data_dir, self.port = data_dir, port
+        self.proc: subprocess.Popen[str] | None = None
+        self.output: list[str] = []
+
+    async def start(self) -> dict[int, str]:
+        """Start ``python -m game.server``; returns seat -> token from the printed links."""
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "game.server", "--host", "127.0.0.1", "--port", str(self.port),
+             "--data-dir", str(self.data_dir), "--pin", PIN, "--seed", "3"],
+            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        tokens: dict[int, str] = {}
+        while True:
+            line = await asyncio.wait_for(asyncio.to_thread(self.proc.stdout.readline), 30)
+            assert line, f"the server exited: {''.join(self.output)}"
+            self.output.append(line)
+            match = SEAT_LINE.match(line)
+            if match:
+                tokens[int(match.group(1)) - 1] = match.group(3)
+            if line.startswith("Listening on port"):
+                return tokens
+
+    def kill9(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+
+
+class Phone:
+    """A phone that reconnects by itself, like the phone app: same token, its last version."""
+
+    def __init__(self, http: aiohttp.ClientSession, url: str, hello: dict[str, Any]) -> None:
+        self.http, self.url, self.hello = http, url, hello
+        self.ws: aiohttp.ClientWebSocketResponse | None = None
+        self.state: dict[str, Any] | None = None
+        self.connects = 0
+
+    async def connect(self, tries: int = 200) -> dict[str, Any]:
+        for _ in range(tries):
+            try:
+                self.ws = await self.http.ws_connect(self.url)
+                break
+            except (aiohttp.ClientError, OSError):
+                await asyncio.sleep(0.05)
+        else:
+            raise AssertionError("the phone could not reconnect")
+        self.connects += 1
+        last = {"last_version": self.state["version"]} if self.state else {}
+        await self.send({"kind": "hello", **self.hello, **last})
+        welcome = await self.next("welcome")
+        await self.next("state")
+        return welcome
+
+    async def send(self, message: dict[str, Any]) -> None:
+        assert self.ws is not None
+        await self.ws.send_str(json.dumps({"v": 1, **message}))
+
+    async def next(self, kind: str, where: Any = lambda m: True) -> dict[str, Any]:
+        assert self.ws is not None
+        while True:
+            msg = await asyncio.wait_for(self.ws.receive(), 10)
+            assert msg.type is aiohttp.WSMsgType.TEXT, f"socket closed: {msg}"
+            data = json.loads(msg.data)
+            if data["kind"] == "state":
+                self.state = data
+            if data["kind"] == kind and where(data):
+                return data
+
+    async def wait_closed(self) -> None:
+        assert self.ws is not None
+        while (await asyncio.wait_for(self.ws.receive(), 10)).type is aiohttp.WSMsgType.TEXT:
+            pass
+
+
+async def test_kill_9_mid_vote_loses_nothing(tmp_path: Path) -> None:
+    port = _free_port()
+    server = Server(tmp_path / "data", port)
+    url = f"http://127.0.0.1:{port}/ws"
+    try:
+        tokens = await server.start()
+        async with aiohttp.ClientSession() as http:
+            host = Phone(http, url, {"role": "host", "pin": PIN})
+            await host.connect()
+            await host.send({"kind": "host", "command": "set_seats", "args": {"count": 3}})
+            await host.next("state", lambda m: m["lobby"]["seat_count"] == 3)
+            phones = [Phone(http, url, {"token": tokens[i], "name": f"P{i}"}) for i in range(3)]
+            for phone in phones:
+                await phone.connect()
+            await host.send({"kind": "host", "command": "start"})
+            for phone in phones:
+                await phone.next("state", lambda m: m["phase"] == "playing")
+            votes = [{"type": "vote", "target": 1}, {"type": "vote", "target": 0}, {"type": "ambush"}]
+            for phone, vote in zip(phones, votes):
+                await phone.send({"kind": "action", "action": vote, "version": phone.state["version"]})
+                await phone.next("state", lambda m: m["view"]["me"]["card"] is not None)
+            await phones[0].send({"kind": "action", "action": {"type": "lock"}, "version": phones[0].state["version"]})
+            await phones[0].next("state", lambda m: m["view"]["me"]["locked"])
+            await host.next("state", lambda m: m["view"] is not None and m["view"]["seats"][0]["locked"])
+            before = {"version": host.state["version"], "public": host.state["view"],
+                      "me": [p.state["view"]["me"] for p in phones]}
+            assert before["public"]["phase"] == "vote"
+
+            server.kill9()  # mid-vote: cards down, one locked
+            for phone in (*phones, host):
+                await phone.wait_closed()
+
+            new_tokens = await server.start()
+            assert new_tokens == {i: tokens[i] for i in range(3)}  # same seats, same links
+            for phone in phones:
+                welcome = await phone.connect()  # reconnects by itself, same token
+                assert welcome["name"] == phone.hello["name"]
+            await host.connect()
+            assert host.state["version"] == before["version"]
+            assert host.state["view"] == before["public"]
+            assert host.state["timer"]["key"] == "vote:1:1"  # the conspiracy timer runs again
+            for phone, me in zip(phones, before["me"]):
+                assert phone.state["view"]["me"] == me  # same card, same lock, same gold
+                assert phone.connects == 2
+            # and the game goes on from there
+            await phones[1].send({"kind": "action", "action": {"type": "lock"}, "version": phones[1].state["version"]})
+            await phones[1].next("state", lambda m: m["view"]["me"]["locked"])
+    finally:
+        server.stop()
