@@ -1,7 +1,7 @@
 """Strings for the big screen and the phones, in English, Persian and Thai.
 
 Each language has one JSON file per domain, ``<domain>_<lang>.json`` beside this module (``screen``
-for the TV, ``phone`` for the phone app). :func:`load` reads and caches one file; :func:`text`
+for the TV, ``web`` for the phone app). :func:`load` reads and caches one file; :func:`text`
 looks a key up with English as the fallback and fills ``{placeholders}``.
 """
 from __future__ import annotations
