@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import sys
 from pathlib import Path
@@ -33,9 +34,11 @@ def _table_parser() -> argparse.ArgumentParser:
     p.add_argument("--serial", default=None, help="serial port of the arcade-button board (default: search)")
     p.add_argument("--fullscreen", action="store_true")
     p.add_argument("--size", default="1280x720", help="window size WxH")
-    p.add_argument("--data", type=Path, default=None, help="folder for the journal (default: %(default)s)")
+    p.add_argument("--data", "--data-dir", dest="data", type=Path, default=None,
+                   help=f"folder for the journal (default: {default_data_dir()})")
     p.add_argument("--pin", default="", help="admin PIN for the host link and kiosk (default: generated)")
-    p.add_argument("--seed", type=int, default=None)
+    p.add_argument("--seed", type=int, default=None, help="fixed seed (reproducible games)")
+    p.add_argument("-v", "--verbose", action="store_true", help="log what the table does")
     return p
 
 
@@ -68,7 +71,7 @@ def config_from_args(args: argparse.Namespace) -> TableConfig:
 
 
 def run_table(config: TableConfig) -> int:
-    from .server.runtime import TableRuntime, run_headless
+    from .server.runtime import StartupError, TableRuntime, run_headless
 
     if config.headless:
         return run_headless(config)
@@ -77,6 +80,12 @@ def run_table(config: TableConfig) -> int:
 
     runtime = TableRuntime(config)
     runtime.start()
+    try:
+        runtime.wait_ready()
+    except StartupError as exc:
+        print(f"tabletop: {exc}", file=sys.stderr)
+        return 2
+    print(runtime.links(), flush=True)
     try:
         return run_window(runtime, config)
     finally:
@@ -94,6 +103,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return replay_main(argv[1:])
     args = _table_parser().parse_args(argv)
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     return run_table(config_from_args(args))
 
 
