@@ -116,7 +116,7 @@ def test_a_screen_that_starts_mid_game_does_not_replay_old_events(shared_ctx):
     assert screen.director.names() == ["collusion_table"]
 
 
-def test_other_games_get_a_table_with_seats_and_timer(shared_ctx):
+def test_speakeasy_gets_its_own_table_scene(shared_ctx):
     import dataclasses
 
     from game.render.app import Screen
@@ -131,7 +131,7 @@ def test_other_games_get_a_table_with_seats_and_timer(shared_ctx):
     screen = Screen(ctx=shared_ctx)
     screen.sync(snap)
     screen.advance(0.1, (1280, 720))
-    assert screen.director.names() == ["game"]
+    assert screen.director.names() == ["speakeasy_table"]
     surface = pygame.Surface((1280, 720))
     screen.draw(surface)
     assert surface.get_at((640, 360))[:3] != (0, 0, 0)
