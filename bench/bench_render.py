@@ -6,7 +6,10 @@
 2. Time from process start to the lobby (12 seats, 12 QR codes) on screen: a fresh Python process
    imports the renderer, opens the window and draws the first frame.
 
-    python3 bench/bench_render.py [--frames 420] [--starts 5]
+    python3 bench/bench_render.py [--frames 420] [--starts 5] [--game collusion|speakeasy]
+
+``--game speakeasy`` plays the Speakeasy reveal at a 12-seat table instead (every seat's arrow,
+the identity card, points flying).
 
 "cold" plays the reveal with empty caches (every font, text and layer made for the first time);
 "as live" with fresh caches primed the way the window primes them (fonts while the lobby is up,
@@ -91,15 +94,15 @@ def play_reveal(screen: "Screen", window: "pygame.Surface", before: "TableSnapsh
     return wall, cpu
 
 
-def bench_frames(size: tuple[int, int], frames: int) -> dict[str, tuple[list[float], list[float]]]:
+def bench_frames(size: tuple[int, int], frames: int, game: str = "collusion") -> dict[str, tuple[list[float], list[float]]]:
     """The whole reveal (about 7 s of animation) played cold (empty caches), then warm."""
     import pygame
 
     from game.render.app import Screen
-    from game.render.scripted import busiest_reveal
+    from game.render.scripted import busiest_reveal, speakeasy_busiest_reveal
 
     window = pygame.display.set_mode(size)
-    before, after = busiest_reveal(12, "en")
+    before, after = (speakeasy_busiest_reveal if game == "speakeasy" else busiest_reveal)(12, "en")
     cold_screen = Screen()
     cold = play_reveal(cold_screen, window, before, after, size, frames)
     live = Screen()  # new caches, then what the window does first: the lobby primes fonts,
@@ -127,14 +130,15 @@ def main() -> int:
     parser = argparse.ArgumentParser(description="renderer benchmarks")
     parser.add_argument("--frames", type=int, default=420, help="frames per pass (the reveal lasts ~7 s = 420)")
     parser.add_argument("--starts", type=int, default=5)
+    parser.add_argument("--game", choices=("collusion", "speakeasy"), default="collusion")
     args = parser.parse_args()
     import pygame
 
     pygame.init()
-    print(f"busiest scene: Collusion reveal, 12 seats (update + draw + flip, software); load {os.getloadavg()[0]:.1f}"
+    print(f"busiest scene: {args.game.capitalize()} reveal, 12 seats (update + draw + flip, software); load {os.getloadavg()[0]:.1f}"
           f" on {os.cpu_count()} cores")
     for size in ((1920, 1080), (3840, 2160)):
-        for label, (wall, cpu) in bench_frames(size, args.frames).items():
+        for label, (wall, cpu) in bench_frames(size, args.frames, args.game).items():
             print(f"  {size[0]}x{size[1]} {label}: wall p50 {statistics.median(wall):.2f} ms  p99 {percentile(wall, 99):.2f} ms"
                   f"  max {max(wall):.1f} ms | cpu p50 {statistics.median(cpu):.2f} ms  p99 {percentile(cpu, 99):.2f} ms"
                   f"  ({len(wall)} frames)")

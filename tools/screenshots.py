@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Play a scripted Collusion game headless (real engine and bots, no server) and write a PNG of
-every scene in Persian, Thai and English at 1280×720 and 1920×1080.
+"""Play scripted games headless (real engine and bots, no server) and write a PNG of every scene
+in Persian, Thai and English at 1280×720 and 1920×1080 (Collusion, Speakeasy and Cheating Moth by default).
 
-    python3 tools/screenshots.py [--out out/screenshots] [--lang fa th en] [--size 1280x720 ...]
+    python3 tools/screenshots.py [--out out/screenshots] [--game collusion speakeasy cheating_moth] [--lang fa th en]
+                                 [--size 1280x720 ...]
 """
 from __future__ import annotations
 
@@ -19,10 +20,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import pygame  # noqa: E402
 
 from game.render.scene import RenderContext  # noqa: E402
-from game.render.scripted import Moment, moments, play_moment  # noqa: E402
+from game.render.scripted import Moment, moments, moth_moments, play_moment, speakeasy_moments  # noqa: E402
 
 DEFAULT_SIZES = ((1280, 720), (1920, 1080))
 LANGS = ("fa", "th", "en")
+GAMES = {"collusion": moments, "speakeasy": speakeasy_moments, "cheating_moth": moth_moments}
 
 
 def render_moment(moment: Moment, size: tuple[int, int], ctx: RenderContext | None = None) -> pygame.Surface:
@@ -41,6 +43,7 @@ def parse_size(text: str) -> tuple[int, int]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default="out/screenshots", type=Path)
+    parser.add_argument("--game", nargs="+", default=list(GAMES), choices=list(GAMES))
     parser.add_argument("--lang", nargs="+", default=list(LANGS), choices=LANGS)
     parser.add_argument("--size", nargs="+", default=[f"{w}x{h}" for w, h in DEFAULT_SIZES])
     args = parser.parse_args(argv)
@@ -48,12 +51,13 @@ def main(argv: list[str] | None = None) -> int:
     pygame.display.set_mode((1, 1))
     args.out.mkdir(parents=True, exist_ok=True)
     count = 0
-    for lang in args.lang:
-        for moment in moments(lang):
-            for size in map(parse_size, args.size):
-                path = args.out / f"{lang}_{size[0]}x{size[1]}_{moment.name}.png"
-                pygame.image.save(render_moment(moment, size), str(path))
-                count += 1
+    for game in args.game:
+        for lang in args.lang:
+            for moment in GAMES[game](lang):
+                for size in map(parse_size, args.size):
+                    path = args.out / f"{game}_{lang}_{size[0]}x{size[1]}_{moment.name}.png"
+                    pygame.image.save(render_moment(moment, size), str(path))
+                    count += 1
     print(f"wrote {count} screenshots to {args.out}")
     return 0
 

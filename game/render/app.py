@@ -15,7 +15,7 @@ import pygame
 from game.config import TableConfig
 from game.session.snapshot import InputEvent, InputKind, InputSource, TablePhase, TableSnapshot
 
-from . import collusion
+from . import cheating_moth, collusion, speakeasy
 from .lobby import LobbyScene
 from .qr import QrCache
 from .scene import Director, Frame, HostCommand, Intent, RenderContext, Scene, WindowOp
@@ -39,12 +39,20 @@ def choose_base(snapshot: TableSnapshot) -> Scene:
         return LobbyScene()
     if snapshot.game == "collusion":
         return collusion.choose_base(snapshot)
+    if snapshot.game == "speakeasy":
+        return speakeasy.choose_base(snapshot)
+    if snapshot.game == "cheating_moth":
+        return cheating_moth.choose_base(snapshot)
     return collusion.GenericGameScene()
 
 
 def beats_for(snapshot: TableSnapshot, previous: TableSnapshot | None) -> list[Scene]:
     if snapshot.game == "collusion" and snapshot.public_view is not None:
         return collusion.beats_for(snapshot, previous)
+    if snapshot.game == "speakeasy" and snapshot.public_view is not None:
+        return speakeasy.beats_for(snapshot, previous)
+    if snapshot.game == "cheating_moth" and snapshot.public_view is not None:
+        return cheating_moth.beats_for(snapshot, previous)
     return []
 
 

@@ -165,13 +165,8 @@ def draw_plate(surface: pygame.Surface, plate: pygame.Rect, seat: SeatModel, fra
     shapes.symbol(surface, seat.symbol, colour if active else theme.mix(colour, theme.DEAD, 0.6), sym_c, sym_r)
     if not seat.alive and seat.in_round:
         shapes.skull_cross(surface, sym_c, sym_r * 0.8, theme.DANGER)
-    if not seat.connected and not seat.bot:  # the player's phone is away: a slashed ring by the symbol
-        away = (sym_c[0] + sym_r * 0.8 * (-1 if rtl else 1), plate.y + pad + sym_r * 0.3)
-        ring = max(3, round(sym_r * 0.32))
-        pygame.draw.circle(surface, theme.BACKGROUND, away, ring + max(1, round(u)))
-        pygame.draw.circle(surface, theme.DANGER, away, ring, max(1, round(2 * u)))
-        pygame.draw.line(surface, theme.DANGER, (away[0] - ring * 0.7, away[1] + ring * 0.7),
-                         (away[0] + ring * 0.7, away[1] - ring * 0.7), max(1, round(2 * u)))
+    if not seat.connected and not seat.bot:
+        draw_away_mark(surface, sym_c, sym_r, (plate.y + pad + sym_r * 0.3), rtl, u)
     text_w = plate.width - round(2 * sym_r) - 3 * pad
     text_x = plate.x + pad if rtl else plate.x + 2 * pad + round(2 * sym_r)
     name_box = pygame.Rect(text_x, plate.y + pad // 2, text_w, round(plate.height * 0.5))
@@ -193,3 +188,13 @@ def draw_plate(surface: pygame.Surface, plate: pygame.Rect, seat: SeatModel, fra
         rest.x = bar.right + pad
     ctx.text.draw(surface, status, frame.lang, rest,
                   TextStyle(round(17 * u), theme.GOLD if active else theme.TEXT_DIM, max_lines=1, min_px=7))
+
+
+def draw_away_mark(surface: pygame.Surface, sym_c: Point, sym_r: float, y: float, rtl: bool, u: float) -> None:
+    """The player's phone is away: a slashed ring beside the seat's symbol (every game's plates)."""
+    away = (sym_c[0] + sym_r * 0.8 * (-1 if rtl else 1), y)
+    ring = max(3, round(sym_r * 0.32))
+    pygame.draw.circle(surface, theme.BACKGROUND, away, ring + max(1, round(u)))
+    pygame.draw.circle(surface, theme.DANGER, away, ring, max(1, round(2 * u)))
+    pygame.draw.line(surface, theme.DANGER, (away[0] - ring * 0.7, away[1] + ring * 0.7),
+                     (away[0] + ring * 0.7, away[1] - ring * 0.7), max(1, round(2 * u)))
