@@ -19,7 +19,9 @@ SIZES = ((1280, 720), (1920, 1080), (3840, 2160))
 LANGS = ("en", "fa", "th")
 
 
-@pytest.fixture(scope="session", autouse=True)
+# Module scope, not session: run_window() ends with pygame.quit(), which kills every font made
+# before it, so each test module gets pygame and its fonts afresh.
+@pytest.fixture(scope="module", autouse=True)
 def headless_pygame():
     pygame.init()
     pygame.display.set_mode((64, 64))
@@ -27,11 +29,11 @@ def headless_pygame():
     pygame.quit()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def text() -> TextRenderer:
     return TextRenderer()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def shared_ctx(text: TextRenderer) -> RenderContext:
     return RenderContext(text, QrCache(), SoundBank(enabled=False))

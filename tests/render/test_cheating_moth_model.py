@@ -38,12 +38,6 @@ class RecordingBank(SoundBank):
         self.played.append(effect)
 
 
-@pytest.fixture(scope="module")
-def moth_ctx() -> RenderContext:
-    """This module's own text, QR and sound caches: a session-wide one would hold fonts that die when
-    ``test_render_app`` quits pygame, which runs after these tests."""
-    return RenderContext(TextRenderer(), QrCache(), SoundBank(enabled=False))
-
 def test_neighbours_wrap_around_m5():
     assert cm.neighbours(1) == (5, 2)
     assert cm.neighbours(3) == (2, 4)
@@ -96,11 +90,11 @@ def _fan_region(snap, seat: int, size=(1280, 720)) -> pygame.Rect:
 
 
 @pytest.mark.parametrize("tell", ["tremble", None])
-def test_the_fan_trembles_only_while_a_cheat_is_held(tell, moth_ctx):
+def test_the_fan_trembles_only_while_a_cheat_is_held(tell, shared_ctx):
     snap = EN["m01_deal"].snapshots[-1]
     view = dict(snap.public_view)
     view["seats"] = [dict(s, tell=tell if s["seat"] == 2 else None) for s in view["seats"]]
-    screen = Screen(ctx=moth_ctx)
+    screen = Screen(ctx=shared_ctx)
     screen.sync(dataclasses.replace(snap, public_view=view))
     pictures = []
     for _ in range(2):
@@ -112,7 +106,7 @@ def test_the_fan_trembles_only_while_a_cheat_is_held(tell, moth_ctx):
 
 
 @pytest.mark.parametrize("name", ["m06_bug_walks", "m17_new_round"])  # caught (M10), a new round (M18)
-def test_the_guard_bug_walks_to_the_new_guard(name, moth_ctx):
+def test_the_guard_bug_walks_to_the_new_guard(name, shared_ctx):
     moment = EN[name]
     after = moment.snapshots[-1]
     new = after.public_view["guard"]
@@ -126,7 +120,7 @@ def test_the_guard_bug_walks_to_the_new_guard(name, moth_ctx):
         return sum(surface.get_at((round(spot[0]) + dx, round(spot[1]) + dy))[:3] == cm.theme.GOLD
                    for dx in range(-r, r + 1) for dy in range(-r, r + 1))
 
-    screen = play_moment(dataclasses.replace(moment, play_s=0.3), (1280, 720), moth_ctx)
+    screen = play_moment(dataclasses.replace(moment, play_s=0.3), (1280, 720), shared_ctx)
     on_the_way = gold_near_spot(screen)
     screen.advance(2.0, (1280, 720))
     arrived = gold_near_spot(screen)
@@ -174,7 +168,7 @@ def test_sound_cues(name, effect):
     assert effect in bank.played
 
 
-def test_game_over_enter_goes_back_to_the_lobby(moth_ctx):
-    screen = play_moment(EN["m18_game_over"], (1280, 720), moth_ctx)
+def test_game_over_enter_goes_back_to_the_lobby(shared_ctx):
+    screen = play_moment(EN["m18_game_over"], (1280, 720), shared_ctx)
     intents = screen.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0), (1280, 720))
     assert [i.command for i in intents] == ["next"]

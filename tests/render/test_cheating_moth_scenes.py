@@ -31,21 +31,15 @@ EXPECTED_TOP = {
 }
 
 
-@pytest.fixture(scope="module")
-def moth_ctx() -> RenderContext:
-    """This module's own text, QR and sound caches: a session-wide one would hold fonts that die when
-    ``test_render_app`` quits pygame, which runs after these tests."""
-    return RenderContext(TextRenderer(), QrCache(), SoundBank(enabled=False))
-
 def test_the_script_covers_every_scene():
     for lang in LANGS:
         assert [m.name for m in MOMENTS[lang]] == list(EXPECTED_TOP)
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_every_scene_draws_and_is_the_expected_one(lang, moth_ctx):
+def test_every_scene_draws_and_is_the_expected_one(lang, shared_ctx):
     for moment in MOMENTS[lang]:
-        screen = play_moment(moment, (1280, 720), moth_ctx)
+        screen = play_moment(moment, (1280, 720), shared_ctx)
         assert screen.director.top is not None and screen.director.top.name == EXPECTED_TOP[moment.name], moment.name
         surface = pygame.Surface((1280, 720))
         surface.fill((255, 0, 255))
@@ -89,10 +83,10 @@ def _state(scene) -> dict:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_draw_changes_neither_the_snapshot_nor_the_scenes(lang, moth_ctx):
+def test_draw_changes_neither_the_snapshot_nor_the_scenes(lang, shared_ctx):
     surface = pygame.Surface((1280, 720))
     for moment in MOMENTS[lang]:
-        screen = play_moment(moment, (1280, 720), moth_ctx)
+        screen = play_moment(moment, (1280, 720), shared_ctx)
         snapshot_before = copy.deepcopy(screen.snapshot)
         scenes_before = [_state(s) for s in screen.director.stack]
         names_before = screen.director.names()
@@ -125,7 +119,7 @@ def test_smallest_and_fullest_tables_fit(size, seats):
 
 
 @pytest.mark.parametrize("moment_name", ["m02_tell_trembles", "m11_mosquito_race", "m16_round_over", "m18_game_over"])
-def test_a_view_missing_any_field_still_draws(moment_name, moth_ctx):
+def test_a_view_missing_any_field_still_draws(moment_name, shared_ctx):
     moment = {m.name: m for m in MOMENTS["en"]}[moment_name]
     snap = moment.snapshots[-1]
     surface = pygame.Surface((640, 360))
@@ -133,15 +127,15 @@ def test_a_view_missing_any_field_still_draws(moment_name, moth_ctx):
         if key in ("game", "phase"):
             continue
         view = {k: v for k, v in snap.public_view.items() if k != key}
-        screen = Screen(ctx=moth_ctx)
+        screen = Screen(ctx=shared_ctx)
         screen.sync(dataclasses.replace(snap, public_view=view))
         screen.advance(0.2, (640, 360))
         screen.draw(surface)
 
 
-def test_a_screen_that_starts_mid_game_does_not_replay_old_events(moth_ctx):
+def test_a_screen_that_starts_mid_game_does_not_replay_old_events(shared_ctx):
     caught = {m.name: m for m in MOMENTS["en"]}["m04_caught"].snapshots[-1]
-    screen = Screen(ctx=moth_ctx)
+    screen = Screen(ctx=shared_ctx)
     screen.sync(caught)
     screen.advance(0.5, (1280, 720))
     assert screen.director.names() == ["moth_table"]
