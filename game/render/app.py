@@ -34,26 +34,22 @@ class Runtime(Protocol):
     def send(self, event: InputEvent) -> None: ...
 
 
+GAME_SCENES = {"collusion": collusion, "speakeasy": speakeasy, "cheating_moth": cheating_moth}
+"""Each game's scene module: ``choose_base(snapshot)`` and ``beats_for(snapshot, previous)``."""
+
+
 def choose_base(snapshot: TableSnapshot) -> Scene:
-    if snapshot.phase is TablePhase.LOBBY or snapshot.public_view is None:
+    scenes = GAME_SCENES.get(snapshot.game)
+    if snapshot.phase is TablePhase.LOBBY or snapshot.public_view is None or scenes is None:
         return LobbyScene()
-    if snapshot.game == "collusion":
-        return collusion.choose_base(snapshot)
-    if snapshot.game == "speakeasy":
-        return speakeasy.choose_base(snapshot)
-    if snapshot.game == "cheating_moth":
-        return cheating_moth.choose_base(snapshot)
-    return collusion.GenericGameScene()
+    return scenes.choose_base(snapshot)
 
 
 def beats_for(snapshot: TableSnapshot, previous: TableSnapshot | None) -> list[Scene]:
-    if snapshot.game == "collusion" and snapshot.public_view is not None:
-        return collusion.beats_for(snapshot, previous)
-    if snapshot.game == "speakeasy" and snapshot.public_view is not None:
-        return speakeasy.beats_for(snapshot, previous)
-    if snapshot.game == "cheating_moth" and snapshot.public_view is not None:
-        return cheating_moth.beats_for(snapshot, previous)
-    return []
+    scenes = GAME_SCENES.get(snapshot.game)
+    if scenes is None or snapshot.public_view is None:
+        return []
+    return scenes.beats_for(snapshot, previous)
 
 
 class Screen:

@@ -373,22 +373,6 @@ def draw_revealed_votes(surface: pygame.Surface, frame: Frame, lay: TableLayout,
             draw_arrow_between(surface, frame, lay, seat, target, colour, arrows)
 
 
-class GenericGameScene(Scene):
-    """Any other game: the seats and the timer (its own renderer is not part of this screen)."""
-
-    name = "game"
-
-    def draw(self, surface: pygame.Surface, frame: Frame, ctx: RenderContext) -> None:
-        seats = seat_models(frame.snapshot)
-        surface.blit(static_layer(frame, ctx, seats), (0, 0))
-        lay = table_layout(frame.size, len(seats))
-        title = frame.s(f"game.{frame.snapshot.game}")
-        ctx.text.draw(surface, title, frame.lang, lay.middle, TextStyle(round(36 * frame.scale.u), theme.GOLD, bold=True,
-                                                                         align=Align.CENTER, max_lines=1))
-        draw_timer(surface, frame, ctx, (lay.middle.centerx, lay.middle.bottom), lay.middle.height * 0.15)
-        draw_notices(surface, frame, ctx)
-
-
 def draw_badge(surface: pygame.Surface, frame: Frame, ctx: RenderContext, lay: TableLayout, seat: int, text: str,
                colour: theme.Colour) -> None:
     """A small label beside a seat's plate, on the side of the table's centre."""
