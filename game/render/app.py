@@ -125,6 +125,24 @@ class Screen:
     def input_event(self, command: HostCommand) -> InputEvent:
         return InputEvent(InputSource.KEYBOARD, InputKind.HOST, None, command.payload(), self.now_ms())
 
+    def race_press(self, event: pygame.event.Event) -> InputEvent | None:
+        """During a race, keys 1–9 and 0 press for seats 1–10 (the host keyboard, M16); the
+        Cheating Moth scene draws the race, nothing new is shown here."""
+        snap = self.snapshot
+        if event.type != pygame.KEYDOWN or snap is None or snap.phase is not TablePhase.PLAYING:
+            return None
+        race = snap.public_view.get("race") if isinstance(snap.public_view, dict) else None
+        seat = RACE_KEYS.get(event.key)
+        if not isinstance(race, dict) or seat is None or seat >= len(snap.seats):
+            return None
+        return InputEvent(InputSource.KEYBOARD, InputKind.PRESS, seat, {"race": race.get("id")}, self.now_ms())
+
+
+RACE_KEYS: dict[int, int] = {
+    **{getattr(pygame, f"K_{n}"): n - 1 for n in range(1, 10)}, pygame.K_0: 9,
+    **{getattr(pygame, f"K_KP{n}"): n - 1 for n in range(1, 10)}, pygame.K_KP0: 9,
+}  # key -> seat during a race
+
 
 def _open_window(config: TableConfig, fullscreen: bool) -> pygame.Surface:
     flags = pygame.RESIZABLE
@@ -150,6 +168,10 @@ def run_window(runtime: Runtime, config: TableConfig) -> int:
             for event in pygame.event.get():
                 if event.type == pygame.QUIT:
                     return 0
+                press = screen.race_press(event)
+                if press is not None:
+                    runtime.send(press)
+                    continue
                 for intent in screen.handle(event, window.get_size()):
                     if intent is WindowOp.QUIT:
                         return 0

@@ -15,6 +15,7 @@ from aiohttp import WSMsgType, web
 
 from game.rules.base import MalformedAction, RulesError, StaleState, UnknownSeat
 from game.session.journal import JournalError
+from game.session.races import PressSource
 from game.session.session import NoticeCode, Session
 
 from .errors import BadPin, Forbidden, RateLimited, ServerFault, TakenOver
@@ -27,16 +28,21 @@ from .protocol import (
     HostCmd,
     MessageId,
     Ping,
+    PressMsg,
     Role,
     SetLang,
     SetName,
+    SyncReply,
     encode,
     error_message,
     id_of,
     notice_message,
     parse_message,
     pong_message,
+    press_result_message,
+    sync_message,
 )
+from .phoneclock import EVERY_S, PhoneClock
 from .ratelimit import FailureLimiter, RateLimit, TokenBucket
 
 log = logging.getLogger(__name__)
@@ -141,6 +147,8 @@ class Client:
         self.seat: int | None = None
         self.pin_failures = 0
         self.closing = False
+        self.phone = PhoneClock()
+        self.sync_handle: asyncio.TimerHandle | None = None
         self._clock = clock
         self._last_rate_error = float("-inf")
 
@@ -163,7 +171,13 @@ class Client:
 
     def close(self, code: CloseCode, reason: str) -> None:
         self.closing = True
+        self.stop_sync()
         self.outbox.close_after(int(code), reason)
+
+    def stop_sync(self) -> None:
+        if self.sync_handle is not None:
+            self.sync_handle.cancel()
+            self.sync_handle = None
 
 
 class Hub:
@@ -187,6 +201,7 @@ class Hub:
 
     async def remove(self, client: Client) -> None:
         self.clients.discard(client)
+        client.stop_sync()
         seat = client.seat
         if client.role is Role.SEAT and seat is not None and self.by_seat.get(seat) is client:
             del self.by_seat[seat]
@@ -264,14 +279,17 @@ class Hub:
             raise MalformedAction("send hello first")
         if isinstance(body, Ping):
             client.send(pong_message(body.t, self.session.clock()))
+        elif isinstance(body, SyncReply):
+            if client.phone.reply(body.s, body.t, self.session.clock()):
+                self._probe(client)
         elif isinstance(body, HostCmd):
             if client.role is not Role.HOST:
                 raise Forbidden("host commands need the host link and its PIN")
             self.session.host_command(body.payload)
         else:
-            self._seat_message(client, body)
+            self._seat_message(client, body, message.id)
 
-    def _seat_message(self, client: Client, body: Any) -> None:
+    def _seat_message(self, client: Client, body: Any, message_id: MessageId = None) -> None:
         seat = client.seat
         if client.role is not Role.SEAT or seat is None:
             raise Forbidden("only a seat can do this")
@@ -280,7 +298,37 @@ class Hub:
         elif isinstance(body, SetLang):
             self.session.set_lang(seat, body.lang)
         elif isinstance(body, Act):
-            self.session.submit_action(seat, body.action, body.version)
+            self.session.submit_action(seat, body.action, body.version, t_ms=self._gesture_time(client, body.action))
+        elif isinstance(body, PressMsg):
+            self._press(client, seat, body, message_id)
+
+    def _gesture_time(self, client: Client, action: Any) -> float | None:
+        """A timed action's own ``t_ms`` (the phone's clock, ms) on the session clock; None: arrival."""
+        t = action.get("t_ms") if isinstance(action, dict) else None
+        if isinstance(t, bool) or not isinstance(t, (int, float)) or not t or not client.phone.sync.ready:
+            return None
+        return client.phone.to_session(t, self.session.clock())[0]
+
+    def _press(self, client: Client, seat: int, body: PressMsg, message_id: MessageId) -> None:
+        t_ms, error_ms = client.phone.to_session(body.t, self.session.clock())
+        verdict = self.session.press(seat, t_ms, PressSource.PHONE, error_ms=error_ms, race=body.race, card=body.card)
+        client.send(press_result_message(body.race, verdict.value, t_ms, error_ms, message_id))
+
+    # ------------------------------------------------------------------------ clock sync
+    def _probe(self, client: Client) -> None:
+        """Send the next clock-sync probe; after a burst, the next burst in EVERY_S."""
+        if client.closing:
+            return
+        client.send(sync_message(client.phone.probe(self.session.clock())["s"]))
+        if client.sync_handle is None:  # the next burst (also restarts a burst a lost answer stalled)
+            client.sync_handle = asyncio.get_running_loop().call_later(EVERY_S, self._refresh_sync, client)
+
+    def _refresh_sync(self, client: Client) -> None:
+        client.sync_handle = None
+        if client.closing or client not in self.clients:
+            return
+        client.phone.new_burst()
+        self._probe(client)
 
     # ----------------------------------------------------------------------------- hello
     def _hello(self, client: Client, hello: Hello) -> None:
@@ -307,6 +355,7 @@ class Hub:
         self.by_seat[record.seat] = client
         self._greet(client, Role.SEAT, record.seat, hello)
         self.session.set_connected(record.seat, True)
+        self._probe(client)  # the join burst of clock-sync round trips
 
     def _hello_host(self, client: Client, hello: Hello) -> None:
         if self.pin_failures.blocked(client.address):

@@ -6,7 +6,7 @@ import enum
 import json
 import math
 from dataclasses import dataclass
-from typing import Any, Mapping, Union
+from typing import Any, Callable, Mapping, Union
 
 from game.rules.base import MalformedAction, RulesError
 
@@ -33,6 +33,8 @@ class ClientKind(enum.Enum):
     ACTION = "action"
     PING = "ping"
     HOST = "host"
+    PRESS = "press"
+    SYNC_REPLY = "sync_reply"
 
 
 class CloseCode(enum.IntEnum):
@@ -77,7 +79,24 @@ class HostCmd:
     payload: Mapping[str, Any]  # {"command": ..., **args}: the InputKind.HOST payload; checked by the session
 
 
-Body = Union[Hello, SetName, SetLang, Act, Ping, HostCmd]
+@dataclass(frozen=True, slots=True)
+class PressMsg:
+    """A race press: ``t`` is the phone's own clock (ms) at the touch; ``card``: the Beetle card."""
+
+    race: int
+    t: float | int
+    card: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class SyncReply:
+    """The answer to the server's ``sync {s}``: ``t`` is the phone's clock when it answered."""
+
+    s: int
+    t: float | int
+
+
+Body = Union[Hello, SetName, SetLang, Act, Ping, HostCmd, PressMsg, SyncReply]
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +173,27 @@ def _ping(d: Mapping[str, Any]) -> Ping:
     return Ping(t)
 
 
+def _number(d: Mapping[str, Any], name: str) -> float | int:
+    value = _need(d, name)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise MalformedAction(f"{name!r} must be a number")
+    return value
+
+
+def _whole(d: Mapping[str, Any], name: str) -> int:
+    value = _need(d, name)
+    if isinstance(value, bool) or not isinstance(value, int) or abs(value) >= 2**53:
+        raise MalformedAction(f"{name!r} must be a whole number")
+    return value
+
+
+def _press(d: Mapping[str, Any]) -> PressMsg:
+    card = d.get("card")
+    if card is not None and (isinstance(card, bool) or not isinstance(card, int)):
+        raise MalformedAction("'card' must be a card id")
+    return PressMsg(_whole(d, "race"), _number(d, "t"), card)
+
+
 def _host(d: Mapping[str, Any]) -> HostCmd:
     command = _need(d, "command")
     if not isinstance(command, str):
@@ -173,16 +213,20 @@ _FIELDS: dict[ClientKind, frozenset[str]] = {
     ClientKind.ACTION: frozenset({"action", "version"}),
     ClientKind.PING: frozenset({"t"}),
     ClientKind.HOST: frozenset({"command", "args"}),
+    ClientKind.PRESS: frozenset({"race", "t", "card"}),
+    ClientKind.SYNC_REPLY: frozenset({"s", "t"}),
 }
 _ENVELOPE = frozenset({"v", "kind", "id"})
 
-_BODIES = {
+_BODIES: dict[ClientKind, Callable[[Mapping[str, Any]], Body]] = {
     ClientKind.HELLO: _hello,
     ClientKind.SET_NAME: lambda d: SetName(_need(d, "name")),
     ClientKind.SET_LANG: lambda d: SetLang(_need(d, "lang")),
     ClientKind.ACTION: _act,
     ClientKind.PING: _ping,
     ClientKind.HOST: _host,
+    ClientKind.PRESS: _press,
+    ClientKind.SYNC_REPLY: lambda d: SyncReply(_whole(d, "s"), _number(d, "t")),
 }
 
 
@@ -234,3 +278,18 @@ def pong_message(t: float | int, server_ms: int) -> dict[str, Any]:
 def encode(message: Mapping[str, Any]) -> bytes:
     """One server message as the UTF-8 bytes of a text frame."""
     return json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def sync_message(s: int) -> dict[str, Any]:
+    """Clock sync probe: the phone answers ``sync_reply {s, t}`` at once with its own clock."""
+    return {"v": PROTOCOL_VERSION, "kind": "sync", "s": s}
+
+
+def press_result_message(race: int, verdict: str, t_ms: float, error_ms: float,
+                         message_id: MessageId = None) -> dict[str, Any]:
+    """The judge's verdict on a phone's press (``accepted``, ``false_start``, ``too_late``, ...)."""
+    out: dict[str, Any] = {"v": PROTOCOL_VERSION, "kind": "press_result", "race": race, "verdict": verdict,
+                           "t_ms": round(t_ms, 1), "error_ms": round(error_ms, 1)}
+    if message_id is not None:
+        out["id"] = message_id
+    return out

@@ -17,6 +17,7 @@ from typing import Any, Callable, TextIO
 
 from aiohttp import web
 
+from firmware_bridge.bridge import ArcadeBridge
 from game.config import TableConfig
 from game.rules.base import RulesError
 from game.session.journal import CorruptJournal, Journal, move_aside
@@ -45,6 +46,7 @@ class Started:
     port: int
     url: str
     message: str | None  # about a journal moved aside
+    arcade: ArcadeBridge | None = None  # the arcade-button board's bridge (searching or connected)
 
 
 def _open_session(config: TableConfig, **session_kw: Any) -> tuple[Session, Journal, str | None]:
@@ -65,8 +67,19 @@ def _open_session(config: TableConfig, **session_kw: Any) -> tuple[Session, Jour
         return Session.boot(config, journal, None, **session_kw), journal, message
 
 
-async def start_table(config: TableConfig, settings: ServerSettings | None = None, **session_kw: Any) -> Started:
-    """Open the journal, boot the session, and start serving on ``config.host``/``config.port``."""
+async def start_arcade(config: TableConfig, session: Session, **bridge_kw: Any) -> ArcadeBridge:
+    """The arcade board's bridge on this loop: on ``config.serial``, else searching the USB serial
+    ports. Never fails: with no board, races run on phones and keyboard until one shows up."""
+    bridge = ArcadeBridge(port=config.serial, **bridge_kw)
+    session.attach_arcade(bridge)
+    await bridge.start()
+    return bridge
+
+
+async def start_table(config: TableConfig, settings: ServerSettings | None = None, *, arcade: bool = True,
+                      **session_kw: Any) -> Started:
+    """Open the journal, boot the session, and start serving on ``config.host``/``config.port``.
+    ``arcade``: also run the arcade-button bridge (see :func:`start_arcade`)."""
     try:
         session, journal, message = _open_session(config, **session_kw)
     except (OSError, CorruptJournal) as exc:
@@ -90,7 +103,10 @@ async def start_table(config: TableConfig, settings: ServerSettings | None = Non
     session.set_base_url(url)
     if message:
         session.add_notice(JOURNAL_NOTICE)
-    return Started(session, journal, runner, port, url, message)
+    bridge = None
+    if arcade:
+        bridge = await start_arcade(config, session, **({"clock": session.clock} if "clock" in session_kw else {}))
+    return Started(session, journal, runner, port, url, message, bridge)
 
 
 def _bound_port(runner: web.AppRunner, fallback: int) -> int:
@@ -101,6 +117,8 @@ def _bound_port(runner: web.AppRunner, fallback: int) -> int:
 
 
 async def stop_table(started: Started) -> None:
+    if started.arcade is not None:
+        await started.arcade.stop()
     await started.runner.cleanup()
     started.session.close()
     started.journal.close()

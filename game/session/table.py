@@ -62,6 +62,7 @@ class TableRecord:
     phase: TablePhase = TablePhase.LOBBY
     game_no: int | None = None  # the journal's number of the game in play (or just finished)
     admin_pin: str = ""
+    arcade_map: tuple[tuple[int, int], ...] = ()  # arcade board: (seat, button) pairs; empty: button i is seat i
 
     @property
     def offered(self) -> tuple[SeatRecord, ...]:
@@ -91,6 +92,7 @@ class TableRecord:
             "seats": [s.to_json() for s in self.seats],
             "table_settings": self.table_settings.to_json(), "phase": self.phase.value,
             "game_no": self.game_no, "admin_pin": self.admin_pin,
+            "arcade_map": [list(pair) for pair in self.arcade_map],
         }
 
     @classmethod
@@ -107,7 +109,7 @@ class TableRecord:
             language=str(data["language"]), seat_count=count, seats=seats,
             table_settings=TableSettings.from_json(data.get("table_settings", {})),
             phase=TablePhase(data["phase"]), game_no=int(game_no) if game_no is not None else None,
-            admin_pin=str(data.get("admin_pin", "")),
+            admin_pin=str(data.get("admin_pin", "")), arcade_map=_arcade_map(data.get("arcade_map", [])),
         )
 
     @classmethod
@@ -115,3 +117,12 @@ class TableRecord:
               seat_count: int, admin_pin: str) -> "TableRecord":
         return cls(game=game, preset=preset, settings=settings, language=language,
                    seat_count=seat_count, seats=fresh_seats(), admin_pin=admin_pin)
+
+
+def _arcade_map(data: Any) -> tuple[tuple[int, int], ...]:
+    """The journaled seat → button pairs (a seat and a button appear at most once)."""
+    pairs = tuple((int(seat), int(button)) for seat, button in data)
+    seats, buttons = [p[0] for p in pairs], [p[1] for p in pairs]
+    if len(set(seats)) != len(seats) or len(set(buttons)) != len(buttons) or any(x < 0 for x in seats + buttons):
+        raise ValueError("journal table has a wrong arcade button mapping")
+    return tuple(sorted(pairs))

@@ -4,6 +4,12 @@
 
 export const PROTOCOL_VERSION = 1;
 
+/** The phone's own clock in ms (sub-ms, monotonic within the page): what clock sync maps and what
+ *  race presses and timed gestures are stamped with (docs/protocol.md, "Clock sync"). */
+export function phoneNow() {
+  return performance.timeOrigin + performance.now();
+}
+
 /** Connection states the app shows. */
 export const Status = Object.freeze({
   CONNECTING: "connecting",
@@ -29,10 +35,19 @@ const WAKE_PONG_MS = 3000; // after the screen comes back, a pong must arrive th
  * Events dispatched (CustomEvent, detail = message): "message" for every server message,
  * "status" (detail = {status, code?}) when the connection state changes.
  */
+/** @type {Connection | null} the page's live connection (game modules send race presses on it) */
+let active = null;
+
+/** The page's connection, or null before one exists. */
+export function activeConnection() {
+  return active;
+}
+
 export class Connection extends EventTarget {
   /** @param {() => Record<string, any>} helloFields fields of the hello sent on every connect */
   constructor(helloFields) {
     super();
+    active = this;
     this.helloFields = helloFields;
     /** @type {WebSocket | null} */
     this.ws = null;
@@ -144,6 +159,7 @@ export class Connection extends EventTarget {
     if (!msg || typeof msg !== "object" || typeof msg.kind !== "string") return;
     if (msg.kind === "welcome") this.onWelcome(msg);
     if (msg.kind === "pong") this.onPong(msg);
+    if (msg.kind === "sync" && Number.isInteger(msg.s)) this.rawSend({ kind: "sync_reply", s: msg.s, t: phoneNow() });
     this.dispatchEvent(new CustomEvent("message", { detail: msg }));
   }
 

@@ -1,9 +1,11 @@
 // Cheating Moth on the phone: your hand (play, draw, give), the cheat gesture (hold a card until
 // it slips away; letting go early cancels), the guard's accusations, and what just happened.
-// Formats: docs/views/cheating_moth.md. Races are pressed on the table's buttons (M16).
+// Formats: docs/views/cheating_moth.md. Races (M14–M16): a big button that fires on pointer-down,
+// stamped with the phone's own clock (the table maps it with its clock sync, docs/protocol.md).
 import { h } from "../dom.js";
 import { num, t, tn } from "../i18n.js";
 import { icon } from "../icons.js";
+import { activeConnection, phoneNow } from "../net.js";
 import { seatToken } from "../symbols.js";
 import { card as section, seatChip, seatNameNode } from "../ui.js";
 import { hasType, isLegal, lobbySeat } from "./common.js";
@@ -11,12 +13,80 @@ import { hasType, isLegal, lobbySeat } from "./common.js";
 /** @typedef {import("./common.js").GameContext} GameContext */
 /** @typedef {{id: number, kind: string, number: number}} Card */
 
-const FINISH_MARGIN_MS = 150; // hold a little past cheat_ms: the table times the gesture by arrival
+const FINISH_MARGIN_MS = 150; // hold a little past cheat_ms: the clock-sync error may shorten the mapped hold
 
 /** @type {{round: number, card: number | null}} a card picked to give, before choosing to whom */
 let giveDraft = { round: 0, card: null };
 /** @type {ReturnType<typeof setTimeout> | null} */
 let holdTimer = null;
+
+/** This phone's press in the current race: sent, then the table's verdict (press_result).
+ *  @type {{race: number | null, verdict: string | null}} */
+let racePress = { race: null, verdict: null };
+/** @type {(() => void) | null} re-render on a verdict */
+let raceRerender = null;
+/** @type {object | null} the connection the verdict listener is on */
+let listening = null;
+
+/** Listen once per connection for the table's verdicts on our presses. */
+function listenForVerdicts() {
+  const conn = activeConnection();
+  if (!conn || listening === conn) return;
+  listening = conn;
+  conn.addEventListener("message", (ev) => {
+    const msg = /** @type {CustomEvent} */ (ev).detail;
+    if (msg.kind !== "press_result" || msg.race !== racePress.race) return;
+    racePress = { race: msg.race, verdict: msg.verdict };
+    if (raceRerender) raceRerender();
+  });
+}
+
+/** Press now: stamp first (pointer-down), then buzz and send. @param {GameContext} ctx @param {PointerEvent} e */
+function pressRace(ctx, e) {
+  const stamp = phoneNow();
+  e.preventDefault();
+  const v = ctx.view;
+  const cards = v.you?.race_cards ?? [];
+  if (!v.race || (racePress.race === v.race.id && racePress.verdict !== "false_start")) return;
+  const conn = activeConnection();
+  if (!conn || !conn.send("press", { race: v.race.id, t: stamp, card: v.race.kind === "beetle" ? cards[0] ?? null : null })) return;
+  if ("vibrate" in navigator) navigator.vibrate(40);
+  racePress = { race: v.race.id, verdict: "sent" };
+  ctx.rerender();
+}
+
+/** The race button while a race runs, or this phone's feedback. @param {GameContext} ctx */
+function racePanel(ctx) {
+  const v = ctx.view;
+  raceRerender = ctx.rerender;
+  listenForVerdicts();
+  if (!v.race || ctx.seat === null) return null;
+  const beetle = v.race.kind === "beetle";
+  const canRace = beetle ? (v.you?.race_cards ?? []).length > 0 : v.race.eligible.includes(ctx.seat);
+  if (!canRace) return section(null, h("p", { class: "muted", text: t(beetle ? "moth.race_no_card" : "moth.race_watch") }));
+  const mine = racePress.race === v.race.id ? racePress.verdict : null;
+  const feedback = mine && mine !== "sent" ? h("p", { class: mine === "accepted" ? "lead" : "notice", "data-testid": "race-verdict", text: t(`moth.press.${mine}`) }) : null;
+  const done = mine !== null && mine !== "false_start";
+  return h("section", { class: "card race-card" },
+    h("button", {
+      class: "btn btn-primary btn-big race-button", type: "button", "data-testid": "race-press", disabled: done,
+      style: { minHeight: "40vh", width: "100%", fontSize: "2.4rem", touchAction: "none" },
+      onpointerdown: (/** @type {PointerEvent} */ e) => pressRace(ctx, e),
+      text: done ? t("moth.press.sent") : t(beetle ? "moth.race_button" : "moth.slap_button"),
+    }), feedback);
+}
+
+/** The latest race's order with reaction times, margins and the error bound (M16). @param {GameContext} ctx */
+function raceTimes(ctx) {
+  const r = ctx.view.last_race;
+  if (!r || ctx.view.race || !r.order.length) return null;
+  const err = Math.max(0, ...r.error_ms);
+  return h("ol", { class: "plain-list table-list", "data-testid": "race-times" },
+    ...r.order.map((/** @type {number} */ s, /** @type {number} */ i) => h("li", { class: "table-row" }, chip(ctx, s),
+      h("span", { class: "row-state", text: t("moth.race_ms", { ms: num(r.times_ms[i]) }) }),
+      h("strong", { class: "row-bars", text: i === 0 ? "" : t("moth.race_margin", { ms: num(r.margins_ms[i]) }) }))),
+    h("li", { class: "muted small", text: t("moth.race_error", { ms: num(err) }) }));
+}
 
 /** @param {GameContext} ctx @param {number} seat */
 const name = (ctx, seat) => seatNameNode(lobbySeat(ctx, seat));
@@ -122,14 +192,14 @@ function giveTargets(ctx) {
 function startCheat(ctx, cardId, e) {
   e.preventDefault();
   const holdMs = ctx.view.settings.cheat_ms + FINISH_MARGIN_MS;
-  ctx.act({ type: "cheat_start", card: cardId, t_ms: 0 });
+  ctx.act({ type: "cheat_start", card: cardId, t_ms: Math.round(phoneNow()) });
   const release = () => {
     window.removeEventListener("pointerup", release);
     window.removeEventListener("pointercancel", release);
     if (holdTimer) {
       clearTimeout(holdTimer);
       holdTimer = null;
-      ctx.act({ type: "cheat_cancel", t_ms: 0 });
+      ctx.act({ type: "cheat_cancel", t_ms: Math.round(phoneNow()) });
     }
   };
   window.addEventListener("pointerup", release);
@@ -137,7 +207,7 @@ function startCheat(ctx, cardId, e) {
   if (holdTimer) clearTimeout(holdTimer);
   holdTimer = setTimeout(() => {
     holdTimer = null;
-    ctx.act({ type: "cheat_finish", t_ms: 0 });
+    ctx.act({ type: "cheat_finish", t_ms: Math.round(phoneNow()) });
   }, holdMs);
 }
 
@@ -152,7 +222,7 @@ function guardPanel(ctx) {
       return h("button", {
         class: `vote-card${s.tell ? " tell" : ""}`, type: "button", "data-testid": `accuse-${s.seat}`, style: { "--seat": seat.colour },
         disabled: ctx.pending || !isLegal(ctx.legal, { type: "accuse", target: s.seat, t_ms: 0 }),
-        onclick: () => ctx.act({ type: "accuse", target: s.seat, t_ms: 0 }),
+        onclick: () => ctx.act({ type: "accuse", target: s.seat, t_ms: Math.round(phoneNow()) }),
       }, seatToken(seat.symbol, seat.colour, 34), h("span", { class: "vote-name" }, h("bdi", { text: nameText(ctx, s.seat) }),
         s.tell ? h("small", { text: t(`moth.tell.${s.tell}`) }) : null));
     })));
@@ -169,6 +239,7 @@ function happenings(ctx) {
   if (r && !v.race) {
     const key = r.kind === "mosquito" ? "moth.race_slowest" : r.winner === null ? "moth.race_nobody" : "moth.race_winner";
     out.push(h("p", { class: "muted" }, ...tn(key, { name: r.kind === "mosquito" ? (r.slowest === null ? "" : name(ctx, r.slowest)) : r.winner === null ? "" : name(ctx, r.winner) }), " ", rule(r.cause)));
+    out.push(raceTimes(ctx));
   }
   return out;
 }
@@ -194,7 +265,7 @@ function finalBanner(ctx) {
 
 /** @param {GameContext} ctx */
 function renderSeat(ctx) {
-  return h("div", { class: "game cheating-moth" }, statusBar(ctx), finalBanner(ctx), pileCard(ctx), ...happenings(ctx),
+  return h("div", { class: "game cheating-moth" }, statusBar(ctx), finalBanner(ctx), racePanel(ctx), pileCard(ctx), ...happenings(ctx),
     handPanel(ctx), guardPanel(ctx), scoreCard(ctx));
 }
 

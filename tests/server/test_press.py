@@ -1,0 +1,174 @@
+"""Phone race presses over the WebSocket (M16): clock sync probes, presses stamped by each phone's
+own clock (offset by seconds from the table's) judged in true order, verdicts, bad input."""
+from __future__ import annotations
+
+import asyncio
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "session"))
+
+from tabletop_racekit import move_until_playable, wait_decided  # noqa: E402
+from tabletop_wsphone import Phone  # noqa: E402
+
+from game.server.phoneclock import BURST, UNSYNCED_ERROR_MS, PhoneClock  # noqa: E402
+
+pytestmark = pytest.mark.timeout(60)
+
+
+def table_ms() -> float:
+    """The session's clock (``monotonic``), in ms."""
+    return time.monotonic_ns() / 1e6
+
+
+async def answer_syncs(phone: Phone, offset_ms: float, rounds: int, rnd: random.Random) -> None:
+    """Answer ``rounds`` clock probes like a phone whose clock runs ``offset_ms`` ahead, with 0–15 ms
+    of one-way delay on the way back."""
+    for _ in range(rounds):
+        probe = await phone.recv("sync")
+        t = table_ms() + offset_ms
+        await asyncio.sleep(rnd.uniform(0, 0.015))
+        await phone.send("sync_reply", s=probe["s"], t=t)
+
+
+async def seated_moth(make_table: Any) -> tuple[Any, list[Phone]]:
+    table = await make_table(game="cheating_moth")
+    phones = [(await table.seat(i, name=f"P{i + 1}"))[0] for i in range(4)]
+    table.command("start")
+    return table, phones
+
+
+async def test_probes_come_in_a_burst_on_join(make_table: Any) -> None:
+    table = await make_table(game="cheating_moth")
+    phone, _, _ = await table.seat(0)
+    await answer_syncs(phone, 42_000.0, BURST, random.Random(1))
+    await asyncio.sleep(0.05)
+    hub_phone = next(iter(c for c in _hub(table).clients if c.seat == 0)).phone
+    assert hub_phone.sync.ready and len(hub_phone.sync.samples) == BURST
+    mapped = hub_phone.sync.to_server_ms(table_ms() + 42_000.0)
+    assert abs(mapped - table_ms()) < 20
+
+
+def _hub(table: Any) -> Any:
+    return table.session._listeners[0]  # the app attached its hub
+
+
+async def test_M16_phone_presses_with_offset_clocks_are_judged_in_true_order(make_table: Any) -> None:
+    table, phones = await seated_moth(make_table)
+    rnd = random.Random(7)
+    offsets = [3_000.0, -7_500.0, 12_345.6, -250.0]  # each phone's clock, seconds off the table's
+    await asyncio.gather(*(answer_syncs(p, offsets[i], BURST, rnd) for i, p in enumerate(phones)))
+    session = table.session
+    seat, action = await move_until_playable(session, "mosquito", 3)
+    session.submit_action(seat, action, None)
+    race = session.snapshot.public_view["race"]
+    armed = session.snapshot.extras["race"]["current"]["armed_at_ms"]
+    true_after = dict(zip(race["eligible"], (60.0, 25.0, 40.0)))  # >= 10 ms apart
+    await asyncio.sleep(0.1)
+    for s in sorted(race["eligible"], key=lambda s: -true_after[s]):  # sent latest first, later than pressed
+        await phones[s].send("press", race=race["id"], t=armed + true_after[s] + offsets[s])
+        await asyncio.sleep(rnd.uniform(0, 0.02))
+    verdicts = [await phones[s].recv("press_result") for s in race["eligible"]]
+    assert {v["verdict"] for v in verdicts} == {"accepted"}
+    assert all(v["error_ms"] < 20 for v in verdicts)
+    last = await wait_decided(session, race["id"])
+    assert last["order"] == sorted(race["eligible"], key=lambda s: true_after[s])
+    for s, t in zip(last["order"], last["times_ms"]):
+        assert abs(t - true_after[s]) <= max(last["error_ms"]) + 1
+    assert session.snapshot.extras["race_outcome"]["sources"] == ["phone"] * 3
+
+
+async def test_unsynced_phone_uses_arrival_time_and_a_wide_error(make_table: Any) -> None:
+    table, phones = await seated_moth(make_table)
+    session = table.session
+    seat, action = await move_until_playable(session, "mosquito", 5)
+    session.submit_action(seat, action, None)
+    race = session.snapshot.public_view["race"]
+    s = race["eligible"][0]
+    before = table_ms()
+    await phones[s].send("press", race=race["id"], t=123.0)  # no sync answered: its clock means nothing
+    result = await phones[s].recv("press_result")
+    assert result["verdict"] == "accepted" and result["error_ms"] == UNSYNCED_ERROR_MS
+    assert int(before) <= result["t_ms"] <= table_ms()
+
+
+async def test_false_start_and_too_late_verdicts(make_table: Any) -> None:
+    table, phones = await seated_moth(make_table)
+    await asyncio.gather(*(answer_syncs(p, 1_000.0, BURST, random.Random(i)) for i, p in enumerate(phones)))
+    session = table.session
+    seat, action = await move_until_playable(session, "beetle", 2)
+    session.submit_action(seat, action, None)
+    race = session.snapshot.public_view["race"]
+    armed = session.snapshot.extras["race"]["current"]["armed_at_ms"]
+    holders = [s for s in range(4) if session.state_personal(s)["view"]["you"]["race_cards"]]
+    if not holders:
+        pytest.skip("nobody holds the beetle's number in this deal")
+    first = holders[0]
+    await phones[first].send("press", race=race["id"], t=armed - 300 + 1_000.0)
+    assert (await phones[first].recv("press_result"))["verdict"] == "false_start"
+    await phones[first].send("press", race=race["id"], t=armed + 30 + 1_000.0)
+    assert (await phones[first].recv("press_result"))["verdict"] == "accepted"
+    outsider = next(s for s in range(4) if s not in holders)
+    await phones[outsider].send("press", race=race["id"], t=armed + 10 + 1_000.0)
+    assert (await phones[outsider].recv("press_result"))["verdict"] == "not_eligible"
+    last = await wait_decided(session, race["id"])
+    assert last["winner"] == first
+
+
+@pytest.mark.parametrize("fields", [{"t": 1}, {"race": 1}, {"race": "1", "t": 1}, {"race": 1, "t": "x"},
+                                    {"race": 1, "t": 1, "card": True}, {"race": 1, "t": 1, "extra": 0}])
+async def test_malformed_presses_are_refused(make_table: Any, fields: dict[str, Any]) -> None:
+    table = await make_table(game="cheating_moth")
+    phone, _, _ = await table.seat(0)
+    version = table.session.version
+    await phone.send("press", **fields)
+    assert (await phone.error())["code"] == "malformed"
+    assert table.session.version == version
+
+
+async def test_press_from_a_spectator_is_forbidden(make_table: Any) -> None:
+    table = await make_table(game="cheating_moth")
+    watcher = await table.connect()
+    await watcher.send("hello", role="spectator")
+    await watcher.recv("welcome")
+    await watcher.send("press", race=1, t=1.0)
+    assert (await watcher.error())["code"] == "forbidden"
+
+
+def test_phone_clock_ignores_unknown_and_impossible_answers() -> None:
+    clock = PhoneClock()
+    assert clock.reply(99, 5.0, 10.0) is False  # never asked
+    token = clock.probe(100.0)["s"]
+    clock.reply(token, 5.0, 50.0)  # answered "before" it was sent: not a sample
+    assert not clock.sync.ready
+    t, error = clock.to_session(1_000.0, 200.0)
+    assert (t, error) == (200.0, UNSYNCED_ERROR_MS)
+
+
+async def test_cheat_gesture_is_stamped_by_the_phones_own_clock(make_table: Any) -> None:
+    table, phones = await seated_moth(make_table)
+    offset = -4_321.0
+    await answer_syncs(phones[1], offset, BURST, random.Random(3))
+    session = table.session
+    legal = [a for a in session.legal_wire(1) if a["type"] == "cheat_start"]
+    assert legal, "seat 1 (not the guard, a full hand) may cheat at the start"
+    touched = table_ms() - 200.0  # the finger went down 200 ms before the message is sent
+    await phones[1].send("action", action={**legal[0], "t_ms": round(touched + offset)}, version=session.version)
+    await phones[1].recv("state", lambda m: m["view"]["you"]["cheat"] is not None)
+    started = session.state_personal(1)["view"]["you"]["cheat"]["started_ms"]
+    assert abs(started - touched) < 20  # not the arrival time, 200 ms later
+
+
+def test_a_press_just_now_is_mapped_despite_the_whole_ms_session_clock() -> None:
+    clock = PhoneClock()
+    for i in range(BURST):  # phone = table + 1000.25 ms, answered instantly: a tight estimate
+        token = clock.probe(100.0 * i)["s"]
+        clock.reply(token, 100.0 * i + 1000.25 + 0.1, 100.0 * i + 0.2)
+    now = 5_000.0  # the session clock reads whole ms: the press at 5000.6 arrives while it says 5000
+    t, error = clock.to_session(5_000.6 + 1000.25, now)
+    assert error < 1 and t == now  # mapped (and clamped to now), not the arrival fallback
