@@ -1310,6 +1310,10 @@ class CheatingMothEngine(GameEngine[State]):
         check_seat(seat, state.n)
         return public_view(state) if seat is None else seat_view(state, seat)
 
+    def describe_event(self, event: Mapping[str, Any], name: Callable[[int], str] = str) -> str:
+        """One plain-English sentence for a wire event (used by ``tabletop replay``)."""
+        return describe_event(event, name)
+
     def is_over(self, state: State) -> bool:
         return state.phase is Phase.GAME_OVER
 
@@ -1337,3 +1341,77 @@ ENGINE = CheatingMothEngine()
 def card_count(state: State) -> int:
     """Every card somewhere: hands + draw pile + discard pile + cheated away (property tests)."""
     return sum(len(h) for h in state.hands) + len(state.draw_pile) + len(state.discard) + len(state.cheated)
+
+
+# ------------------------------------------------------------------------------ plain-English log
+_KIND_WORDS = {"number": "number card", "ant": "Ant", "spider": "Spider", "mosquito": "Mosquito",
+               "beetle": "Beetle", "moth": "Cheating Moth"}
+
+
+def _seat_list(seats: Any, name: Callable[[int], str]) -> str:
+    items = [name(s) for s in seats]
+    if not items:
+        return "nobody"
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _card(e: Mapping[str, Any]) -> str:
+    return f"a {e['number']} ({_KIND_WORDS.get(e['kind'], e['kind'])})"
+
+
+def _describe_race(e: Mapping[str, Any], name: Callable[[int], str]) -> str:
+    placed = "; ".join(f"{name(s)} {t} ms" for s, t in zip(e["order"], e["times_ms"])) or "nobody pressed"
+    what = "slap race" if e["kind"] == "mosquito" else "Beetle race"
+    verdict = (f"slowest: {name(e['slowest'])}" if e.get("slowest") is not None
+               else f"winner: {name(e['winner'])}" if e.get("winner") is not None else "no winner")
+    notes = [f"no press: {_seat_list(e['no_press'], name)}"] if e["no_press"] else []
+    if e["tie_broken_by_rng"]:
+        notes.append(f"tie between {_seat_list(e['tied'], name)} broken by the shuffle")
+    if e["close"]:
+        notes.append("closer than the measuring error")
+    extra = f" ({'; '.join(notes)})" if notes else ""
+    return f"The {what} ({e['cause']}): {placed} — {verdict}{extra}."
+
+
+def _describe_round_end(e: Mapping[str, Any], name: Callable[[int], str]) -> str:
+    points = ", ".join(f"{name(s)} +{p}" for s, p in enumerate(e["points"]))
+    return f"Round {e['round']} ends: {name(e['out'])} has no cards left (M17). Penalty points: {points}."
+
+
+def _describe_game_end(e: Mapping[str, Any], name: Callable[[int], str]) -> str:
+    table = ", ".join(f"{r}. {name(s)} {t}" for s, r, t in sorted(zip(e["seats"], e["ranks"], e["totals"]),
+                                                                 key=lambda x: x[1]))
+    return f"Game over (M19), lowest total wins: {table}."
+
+
+def describe_event(e: Mapping[str, Any], name: Callable[[int], str] = str) -> str:
+    """One sentence of plain English for a Cheating Moth wire event; ``name`` names a seat."""
+    say: dict[str, Callable[[], str]] = {
+        "round_started": lambda: f"Round {e['round']}: {e['hand_size']} cards each, {name(e['guard'])} guards; "
+                                 f"the pile starts on {e['top_number']} (M3).",
+        "played": lambda: f"{name(e['seat'])} plays {_card(e)} ({e['cause']}).",
+        "drew": lambda: f"{name(e['seat'])} draws {e['count']} card{'s' if e['count'] != 1 else ''} ({e['cause']}).",
+        "pile_refilled": lambda: f"The draw pile is refilled from the discard pile: {e['size']} cards (M6).",
+        "effect": lambda: (f"{name(e['seat'])}'s {_KIND_WORDS.get(e['kind'], e['kind'])} fires ({e['cause']})."
+                           if e["outcome"] == "fired" else
+                           f"{name(e['seat'])}'s {_KIND_WORDS.get(e['kind'], e['kind'])} has no card to give "
+                           f"({e['cause']})."),
+        "card_given": lambda: f"{name(e['giver'])} gives a card to {name(e['receiver'])} ({e['cause']}).",
+        "give_skipped": lambda: f"{name(e['giver'])} has only moths: nothing to give {name(e['receiver'])} "
+                                f"({e['cause']}).",
+        "race_started": lambda: f"{name(e['player'])}'s {_KIND_WORDS.get(e['kind'], e['kind'])} starts a race "
+                                f"({e['cause']}).",
+        "race_decided": lambda: _describe_race(e, name),
+        "timed_out": lambda: f"Time ran out for {_seat_list(e['seats'], name)} ({e['cause']}).",
+        "cheat_tell": lambda: (f"{name(e['seat'])}'s cards tremble… (M11)" if e["active"]
+                               else f"{name(e['seat'])}'s cards are still again (M11)."),
+        "accused": lambda: (f"{name(e['guard'])} accuses {name(e['target'])}: caught cheating! (M10)" if e["caught"]
+                            else f"{name(e['guard'])} accuses {name(e['target'])} wrongly and draws a card (M10)."),
+        "cheat_undone": lambda: f"{name(e['seat'])} takes the cheated card back (M10).",
+        "guard_passed": lambda: f"The Guard Bug passes from {name(e['old'])} to {name(e['new'])} ({e['cause']}).",
+        "round_ended": lambda: _describe_round_end(e, name),
+        "game_ended": lambda: _describe_game_end(e, name),
+    }
+    sentence = say.get(str(e.get("type")))
+    return sentence() if sentence is not None else GameEngine.describe_event(ENGINE, e, name)  # a newer event
+
