@@ -5,7 +5,8 @@ tokens, names, settings), the game state of the game in play, the game timer and
 input (a phone's action, a host command, a bot's choice, a timer running out) goes through
 :meth:`Session.submit_action` / :meth:`Session.host_command` / :meth:`Session.handle_input`; an
 accepted change is written to the journal first, then a new :class:`TableSnapshot` is built and the
-listeners (the WebSocket hub) are told.
+listeners (the WebSocket hub) are told. Races run on the session's :class:`RaceFloor`
+(``racing.py``), the arcade board on its :class:`ArcadeBoard` (``arcade.py``), both on this loop.
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import logging
 import secrets
 import time
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any, Callable, Mapping, Protocol
 
 from game.config import LANGUAGES, TableConfig
@@ -35,17 +37,11 @@ from game.rules.base import (
 )
 from game.seating import MAX_SEATS, look
 
+from .arcade import ARCADE_UNPLUGGED, ArcadeBoard, ArcadeLink
 from .bots import MAX_BOT_STREAK, Bot, BotFactory, NoBotForGame, bot_seed, default_bot_factory
 from .journal import Journal, JournalError, Saved
-from .races import PressSource, PressVerdict, RaceError
-from .racing import (
-    KEYBOARD_ERROR_MS,
-    RaceDesk,
-    RaceKind,
-    RaceSetupError,
-    parse_race,
-    press_of,
-)
+from .races import PressSource, PressVerdict
+from .racing import BoardButton, PressInput, RaceFloor, RaceGame
 from .seats import MIN_OFFERED_SEATS, BotKind, SeatRecord, clean_name, seat_public_json
 from .snapshot import (
     InputEvent,
@@ -65,8 +61,8 @@ PROTOCOL_VERSION = 1
 DEFAULT_SEATS = 6
 HOUSEKEEPING_S = 5.0
 QUIET_MS = 2_000  # no journal write for this long: a good moment for a checkpoint
-RACE_TICK_S = 0.02  # while a race is armed, check this often whether the judge has decided
-ARCADE_UNPLUGGED = "arcade_unplugged"  # notice (i18n key): the board went away, phones take over
+
+__all__ = ["ARCADE_UNPLUGGED", "HOUSEKEEPING_S", "HostCommand", "NoticeCode", "Session", "SessionListener"]
 
 
 def monotonic_ms() -> int:
@@ -94,30 +90,6 @@ class HostCommand(enum.Enum):
     ABORT = "abort"
     KICK = "kick"
     MAP_BUTTONS = "map_buttons"
-
-
-class ArcadeLink(Protocol):
-    """What the session uses of :class:`firmware_bridge.bridge.ArcadeBridge`."""
-
-    mapping: dict[int, int]
-
-    @property
-    def connected(self) -> bool: ...
-
-    @property
-    def mapping_in_progress(self) -> bool: ...
-
-    def add_listener(self, listener: Callable[[Any], None]) -> None: ...
-
-    def arm_race(self, race_id: str, seats: Any) -> None: ...
-
-    def end_race(self) -> None: ...
-
-    def start_mapping(self, seats: Any) -> None: ...
-
-    def cancel_mapping(self) -> None: ...
-
-    def set_mapping(self, mapping: dict[int, int]) -> None: ...
 
 
 class SessionListener(Protocol):
@@ -216,11 +188,10 @@ class Session:
         self._last_write_ms = clock()
         self._unfolded = False  # journal writes since the last checkpoint
         self._cache: dict[tuple[str, int | bool | None], dict[str, Any]] = {}
-        self._races = RaceDesk()
-        self._race_tick: asyncio.TimerHandle | None = None
-        self._race_bots: dict[int, asyncio.TimerHandle] = {}
-        self._arcade: ArcadeLink | None = None
-        self._mapping_waiting: int | None = None
+        self._board = ArcadeBoard(changed=self._publish, pressed=self._button_down, notice_on=self.add_notice,
+                                  notice_off=self._clear_notice, mapped=self._save_button_map)
+        self._races = RaceFloor(clock, self._board, touched=self._touch, changed=self._publish,
+                                decided=self._race_decided, bot_delay_scale=bot_delay_scale)
         self.snapshot: TableSnapshot = self._build_snapshot()
 
     # ---------------------------------------------------------------------------- creation
@@ -306,7 +277,7 @@ class Session:
         """Stop the timer and the bots (the loop is going away)."""
         self._timer.cancel()
         self._cancel_bots()
-        self._stop_race_clock()
+        self._races.close()
 
     # ------------------------------------------------------------------------------ queries
     @property
@@ -395,7 +366,7 @@ class Session:
                     raise UnknownSeat("a game action needs a seat")
                 self.submit_action(event.seat, event.payload.get("action"), None, event.source)
             elif event.kind is InputKind.PRESS:
-                self._press_input(event)
+                self._press_input(PressInput.of(event))
             else:
                 raise IllegalAction(f"{event.kind.value} inputs are not handled by this table")
             self.host_error = None
@@ -677,7 +648,7 @@ class Session:
         previous = self._timer.running
         new_step = request is not None and (previous is None or previous.request.key != request.key)
         self._refresh_legal(actor, new_step)
-        self._sync_race()
+        self._races.sync(self._race_game(), self._bots)
         self._timer.sync(request)
         self._schedule_bots()
         self._publish()
@@ -746,9 +717,7 @@ class Session:
 
     # ------------------------------------------------------------------------------ timer
     def _timer_expired(self, request: TimerRequest) -> None:
-        live = self._races.current
-        if live is not None and request.key == f"race:{live.race}":
-            self._finish_race()  # the presses collected so far stand in for the empty result
+        if self._races.expire(request.key):
             return
         try:
             self._accept(None, request.on_expiry)
@@ -829,106 +798,21 @@ class Session:
         ``card``: a Beetle phone's chosen card. Returns the judge's verdict; a press that decides
         the race applies the engine's ``race_result`` at once."""
         check_seat(seat, self.table.seat_count)
-        if card is not None and (not isinstance(card, int) or isinstance(card, bool)):
-            raise MalformedAction("'card' must be a card id")
-        try:
-            verdict = self._races.press(press_of(seat, t_ms, source, error_ms, race), card)
-        except RaceError as exc:
-            raise MalformedAction(str(exc)) from None
-        if source is not InputSource.BOT:
-            self._touch()
-        if verdict in (PressVerdict.ACCEPTED, PressVerdict.FALSE_START):
-            self._publish()  # the screen shows who pressed and the false starts
-        self._check_race()
-        return verdict
+        return self._races.press(seat, t_ms, source, error_ms=error_ms, race=race, card=card)
 
-    def _press_input(self, event: InputEvent) -> None:
-        """A PRESS input (keyboard, arcade through the runtime): ``payload`` may hold ``race``,
-        ``error_ms`` and ``card``."""
-        if event.seat is None:
-            raise UnknownSeat("a press needs a seat")
-        source = {InputSource.ARCADE: PressSource.ARCADE, InputSource.PHONE: PressSource.PHONE,
-                  InputSource.BOT: PressSource.BOT}.get(event.source, PressSource.KEYBOARD)
-        error = event.payload.get("error_ms", KEYBOARD_ERROR_MS if source is PressSource.KEYBOARD else 0.0)
-        race = event.payload.get("race")
-        self.press(event.seat, event.t_ms, source, error_ms=error,
-                   race=race if isinstance(race, int) and not isinstance(race, bool) else None,
-                   card=event.payload.get("card"))
+    def _press_input(self, press: PressInput) -> None:
+        self.press(press.seat, press.t_ms, press.source, error_ms=press.error_ms, race=press.race, card=press.card)
 
-    def _sync_race(self) -> None:
-        """Arm or disarm the race desk to match the engine's public view (called on every change)."""
+    def _race_game(self) -> RaceGame | None:
+        """The game in play as the race floor reads it (``None``: no game in play)."""
         run = self.run if self.phase is TablePhase.PLAYING else None
-        view = run.engine.view(run.state, None) if run is not None else None
-        view_race = view.get("race") if isinstance(view, dict) else None
-        live = self._races.current
-        if view_race is None:
-            if live is not None:
-                self._races.disarm()
-                self._stop_race_clock()
-                self._arcade_call("end_race")
-            return
-        try:
-            race, kind, timeout_ms, eligible = parse_race(view_race)
-        except RaceSetupError as exc:
-            log.error("cannot judge this race: %s", exc)
-            return
-        if live is not None and live.race == race:
-            return
-        assert run is not None
-        if kind is RaceKind.BEETLE:  # the public view lists everyone; only holders may race
-            eligible = tuple(s for s in range(run.n_seats) if run.engine.view(run.state, s)["you"]["race_cards"])
-        live = self._races.arm(race, kind, eligible, self.clock(), timeout_ms)
-        if live.eligible:
-            self._arcade_call("arm_race", live.judge_id, live.eligible)
-        self._start_race_clock(live.eligible)
+        return RaceGame(partial(run.engine.view, run.state), run.n_seats) if run is not None else None
 
-    def _start_race_clock(self, eligible: frozenset[int]) -> None:
-        """The tick that checks the judge, and the bots' presses (``race_press`` + ``think_ms``)."""
-        self._stop_race_clock()
-        loop = asyncio.get_running_loop()
-        self._race_tick = loop.call_later(RACE_TICK_S, self._on_race_tick)
-        run = self.run
-        assert run is not None
-        for seat, bot in self._bots.items():
-            ask = getattr(bot, "race_press", None)
-            entry = ask(run.engine.view(run.state, seat)) if callable(ask) and seat in eligible else None
-            if entry is not None:
-                delay = max(0, bot.think_ms()) * self._bot_delay_scale / 1000
-                self._race_bots[seat] = loop.call_later(delay, self._bot_press, seat, getattr(entry, "card", None))
-
-    def _stop_race_clock(self) -> None:
-        if self._race_tick is not None:
-            self._race_tick.cancel()
-            self._race_tick = None
-        for handle in self._race_bots.values():
-            handle.cancel()
-        self._race_bots.clear()
-
-    def _bot_press(self, seat: int, card: int | None) -> None:
-        self._race_bots.pop(seat, None)
-        if self._races.current is not None:
-            self.press(seat, self.clock(), PressSource.BOT, card=card)
-
-    def _on_race_tick(self) -> None:
-        self._race_tick = None
-        if self._races.current is None:
-            return
-        self._check_race()
-        if self._races.current is not None:
-            self._race_tick = asyncio.get_running_loop().call_later(RACE_TICK_S, self._on_race_tick)
-
-    def _check_race(self) -> None:
-        if self._races.complete(self.clock()):
-            self._finish_race()
-
-    def _finish_race(self) -> None:
+    def _race_decided(self, wire: dict[str, Any]) -> None:
         """Hand the judge's outcome to the engine as ``race_result`` (journaled like any action)."""
         run = self.run
-        if run is None or self._races.current is None:
+        if run is None:
             return
-        wire = self._races.finish(self.clock())
-        self._stop_race_clock()
-        self._arcade_call("end_race")
         try:
             self._accept(None, run.engine.action_from_wire(wire))
         except RulesError as exc:
@@ -941,56 +825,17 @@ class Session:
     # ------------------------------------------------------------------------------ arcade
     def attach_arcade(self, bridge: ArcadeLink) -> None:
         """Use an arcade board for races (and restore the journaled button mapping)."""
-        self._arcade = bridge
-        if self.table.arcade_map:
-            bridge.set_mapping(dict(self.table.arcade_map))
-        bridge.add_listener(self._on_arcade)
+        self._board.attach(bridge, self.table.arcade_map)
+
+    def _button_down(self, button: BoardButton) -> None:
+        self._races.press_button(button)
+
+    def _clear_notice(self, key: str) -> None:
+        if key in self.notices:
+            self.notices = tuple(n for n in self.notices if n != key)
         self._publish()
 
-    def _arcade_call(self, name: str, *args: Any) -> None:
-        """Tell the bridge about a race, connected or not: it keeps the race while unplugged and
-        lights the lamps of who has not pressed yet when the board is found again."""
-        bridge = self._arcade
-        if bridge is not None:
-            getattr(bridge, name)(*args)
-
-    def _on_arcade(self, event: Any) -> None:
-        """A bridge event (``firmware_bridge.bridge``), on the loop."""
-        kind = type(event).__name__
-        if kind == "ButtonDown":
-            self._arcade_press(event)
-        elif kind == "BoardLost":
-            self._mapping_waiting = None
-            self.add_notice(ARCADE_UNPLUGGED)
-        elif kind == "BoardFound":
-            self._board_found()
-        elif kind == "MappingStep":
-            self._mapping_waiting = event.waiting_for
-            self._publish()
-        elif kind == "MappingDone":
-            self._mapping_done(dict(event.mapping))
-
-    def _arcade_press(self, event: Any) -> None:
-        live = self._races.current
-        press = event.to_press(live.judge_id if live is not None else None)
-        if press is None:
-            return
-        try:
-            verdict = self._races.press(press)
-        except RaceError as exc:
-            log.warning("arcade press refused: %s", exc)
-            return
-        if verdict in (PressVerdict.ACCEPTED, PressVerdict.FALSE_START):
-            self._publish()
-        self._check_race()
-
-    def _board_found(self) -> None:
-        if ARCADE_UNPLUGGED in self.notices:
-            self.notices = tuple(n for n in self.notices if n != ARCADE_UNPLUGGED)
-        self._publish()
-
-    def _mapping_done(self, mapping: dict[int, int]) -> None:
-        self._mapping_waiting = None
+    def _save_button_map(self, mapping: dict[int, int]) -> None:
         table = replace(self.table, arcade_map=tuple(sorted(mapping.items())))
         try:
             self._lobby_change(table)
@@ -999,34 +844,13 @@ class Session:
 
     def _host_map_buttons(self, p: Mapping[str, Any]) -> None:
         """Start ("press your button", seat by seat) or ``cancel`` the arcade mapping wizard."""
-        bridge = self._arcade
-        if bridge is None or not bridge.connected:
-            raise IllegalAction("no arcade board is connected")
+        self._board.require_connected()
         if _field(p, "cancel", bool, optional=True):
-            bridge.cancel_mapping()
-            self._mapping_waiting = None
-            self._publish()
+            self._board.cancel_mapping()
             return
-        if self._races.current is not None:
+        if self._races.armed:
             raise IllegalAction("not during a race")
-        seats = [r.seat for r in self.table.offered]
-        try:
-            bridge.start_mapping(seats)
-        except (RuntimeError, ValueError) as exc:
-            raise IllegalAction(str(exc)) from None
-        self._mapping_waiting = seats[0]
-        self._publish()
-
-    def _arcade_json(self) -> dict[str, Any]:
-        """``extras["arcade"]``: board present, the wizard's progress, the seat → button mapping."""
-        bridge = self._arcade
-        mapping = dict(self.table.arcade_map)
-        return {
-            "present": bridge is not None, "connected": bool(bridge is not None and bridge.connected),
-            "mapping_in_progress": bool(bridge is not None and bridge.mapping_in_progress),
-            "waiting_for": self._mapping_waiting,
-            "mapping": {str(seat): button for seat, button in mapping.items()} if mapping else None,
-        }
+        self._board.start_mapping([r.seat for r in self.table.offered])
 
     # ---------------------------------------------------------------------------- outputs
     def _build_snapshot(self) -> TableSnapshot:
@@ -1055,7 +879,8 @@ class Session:
             "max_seats": min(MAX_SEATS, self.engine.max_seats), "can_start": self._can_start(),
             "presets": list(self.engine.presets()), "games": list(GAMES),
             "table_settings": self.table.table_settings.to_json(), "host_url": f"{self.base_url}/host",
-            "host_error": self.host_error, "race": self._races.to_json(), "arcade": self._arcade_json(),
+            "host_error": self.host_error, "race": self._races.to_json(),
+            "arcade": self._board.to_json(self.table.arcade_map),
             "bots": [r.bot.value if r.bot is not None else None for r in self.table.offered],
             "bot_names": [_bot_name(r.seat) if r.bot is not None else None for r in self.table.offered],
             "race_outcome": self._races.last,

@@ -1,0 +1,128 @@
+"""The arcade board at the table: the session's side of :class:`firmware_bridge.bridge.ArcadeBridge`.
+
+:class:`ArcadeBoard` runs on the session's loop (the one writer). It tells the bridge when a race
+is armed and over (the lamps), turns the bridge's events into session changes (a button press
+goes to the race floor, an unplugged board puts up a notice, the ``map_buttons`` wizard's steps
+and its finished seat → button mapping) and gives ``extras["arcade"]``.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Protocol
+
+from game.rules.base import IllegalAction
+
+ARCADE_UNPLUGGED = "arcade_unplugged"  # notice (i18n key): the board went away, phones take over
+
+
+class ArcadeLink(Protocol):
+    """What the session uses of :class:`firmware_bridge.bridge.ArcadeBridge`."""
+
+    mapping: dict[int, int]
+
+    @property
+    def connected(self) -> bool: ...
+
+    @property
+    def mapping_in_progress(self) -> bool: ...
+
+    def add_listener(self, listener: Callable[[Any], None]) -> None: ...
+
+    def arm_race(self, race_id: str, seats: Any) -> None: ...
+
+    def end_race(self) -> None: ...
+
+    def start_mapping(self, seats: Any) -> None: ...
+
+    def cancel_mapping(self) -> None: ...
+
+    def set_mapping(self, mapping: dict[int, int]) -> None: ...
+
+
+ButtonMap = tuple[tuple[int, int], ...]  # the journaled seat → button mapping (TableRecord.arcade_map)
+
+
+class ArcadeBoard:
+    """The board, when one is attached. ``changed``: publish a new snapshot; ``pressed``: a
+    ``ButtonDown`` for the race floor; ``notice_on``/``notice_off``: show or clear a notice;
+    ``mapped``: save the mapping the wizard finished with."""
+
+    def __init__(self, *, changed: Callable[[], None], pressed: Callable[[Any], None],
+                 notice_on: Callable[[str], None], notice_off: Callable[[str], None],
+                 mapped: Callable[[dict[int, int]], None]) -> None:
+        self._bridge: ArcadeLink | None = None
+        self._waiting: int | None = None  # the seat the mapping wizard waits for
+        self._changed = changed
+        self._pressed = pressed
+        self._notice_on = notice_on
+        self._notice_off = notice_off
+        self._mapped = mapped
+
+    def attach(self, bridge: ArcadeLink, mapping: ButtonMap) -> None:
+        """Use ``bridge`` for races, with the journaled button ``mapping`` restored."""
+        self._bridge = bridge
+        if mapping:
+            bridge.set_mapping(dict(mapping))
+        bridge.add_listener(self._on_event)
+        self._changed()
+
+    # ------------------------------------------------------------------------------ lamps
+    def arm_race(self, race_id: str, seats: frozenset[int]) -> None:
+        """Tell the bridge about a race, connected or not: it keeps the race while unplugged and
+        lights the lamps of who has not pressed yet when the board is found again."""
+        if self._bridge is not None:
+            self._bridge.arm_race(race_id, seats)
+
+    def end_race(self) -> None:
+        if self._bridge is not None:
+            self._bridge.end_race()
+
+    # ----------------------------------------------------------------------- bridge events
+    def _on_event(self, event: Any) -> None:
+        """A bridge event (``firmware_bridge.bridge``), on the loop."""
+        kind = type(event).__name__
+        if kind == "ButtonDown":
+            self._pressed(event)
+        elif kind == "BoardLost":
+            self._waiting = None
+            self._notice_on(ARCADE_UNPLUGGED)
+        elif kind == "BoardFound":
+            self._notice_off(ARCADE_UNPLUGGED)
+        elif kind == "MappingStep":
+            self._waiting = event.waiting_for
+            self._changed()
+        elif kind == "MappingDone":
+            self._waiting = None
+            self._mapped(dict(event.mapping))
+
+    # ---------------------------------------------------------------------- mapping wizard
+    def require_connected(self) -> None:
+        if self._bridge is None or not self._bridge.connected:
+            raise IllegalAction("no arcade board is connected")
+
+    def start_mapping(self, seats: list[int]) -> None:
+        """"Press your button", seat by seat (the board must be connected)."""
+        self.require_connected()
+        assert self._bridge is not None
+        try:
+            self._bridge.start_mapping(seats)
+        except (RuntimeError, ValueError) as exc:
+            raise IllegalAction(str(exc)) from None
+        self._waiting = seats[0]
+        self._changed()
+
+    def cancel_mapping(self) -> None:
+        self.require_connected()
+        assert self._bridge is not None
+        self._bridge.cancel_mapping()
+        self._waiting = None
+        self._changed()
+
+    def to_json(self, mapping: ButtonMap) -> dict[str, Any]:
+        """``extras["arcade"]``: board present, the wizard's progress, the seat → button mapping."""
+        bridge = self._bridge
+        return {
+            "present": bridge is not None, "connected": bool(bridge is not None and bridge.connected),
+            "mapping_in_progress": bool(bridge is not None and bridge.mapping_in_progress),
+            "waiting_for": self._waiting,
+            "mapping": {str(seat): button for seat, button in dict(mapping).items()} if mapping else None,
+        }
