@@ -1,9 +1,14 @@
 """The lobby: one QR code per seat in its colour, the seat's short code and link, who sits where,
-and the host's controls (game, preset, language, settings, seats, bots, start) by key and mouse."""
+and the host's controls (game, preset, language, settings, seats, bots, start, arcade buttons) by
+key and mouse. While the arcade board's "press your button" wizard runs, a panel over the seats
+says whose button it waits for and which seats already have theirs."""
 from __future__ import annotations
 
+import enum
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import pygame
 
@@ -19,6 +24,13 @@ from .widgets import Button, draw_button, hit, row
 
 MIN_SEATS, MAX_SEATS = 3, 12
 BOT_CYCLE: tuple[str | None, ...] = ("heuristic", "random", None)
+ARCADE_KEY = "A"
+# Each key presses the control-bar button showing that key.
+KEYED: dict[int, str] = {
+    pygame.K_g: "G", pygame.K_p: "P", pygame.K_l: "L", pygame.K_s: "S", pygame.K_MINUS: "-",
+    pygame.K_KP_MINUS: "-", pygame.K_PLUS: "+", pygame.K_EQUALS: "+", pygame.K_KP_PLUS: "+",
+    pygame.K_b: "B", pygame.K_a: ARCADE_KEY, pygame.K_RETURN: "Enter", pygame.K_KP_ENTER: "Enter",
+}
 
 
 def presets_of(game: str, snapshot: TableSnapshot | None = None) -> tuple[str, ...]:
@@ -31,6 +43,50 @@ def presets_of(game: str, snapshot: TableSnapshot | None = None) -> tuple[str, .
         return tuple(get_engine(game).presets())
     except (ImportError, KeyError, AttributeError):
         return ()
+
+
+class ArcadeStage(enum.Enum):
+    """What the lobby's arcade control shows (from the session's ``extras["arcade"]``)."""
+
+    ABSENT = "absent"  # no arcade bridge at all: no control
+    UNPLUGGED = "unplugged"  # the bridge looks for a board: "no arcade board", inactive
+    READY = "ready"  # a board is connected: A starts the wizard
+    MAPPING = "mapping"  # the wizard runs: A or Esc stops it
+
+
+@dataclass(frozen=True, slots=True)
+class ArcadeStatus:
+    stage: ArcadeStage
+    waiting_for: int | None  # the seat whose button the wizard waits for
+    done: Mapping[int, int | None]  # seat -> its new button (None: the session did not say which)
+
+    @classmethod
+    def of(cls, snapshot: TableSnapshot) -> ArcadeStatus:
+        raw = snapshot.extras.get("arcade")
+        if not isinstance(raw, Mapping) or not raw.get("present"):
+            return cls(ArcadeStage.ABSENT, None, {})
+        if not raw.get("connected"):
+            return cls(ArcadeStage.UNPLUGGED, None, {})
+        if not raw.get("mapping_in_progress"):
+            return cls(ArcadeStage.READY, None, {})
+        waiting = raw.get("waiting_for")
+        waiting = waiting if isinstance(waiting, int) and not isinstance(waiting, bool) else None
+        return cls(ArcadeStage.MAPPING, waiting, _mapped_so_far(snapshot, raw.get("done"), waiting))
+
+
+def _mapped_so_far(snapshot: TableSnapshot, done: Any, waiting: int | None) -> dict[int, int | None]:
+    """Seats that have pressed: the session's ``done`` ({"seat": button}) when it sends it, else
+    the seats before the awaited one (the wizard goes through the seats in order)."""
+    if isinstance(done, Mapping):
+        out: dict[int, int | None] = {}
+        for seat, button in done.items():
+            if str(seat).isdigit() and isinstance(button, int) and not isinstance(button, bool):
+                out[int(seat)] = button
+        return out
+    order = [s.seat for s in snapshot.seats]
+    if waiting not in order:
+        return {}
+    return {seat: None for seat in order[:order.index(waiting)]}
 
 
 def _next(items: tuple, current: object) -> object:
@@ -54,6 +110,7 @@ class LobbyLayout:
     buttons: tuple[Button, ...]
     hints: pygame.Rect
     notices: pygame.Rect
+    grid: pygame.Rect
 
 
 def _grid(n: int, area: pygame.Rect, gap: int) -> tuple[int, int]:
@@ -102,7 +159,7 @@ def layout(frame: Frame) -> LobbyLayout:
     bar = pygame.Rect(margin, footer_top, w - 2 * margin, round(h * 0.085))
     hints = pygame.Rect(margin, bar.bottom + round(h * 0.01), w - 2 * margin, h - bar.bottom - round(h * 0.015))
     notices = pygame.Rect(margin, grid.bottom + margin // 4, w - 2 * margin, notice_h)
-    return LobbyLayout(header, subtitle, cards, tuple(_buttons(frame, bar, rtl)), hints, notices)
+    return LobbyLayout(header, subtitle, cards, tuple(_buttons(frame, bar, rtl)), hints, notices, grid)
 
 
 def _buttons(frame: Frame, bar: pygame.Rect, rtl: bool) -> list[Button]:
@@ -112,7 +169,13 @@ def _buttons(frame: Frame, bar: pygame.Rect, rtl: bool) -> list[Button]:
     seats = len(snap.seats)
     low, high = seat_limits(snap)
     can_start = snap.extras.get("can_start", True) is not False
-    rects = row(bar, [1.35, 1.2, 1.0, 1.0, 0.55, 0.95, 1.0, 1.25], round(8 * u), rtl)
+    arcade = ArcadeStatus.of(snap)
+    if arcade.stage is ArcadeStage.ABSENT:
+        weights = [1.35, 1.2, 1.0, 1.0, 0.55, 0.95, 1.0, 1.25]
+    else:  # a ninth button: the long labels (game, rules) keep their room, the short ones give some
+        weights = [1.15, 1.45, 0.95, 1.0, 0.45, 0.95, 1.0, 1.15, 1.3]
+    rects = row(bar, weights, round(8 * u), rtl)
+    extra = [_arcade_button(frame, rects.pop(7), arcade)] if arcade.stage is not ArcadeStage.ABSENT else []
     game_name = frame.s(f"game.{snap.game}")
     preset_name = frame.s(f"preset.{snap.preset}") if snap.preset else frame.s("lobby.no_preset")
     return [
@@ -126,15 +189,32 @@ def _buttons(frame: Frame, bar: pygame.Rect, rtl: bool) -> list[Button]:
                active=seats < high),
         Button(rects[6], frame.s("lobby.btn_fill_bots"), "B", (host("fill_bots", kind="heuristic"),),
                active=any(s.status is SeatStatus.FREE for s in snap.seats)),
+        *extra,
         Button(rects[7], frame.s("lobby.btn_start"), "Enter", (host("start"),), primary=True,
                active=can_start),
     ]
+
+
+def _arcade_button(frame: Frame, rect: pygame.Rect, arcade: ArcadeStatus) -> Button:
+    if arcade.stage is ArcadeStage.MAPPING:
+        return Button(rect, frame.s("lobby.btn_arcade_stop"), ARCADE_KEY, (host("map_buttons", cancel=True),))
+    if arcade.stage is ArcadeStage.READY:
+        return Button(rect, frame.s("lobby.btn_arcade"), ARCADE_KEY, (host("map_buttons"),))
+    return Button(rect, frame.s("lobby.btn_arcade_none"), ARCADE_KEY, (), active=False)
 
 
 def _settings_scene() -> Scene:
     from .settings import SettingsScene
 
     return SettingsScene()
+
+
+def _press(lay: LobbyLayout, key: str) -> list[Intent]:
+    """The intents of the (active) control-bar button showing ``key``; none if there is none."""
+    for button in lay.buttons:
+        if button.hint == key:
+            return list(button.intents) if button.active else []
+    return []
 
 
 def bot_kind(snapshot: TableSnapshot, seat: SeatInfo) -> str | None:
@@ -172,17 +252,26 @@ class LobbyScene(Scene):
     def handle(self, event: pygame.event.Event, frame: Frame) -> list[Intent]:
         lay = layout(frame)
         snap = frame.snapshot
+        if ArcadeStatus.of(snap).stage is ArcadeStage.MAPPING:
+            return self._while_mapping(event, lay)
         if event.type == pygame.MOUSEBUTTONDOWN:
             return self._click(event, lay, snap)
         if event.type != pygame.KEYDOWN:
             return []
-        keyed = {pygame.K_g: 0, pygame.K_p: 1, pygame.K_l: 2, pygame.K_s: 3, pygame.K_MINUS: 4,
-                 pygame.K_KP_MINUS: 4, pygame.K_PLUS: 5, pygame.K_EQUALS: 5, pygame.K_KP_PLUS: 5,
-                 pygame.K_b: 6, pygame.K_RETURN: 7, pygame.K_KP_ENTER: 7}
-        if event.key in keyed:
-            button = lay.buttons[keyed[event.key]]
-            return list(button.intents) if button.active else []
+        if event.key in KEYED:
+            return _press(lay, KEYED[event.key])
         return self._seat_key(event, snap)
+
+    @staticmethod
+    def _while_mapping(event: pygame.event.Event, lay: LobbyLayout) -> list[Intent]:
+        """The wizard is modal: only stopping it (A, Esc, or its button) does anything."""
+        if event.type == pygame.KEYDOWN and event.key in (pygame.K_a, pygame.K_ESCAPE):
+            return _press(lay, ARCADE_KEY)
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            button = hit(list(lay.buttons), event.pos)
+            if button is not None and button.hint == ARCADE_KEY:
+                return list(button.intents)
+        return []
 
     def _click(self, event: pygame.event.Event, lay: LobbyLayout, snap: TableSnapshot) -> list[Intent]:
         button = hit(list(lay.buttons), event.pos)
@@ -241,6 +330,9 @@ class LobbyScene(Scene):
                 self._draw_seat(surface, snap.seats[card.seat], card, frame, ctx, card.seat == self.selected)
         for button in lay.buttons:
             draw_button(surface, button, frame, ctx)
+        arcade = ArcadeStatus.of(snap)
+        if arcade.stage is ArcadeStage.MAPPING:
+            draw_mapping_panel(surface, lay.grid, arcade, frame, ctx)
         ctx.text.draw(surface, frame.s("lobby.keys"), frame.lang, lay.hints,
                       TextStyle(round(17 * u), theme.TEXT_DIM, align=Align.CENTER, max_lines=2, min_px=7))
 
@@ -307,3 +399,105 @@ class LobbyScene(Scene):
         box = pygame.Rect(body.x, round(body.y + body.height * 0.68), body.width, round(body.height * 0.3))
         ctx.text.draw(surface, label, frame.lang, box,
                       TextStyle(round(22 * u), tone, bold=True, align=Align.CENTER, max_lines=2, min_px=7))
+
+
+# ------------------------------------------------------------------------------ arcade wizard
+def mapping_panel_rect(grid: pygame.Rect) -> pygame.Rect:
+    """Where the wizard's panel goes: over the middle of the seat grid."""
+    rect = pygame.Rect(0, 0, round(grid.width * 0.72), round(grid.height * 0.9))
+    rect.center = grid.center
+    return rect
+
+
+def _seat_of(snapshot: TableSnapshot, seat: int | None) -> SeatInfo | None:
+    return next((s for s in snapshot.seats if s.seat == seat), None)
+
+
+def draw_mapping_panel(surface: pygame.Surface, grid: pygame.Rect, arcade: ArcadeStatus, frame: Frame,
+                       ctx: RenderContext) -> None:
+    """"Press the button of seat N" in that seat's colour and symbol, every seat's progress below."""
+    u = frame.scale.u
+    rect = mapping_panel_rect(grid)
+    waiting = _seat_of(frame.snapshot, arcade.waiting_for)
+    border = theme.seat_colour(waiting.seat, waiting.colour) if waiting is not None else theme.ACCENT
+    surface.blit(shapes.veil(rect.size, (*theme.BACKGROUND, 235), round(14 * u)), rect.topleft)
+    pygame.draw.rect(surface, border, rect, max(2, round(5 * u)), border_radius=round(14 * u))
+    pad = round(rect.height * 0.05)
+    inner = rect.inflate(-2 * pad, -2 * pad)
+    heights = [round(inner.height * f) for f in (0.12, 0.4, 0.34, 0.14)]
+    bands: list[pygame.Rect] = []
+    y = inner.y
+    for height in heights:
+        bands.append(pygame.Rect(inner.x, y, inner.width, height))
+        y += height
+    title, prompt, chips, footer = bands
+    ctx.text.draw(surface, frame.s("lobby.arcade_title"), frame.lang, title,
+                  TextStyle(round(24 * u), theme.TEXT_DIM, bold=True, align=Align.CENTER, max_lines=1, min_px=7))
+    if waiting is not None:
+        _draw_prompt(surface, prompt, waiting, frame, ctx)
+    _draw_progress(surface, chips, arcade, frame, ctx)
+    ctx.text.draw(surface, frame.s("lobby.arcade_stop_hint"), frame.lang, footer,
+                  TextStyle(round(18 * u), theme.TEXT_DIM, align=Align.CENTER, max_lines=1, min_px=7))
+
+
+def _draw_prompt(surface: pygame.Surface, box: pygame.Rect, seat: SeatInfo, frame: Frame, ctx: RenderContext) -> None:
+    u = frame.scale.u
+    colour = theme.seat_colour(seat.seat, seat.colour)
+    r = box.height * 0.36
+    rtl = frame.lang == "fa"
+    gap = round(r * 2.5)
+    sym_x = box.right - gap / 2 if rtl else box.x + gap / 2
+    shapes.symbol(surface, seat.symbol, colour, (sym_x, box.centery), r)
+    text_box = pygame.Rect(box.x if rtl else box.x + gap, box.y, box.width - gap, box.height)
+    named = seat.status is not SeatStatus.FREE and bool(seat.name)
+    line = pygame.Rect(text_box.x, text_box.y, text_box.width, round(text_box.height * (0.6 if named else 1.0)))
+    ctx.text.draw(surface, frame.s("lobby.arcade_press", n=seat.seat + 1), frame.lang, line,
+                  TextStyle(round(44 * u), theme.GOLD, bold=True, max_lines=2, min_px=8))
+    if named:
+        rest = pygame.Rect(text_box.x, line.bottom, text_box.width, text_box.bottom - line.bottom)
+        ctx.text.draw(surface, seat.name, frame.lang, rest,
+                      TextStyle(round(30 * u), colour, bold=True, max_lines=1, min_px=8, valign=VAlign.TOP))
+
+
+def _draw_progress(surface: pygame.Surface, box: pygame.Rect, arcade: ArcadeStatus, frame: Frame,
+                   ctx: RenderContext) -> None:
+    """One chip per seat: its symbol and, once pressed, its button (dim until its turn)."""
+    seats = frame.snapshot.seats[:MAX_SEATS]
+    if not seats:
+        return
+    rows = 1 if len(seats) <= 6 else 2
+    cols = math.ceil(len(seats) / rows)
+    gap = round(8 * frame.scale.u)
+    chip_h = (box.height - gap * (rows - 1)) // rows
+    rtl = frame.lang == "fa"
+    for r in range(rows):
+        in_row = seats[r * cols:(r + 1) * cols]
+        rects = row(pygame.Rect(box.x, box.y + r * (chip_h + gap), box.width, chip_h), [1.0] * cols, gap, rtl)
+        offset = (cols - len(in_row)) * (rects[0].width + gap) // 2  # a short last row is centred
+        for seat, rect in zip(in_row, rects):
+            _draw_chip(surface, rect.move(-offset if rtl else offset, 0), seat, arcade, frame, ctx)
+
+
+def _draw_chip(surface: pygame.Surface, rect: pygame.Rect, seat: SeatInfo, arcade: ArcadeStatus, frame: Frame,
+               ctx: RenderContext) -> None:
+    u = frame.scale.u
+    colour = theme.seat_colour(seat.seat, seat.colour)
+    now = seat.seat == arcade.waiting_for
+    done = seat.seat in arcade.done
+    fill = theme.PANEL_LIGHT if now or done else theme.PANEL
+    shapes.panel(surface, rect, fill, colour if now or done else theme.DEAD, radius=round(8 * u),
+                 width=max(1, round((4 if now else 2) * u)))
+    r = min(rect.height * 0.26, rect.width * 0.18)
+    shapes.symbol(surface, seat.symbol, colour if now or done else theme.DEAD, (rect.centerx, rect.y + rect.height * 0.34), r)
+    button = arcade.done.get(seat.seat)
+    if now:
+        label, tone = frame.s("lobby.arcade_now"), theme.GOLD
+    elif done:
+        label = frame.s("lobby.arcade_button", n=button + 1) if button is not None else frame.s("lobby.arcade_done")
+        tone = theme.GOOD
+    else:
+        label, tone = frame.s("seat.name", n=seat.seat + 1), theme.TEXT_DIM
+    box = pygame.Rect(rect.x + round(4 * u), round(rect.y + rect.height * 0.62), rect.width - round(8 * u),
+                      round(rect.height * 0.34))
+    ctx.text.draw(surface, label, frame.lang, box,
+                  TextStyle(round(17 * u), tone, bold=now or done, align=Align.CENTER, max_lines=1, min_px=7))

@@ -137,7 +137,7 @@ async function onMessage(msg) {
     case "state": return onState(msg);
     case "error": return onError(msg);
     case "notice": return onNotice(msg);
-    default: return undefined;
+    default: return app.game?.onMessage?.(msg); // e.g. a race's press_result, for the game's screen
   }
 }
 
@@ -224,6 +224,11 @@ function act(action) {
   }
   app.pending = true;
   render();
+}
+
+/** Any other message for the table (a game's race press). @param {string} kind @param {Record<string, any>} [fields] */
+function send(kind, fields = {}) {
+  return app.conn?.send(kind, fields) ?? false;
 }
 
 /** @param {string} name */
@@ -323,7 +328,7 @@ function gameContext(seat) {
     : null;
   return {
     view: st.view, legal: st.legal ?? [], seat, seats: st.lobby?.seats ?? [], events: st.events ?? [],
-    timer, timerLabel: st.timer?.label ?? null, act, pending: app.pending, rerender: () => render(),
+    timer, timerLabel: st.timer?.label ?? null, act, send, pending: app.pending, rerender: () => render(),
   };
 }
 

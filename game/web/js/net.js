@@ -35,19 +35,10 @@ const WAKE_PONG_MS = 3000; // after the screen comes back, a pong must arrive th
  * Events dispatched (CustomEvent, detail = message): "message" for every server message,
  * "status" (detail = {status, code?}) when the connection state changes.
  */
-/** @type {Connection | null} the page's live connection (game modules send race presses on it) */
-let active = null;
-
-/** The page's connection, or null before one exists. */
-export function activeConnection() {
-  return active;
-}
-
 export class Connection extends EventTarget {
   /** @param {() => Record<string, any>} helloFields fields of the hello sent on every connect */
   constructor(helloFields) {
     super();
-    active = this;
     this.helloFields = helloFields;
     /** @type {WebSocket | null} */
     this.ws = null;

@@ -5,7 +5,7 @@
 import { h } from "../dom.js";
 import { num, t, tn } from "../i18n.js";
 import { icon } from "../icons.js";
-import { activeConnection, phoneNow } from "../net.js";
+import { phoneNow } from "../net.js";
 import { seatToken } from "../symbols.js";
 import { card as section, seatChip, seatNameNode } from "../ui.js";
 import { hasType, isLegal, lobbySeat } from "./common.js";
@@ -25,20 +25,12 @@ let holdTimer = null;
 let racePress = { race: null, verdict: null };
 /** @type {(() => void) | null} re-render on a verdict */
 let raceRerender = null;
-/** @type {object | null} the connection the verdict listener is on */
-let listening = null;
 
-/** Listen once per connection for the table's verdicts on our presses. */
-function listenForVerdicts() {
-  const conn = activeConnection();
-  if (!conn || listening === conn) return;
-  listening = conn;
-  conn.addEventListener("message", (ev) => {
-    const msg = /** @type {CustomEvent} */ (ev).detail;
-    if (msg.kind !== "press_result" || msg.race !== racePress.race) return;
-    racePress = { race: msg.race, verdict: msg.verdict };
-    if (raceRerender) raceRerender();
-  });
+/** The table's verdict on our press (the app hands over the messages it does not handle). @param {any} msg */
+function onMessage(msg) {
+  if (msg.kind !== "press_result" || msg.race !== racePress.race) return;
+  racePress = { race: msg.race, verdict: msg.verdict };
+  if (raceRerender) raceRerender();
 }
 
 /** Press now: stamp first (pointer-down), then buzz and send. @param {GameContext} ctx @param {PointerEvent} e */
@@ -48,8 +40,7 @@ function pressRace(ctx, e) {
   const v = ctx.view;
   const cards = v.you?.race_cards ?? [];
   if (!v.race || (racePress.race === v.race.id && racePress.verdict !== "false_start")) return;
-  const conn = activeConnection();
-  if (!conn || !conn.send("press", { race: v.race.id, t: stamp, card: v.race.kind === "beetle" ? cards[0] ?? null : null })) return;
+  if (!ctx.send("press", { race: v.race.id, t: stamp, card: v.race.kind === "beetle" ? cards[0] ?? null : null })) return;
   if ("vibrate" in navigator) navigator.vibrate(40);
   racePress = { race: v.race.id, verdict: "sent" };
   ctx.rerender();
@@ -59,7 +50,6 @@ function pressRace(ctx, e) {
 function racePanel(ctx) {
   const v = ctx.view;
   raceRerender = ctx.rerender;
-  listenForVerdicts();
   if (!v.race || ctx.seat === null) return null;
   const beetle = v.race.kind === "beetle";
   const canRace = beetle ? (v.you?.race_cards ?? []).length > 0 : v.race.eligible.includes(ctx.seat);
@@ -70,7 +60,6 @@ function racePanel(ctx) {
   return h("section", { class: "card race-card" },
     h("button", {
       class: "btn btn-primary btn-big race-button", type: "button", "data-testid": "race-press", disabled: done,
-      style: { minHeight: "40vh", width: "100%", fontSize: "2.4rem", touchAction: "none" },
       onpointerdown: (/** @type {PointerEvent} */ e) => pressRace(ctx, e),
       text: done ? t("moth.press.sent") : t(beetle ? "moth.race_button" : "moth.slap_button"),
     }), feedback);
@@ -275,4 +264,4 @@ function renderPublic(ctx) {
 }
 
 /** @type {import("./common.js").GameModule} */
-export default { renderSeat, renderPublic };
+export default { renderSeat, renderPublic, onMessage };

@@ -13,6 +13,8 @@ import { h } from "../dom.js";
  *   timer: Node | null,              // a live countdown for the table's timer, or null
  *   timerLabel: string | null,       // the timer's label key ("conspiracy", ...)
  *   act: (action: WireAction) => void,
+ *   send: (kind: string, fields?: Record<string, any>) => boolean, // any other message on the page's
+ *                                    // connection (a race press); false when offline
  *   pending: boolean,                // an action was sent and its new state has not arrived yet
  *   rerender: () => void,            // draw again (after a local choice such as a draft pick)
  * }} GameContext
@@ -20,6 +22,8 @@ import { h } from "../dom.js";
  * @typedef {{
  *   renderSeat: (ctx: GameContext) => Node,
  *   renderPublic: (ctx: GameContext) => Node,
+ *   onMessage?: (msg: { kind: string, [field: string]: any }) => void, // server messages the app does
+ *                                    // not handle itself (e.g. press_result)
  * }} GameModule
  */
 

@@ -102,6 +102,35 @@ function seatRow(s, lobby, send) {
 }
 
 /**
+ * The arcade board's "press your button" wizard (lobby only; nothing without a board):
+ * start it, or follow it seat by seat and stop it.
+ * @param {any} lobby @param {HostSend} send
+ */
+function arcadeCard(lobby, send) {
+  const a = lobby.arcade;
+  if (!a?.present || lobby.phase !== "lobby") return null;
+  if (!a.connected) return card(t("host.arcade"), h("p", { class: "muted", "data-testid": "arcade-status", text: t("host.arcade_none") }));
+  if (!a.mapping_in_progress) {
+    return card(t("host.arcade"),
+      h("button", { class: "btn btn-ghost", type: "button", "data-testid": "arcade-map", onclick: () => send("map_buttons"), text: t("host.arcade_map") }),
+      h("p", { class: "muted small", text: t("host.arcade_hint") }));
+  }
+  const seats = /** @type {any[]} */ (lobby.seats);
+  const waiting = seats.find((s) => s.seat === a.waiting_for);
+  const order = seats.map((s) => s.seat);
+  const done = a.done && typeof a.done === "object"
+    ? Object.entries(a.done).map(([seat, button]) => [Number(seat), Number(button)])
+    : order.slice(0, Math.max(0, order.indexOf(a.waiting_for))).map((seat) => [seat, null]);
+  return card(t("host.arcade"),
+    waiting ? h("p", { class: "lead", "data-testid": "arcade-status" }, seatToken(waiting.symbol, waiting.colour, 30), " ",
+      t("host.arcade_press", { n: waiting.seat + 1 })) : null,
+    done.length ? h("ul", { class: "plain-list" }, ...done.map(([seat, button]) => h("li", {
+      text: button === null ? t("host.arcade_seat_done", { n: seat + 1 }) : t("host.arcade_seat_button", { n: seat + 1, button: button + 1 }),
+    }))) : null,
+    h("button", { class: "btn btn-danger", type: "button", "data-testid": "arcade-stop", onclick: () => send("map_buttons", { cancel: true }), text: t("host.arcade_stop") }));
+}
+
+/**
  * @param {any} state the host socket's latest state @param {HostSend} send @param {Node | null} table the public game view
  */
 export function hostConsole(state, send, table) {
@@ -130,6 +159,7 @@ export function hostConsole(state, send, table) {
       h("ul", { class: "plain-list seat-list" }, ...lobby.seats.map((/** @type {any} */ s) => seatRow(s, lobby, send))),
       h("p", { class: "muted small", text: t("host.codes_hint") })),
     smallTableNote(lobby),
+    arcadeCard(lobby, send),
     inLobby && settings.length ? card(t("lobby.settings"), ...settings) : null,
     tableSettings.length ? card(t("host.table_settings"), ...tableSettings) : null,
     table);
