@@ -80,7 +80,7 @@ class Screen:
 
     # the loop's three parts -----------------------------------------------------------------------
     def sync(self, snapshot: TableSnapshot) -> None:
-        if snapshot.version != self._version or self.snapshot is None:
+        if snapshot is not self.snapshot:
             self._version = snapshot.version
             self.snapshot = snapshot
             self._local_at_snapshot = self._local

@@ -51,6 +51,7 @@ class ArcadeBoard:
                  mapped: Callable[[dict[int, int]], None]) -> None:
         self._bridge: ArcadeLink | None = None
         self._waiting: int | None = None  # the seat the mapping wizard waits for
+        self._done: dict[int, int] = {}  # seat -> button, pressed so far in this wizard
         self._changed = changed
         self._pressed = pressed
         self._notice_on = notice_on
@@ -84,14 +85,17 @@ class ArcadeBoard:
             self._pressed(event)
         elif kind == "BoardLost":
             self._waiting = None
+            self._done = {}
             self._notice_on(ARCADE_UNPLUGGED)
         elif kind == "BoardFound":
             self._notice_off(ARCADE_UNPLUGGED)
         elif kind == "MappingStep":
             self._waiting = event.waiting_for
+            self._done[event.seat] = event.button
             self._changed()
         elif kind == "MappingDone":
             self._waiting = None
+            self._done = {}
             self._mapped(dict(event.mapping))
 
     # ---------------------------------------------------------------------- mapping wizard
@@ -108,6 +112,7 @@ class ArcadeBoard:
         except (RuntimeError, ValueError) as exc:
             raise IllegalAction(str(exc)) from None
         self._waiting = seats[0]
+        self._done = {}
         self._changed()
 
     def cancel_mapping(self) -> None:
@@ -115,6 +120,7 @@ class ArcadeBoard:
         assert self._bridge is not None
         self._bridge.cancel_mapping()
         self._waiting = None
+        self._done = {}
         self._changed()
 
     def to_json(self, mapping: ButtonMap) -> dict[str, Any]:
@@ -123,6 +129,6 @@ class ArcadeBoard:
         return {
             "present": bridge is not None, "connected": bool(bridge is not None and bridge.connected),
             "mapping_in_progress": bool(bridge is not None and bridge.mapping_in_progress),
-            "waiting_for": self._waiting,
+            "waiting_for": self._waiting, "done": {str(seat): button for seat, button in self._done.items()},
             "mapping": {str(seat): button for seat, button in dict(mapping).items()} if mapping else None,
         }
