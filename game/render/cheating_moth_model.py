@@ -11,28 +11,10 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from game.session.snapshot import SeatInfo, TableSnapshot
+# The engine's own enums: one source for the wire values.
+from game.rules.cheating_moth import Kind, Phase
 
 OUTCOME_KEY = "race_outcome"  # snapshot.extras key: the judge's RaceOutcome.to_wire() of the latest race
-
-
-class Phase(enum.Enum):
-    PLAY = "play"
-    SPIDER_GIVE = "spider_give"
-    MOSQUITO_RACE = "mosquito_race"
-    MOSQUITO_GIVE = "mosquito_give"
-    BEETLE_RACE = "beetle_race"
-    PENALTY_GIVE = "penalty_give"
-    ROUND_OVER = "round_over"
-    GAME_OVER = "game_over"
-
-
-class Kind(enum.Enum):
-    NUMBER = "number"
-    ANT = "ant"
-    SPIDER = "spider"
-    MOSQUITO = "mosquito"
-    BEETLE = "beetle"
-    MOTH = "moth"
 
 
 class Tell(enum.Enum):

@@ -4,39 +4,12 @@ Pure functions over the JSON view: no pygame here. A beat captures its own copy 
 events arrived, because by the time it plays the view may already show the next round."""
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from game.session.snapshot import SeatInfo, TableSnapshot
-
-
-class Phase(enum.Enum):
-    VOTE = "vote"
-    AMBUSH_CHOICE = "ambush_choice"
-    SHOWDOWN = "showdown"
-    GAME_OVER = "game_over"
-
-
-class DeathKind(enum.Enum):
-    TARGETED = "targeted"
-    NOT_IN_MAJORITY = "not_in_majority"
-    NO_VOTE = "no_vote"
-    AMBUSH_SUICIDE = "ambush_suicide"
-    AMBUSHED = "ambushed"
-
-
-class Card(enum.Enum):
-    TARGET = "target"
-    AMBUSH = "ambush"
-    NONE = "none"
-    OUT = "out"
-
-
-class Choice(enum.Enum):
-    SPLIT = "split"
-    STEAL = "steal"
-    TAKE_ONE = "take_one"
+# The engine's own enums: one source for the wire values.
+from game.rules.collusion import CardKind as Card, DeathKind, Phase, ShowdownChoice as Choice
 
 
 @dataclass(frozen=True, slots=True)

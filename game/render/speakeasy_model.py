@@ -9,32 +9,8 @@ from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
 from game.session.snapshot import SeatInfo, SeatStatus, TableSnapshot
-
-
-class Phase(enum.Enum):
-    CHOOSING = "choosing"
-    POINTING = "pointing"
-    REVEAL = "reveal"
-    FINISHED = "finished"
-
-
-class Identity(enum.Enum):
-    INFORMANT = "informant"
-    CITIZEN = "citizen"
-
-
-class Outcome(enum.Enum):
-    INFORMANT_CAUGHT = "informant_caught"
-    CITIZEN_FOUND = "citizen_found"
-    NOBODY = "nobody"
-    SKIPPED = "skipped"
-
-
-class TieBreak(enum.Enum):
-    NONE = "none"
-    CORRECT_POINTS = "correct_points"
-    SHARED = "shared"
-    LOTS = "lots"
+# The engine's own enums: one source for the wire values.
+from game.rules.speakeasy import Identity, Outcome, Phase, TieBreak
 
 
 CLUE_LANGUAGES = ("en", "fa", "th")  # the built-in decks; "custom" is shown in the table's language
