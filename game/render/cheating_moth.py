@@ -1048,7 +1048,7 @@ def beats_for(snapshot: TableSnapshot, previous: TableSnapshot | None) -> list[S
             joined = i18n.text(lang, "screen", "list.sep").join(lang_names[:-1]) + i18n.text(lang, "screen", "list.last") + lang_names[-1]
             caption = t("give.many", names=joined, receiver=nm(gives[0][1]))
         else:
-            caption = "  ·  ".join(t("give.one", giver=nm(g), receiver=nm(r)) for g, r, _ in gives)
+            caption = i18n.text(lang, "screen", "sep").join(t("give.one", giver=nm(g), receiver=nm(r)) for g, r, _ in gives)
         out.append(FlightBeat(tuple(Move(g, r) for g, r, _ in gives), caption, seats))
     for e in events_of(events, "guard_passed"):
         if e.get("cause") == "M18":  # a new round: the bug goes to the next first guard (the table shows it walk)

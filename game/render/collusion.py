@@ -72,7 +72,7 @@ def draw_notices(surface: pygame.Surface, frame: Frame, ctx: RenderContext) -> N
         return
     w, h = frame.size
     band = pygame.Rect(round(w * 0.2), round(h * 0.005), round(w * 0.6), round(h * 0.05))
-    ctx.text.draw(surface, "  ·  ".join(notes), frame.lang, band,
+    ctx.text.draw(surface, frame.s("sep").join(notes), frame.lang, band,
                   TextStyle(round(17 * frame.scale.u), theme.DANGER, align=Align.CENTER, max_lines=1, min_px=7))
 
 
@@ -321,7 +321,7 @@ class TableScene(Scene):
     def _draw_status(surface: pygame.Surface, frame: Frame, ctx: RenderContext, lay: TableLayout, view: Mapping[str, Any]) -> None:
         seats = [s for s in view.get("seats", []) if s.get("alive") and s.get("in_round")]
         down = sum(1 for s in seats if s.get("card_down"))
-        text = frame.s("table.conspire") + "  ·  " + frame.s("table.cards_down", n=down, m=len(seats))
+        text = frame.s("table.conspire") + frame.s("sep") + frame.s("table.cards_down", n=down, m=len(seats))
         rect = lay.caption.copy()
         if view.get("small_table"):
             rect.height = round(rect.height * 0.6)
@@ -548,7 +548,7 @@ class RevealBeat(Scene):
         if deaths_shown:
             if not r.deaths:
                 return frame.s("reveal.nobody_died")
-            return "  ·  ".join(death_sentence(frame, self.seats, d) for d in r.deaths)
+            return frame.s("sep").join(death_sentence(frame, self.seats, d) for d in r.deaths)
         if self.has_ambush and t >= self.AMBUSH:
             ambushing = [s for s in r.ambushers if s in r.targets]
             return frame.s("reveal.ambush_by", names=names(frame, self.seats, ambushing))
@@ -758,7 +758,7 @@ class ShowdownRevealBeat(Scene):
                 parts.append(frame.s("showdown.timed_out", name=name))
         if r.pot_left and r.choices != (Choice.STEAL, Choice.STEAL):
             parts.append(frame.s("showdown.pot_left", n=r.pot_left))
-        return "  ·  ".join(parts)
+        return frame.s("sep").join(parts)
 
 
 class RoundEndBeat(Scene):
@@ -796,18 +796,18 @@ class RoundEndBeat(Scene):
             sd = self.showdown
             text = frame.s("round.showdown", names=names(frame, self.seats, sd.seats))
             if sd.choices == (Choice.STEAL, Choice.STEAL):
-                text += "  ·  " + frame.s("showdown.steal_steal")
+                text += frame.s("sep") + frame.s("showdown.steal_steal")
             else:
-                text += "  ·  " + "  ·  ".join(frame.s("showdown.gets", name=seat_name(frame, self.seats, s), n=p)
+                text += frame.s("sep") + frame.s("sep").join(frame.s("showdown.gets", name=seat_name(frame, self.seats, s), n=p)
                                                for s, p in zip(sd.seats, sd.payout))
         elif e.outcome == "showdown":
             text = frame.s("round.showdown", names=names(frame, self.seats, e.survivors))
         else:
             text = frame.s("round.stays")
         if e.draws:
-            text += "  ·  " + frame.s("round.draws", names=names(frame, self.seats, e.draws))
+            text += frame.s("sep") + frame.s("round.draws", names=names(frame, self.seats, e.draws))
         if self.tie:
-            text += "  ·  " + frame.s("round.tie_break", names=names(frame, self.seats, self.tie))
+            text += frame.s("sep") + frame.s("round.tie_break", names=names(frame, self.seats, self.tie))
         return text
 
     def _draw_summary(self, surface: pygame.Surface, frame: Frame, ctx: RenderContext, area: pygame.Rect) -> None:

@@ -323,7 +323,7 @@ class LobbyScene(Scene):
         if isinstance(error, dict) and error.get("message"):
             notes.append(str(error["message"]))
         if notes:
-            ctx.text.draw(surface, "  ·  ".join(notes), frame.lang, lay.notices,
+            ctx.text.draw(surface, frame.s("sep").join(notes), frame.lang, lay.notices,
                           TextStyle(round(18 * u), theme.DANGER, align=Align.CENTER, max_lines=1, min_px=7))
         for card in lay.cards:
             if card.seat < len(snap.seats):
