@@ -24,7 +24,7 @@ from .cheating_moth_model import (
     TopCard, accusation_from, event_types, events_of, int_at, kind_of, mapping, phase, race_from, ranking_from, round_from, seat_models, top_card,
 )
 from .collusion import draw_caption, draw_notices, draw_timer, ease, edge_point, span
-from .scene import Frame, Intent, RenderContext, Scene, host
+from .scene import FinalScene, Frame, RenderContext, Scene
 from .sound import Effect
 from .table_art import LayerCache, TableLayout, background, table_layout
 from .text import Align, TextStyle, VAlign
@@ -685,17 +685,10 @@ def row_columns(rect: pygame.Rect, frame: Frame, weights: Sequence[float]) -> li
     return out
 
 
-class GameOverScene(Scene):
+class GameOverScene(FinalScene):
     """The final table (M19): lowest total first, moths as the tie-break, the winners in gold."""
 
     name = "moth_game_over"
-
-    def handle(self, event: pygame.event.Event, frame: Frame) -> list[Intent]:
-        if event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_n):
-            return [host("next")]
-        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
-            return [host("next")]
-        return []
 
     def draw(self, surface: pygame.Surface, frame: Frame, ctx: RenderContext) -> None:
         w, h = frame.size

@@ -18,7 +18,7 @@ from .collusion_model import (
     Card, Choice, Death, DeathKind, Final, Phase, Reveal, RoundEnd, SeatModel, ShowdownResult, alive_before, event_types,
     final_from, phase, reveal_from, round_end_from, seat_models, showdown_from, with_alive,
 )
-from .scene import Frame, Intent, RenderContext, Scene, host
+from .scene import FinalScene, Frame, RenderContext, Scene
 from .sound import Effect
 from .table_art import TableLayout, static_layer, table_layout
 from .text import Align, TextStyle
@@ -858,17 +858,10 @@ class RoundEndBeat(Scene):
                                 min_px=7))
 
 
-class GameOverScene(Scene):
+class GameOverScene(FinalScene):
     """The winner, and every total revealed at last."""
 
     name = "game_over"
-
-    def handle(self, event: pygame.event.Event, frame: Frame) -> list[Intent]:
-        if event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_n):
-            return [host("next")]
-        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
-            return [host("next")]
-        return []
 
     def draw(self, surface: pygame.Surface, frame: Frame, ctx: RenderContext) -> None:
         u = frame.scale.u

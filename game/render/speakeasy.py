@@ -16,8 +16,8 @@ from game import i18n
 from game.session.snapshot import TableSnapshot
 
 from . import shapes, theme
-from .collusion import GameOverScene, draw_badge, draw_caption, draw_notices, draw_timer, ease, edge_point, span
-from .scene import Frame, RenderContext, Scene
+from .collusion import draw_badge, draw_caption, draw_notices, draw_timer, ease, edge_point, span
+from .scene import FinalScene, Frame, RenderContext, Scene
 from .sound import Effect
 from .speakeasy_model import (
     Bonus, Clue, ClueResult, Final, Identity, Outcome, Phase, SeatModel, TieBreak, clue_from, clue_language, event_types,
@@ -458,7 +458,7 @@ class TableScene(Scene):
         return say(frame, "reveal.next" if timed else "reveal.continue", name=seat_name(frame, seats, nxt))
 
 
-class OverScene(GameOverScene):
+class OverScene(FinalScene):
     """The winner (S13) and how the tie was broken, then every seat: score, right guesses, identity."""
 
     name = "speakeasy_over"
