@@ -2,9 +2,7 @@
 text overflows its box at 720p, 1080p and 4K, and drawing changes neither the snapshot nor the scenes."""
 from __future__ import annotations
 
-import copy
 import dataclasses
-import inspect
 
 import pygame
 import pytest
@@ -16,8 +14,7 @@ from game.render.scripted import Moment, MothTable, moth_moments, play_moment
 from game.render.sound import SoundBank
 from game.render.text import TextRenderer
 
-SIZES = ((1280, 720), (1920, 1080), (3840, 2160))
-LANGS = ("en", "fa", "th")
+from scene_checks import LANGS, SIZES, assert_draw_is_pure, assert_paints_the_whole_window, probing_context
 
 MOMENTS = {lang: list(moth_moments(lang)) for lang in LANGS}
 EXPECTED_TOP = {
@@ -41,30 +38,14 @@ def test_every_scene_draws_and_is_the_expected_one(lang, shared_ctx):
     for moment in MOMENTS[lang]:
         screen = play_moment(moment, (1280, 720), shared_ctx)
         assert screen.director.top is not None and screen.director.top.name == EXPECTED_TOP[moment.name], moment.name
-        surface = pygame.Surface((1280, 720))
-        surface.fill((255, 0, 255))
-        screen.draw(surface)
-        colours = {surface.get_at((x, y))[:3] for x in range(0, 1280, 40) for y in range(0, 720, 40)}
-        assert (255, 0, 255) not in colours, moment.name  # the scene painted the whole window
-        assert len(colours) > 3, moment.name
+        assert_paints_the_whole_window(screen, moment.name)
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("lang", LANGS)
 def test_no_text_overflows_its_box_or_gets_unreadably_small(lang, size):
     problems: list[str] = []
-    readable = 11 * min(size[0] / 1280, size[1] / 720)
-
-    def probe(text, text_lang, box, fitted):
-        if fitted.px < readable:
-            problems.append(f"too small: {text!r} at {fitted.px}px")
-        if fitted.overflow:
-            problems.append(f"cut: {text!r} in {box}")
-        w, h = fitted.surface.get_size()
-        if w > box.width or h > box.height:
-            problems.append(f"{text!r} is {w}x{h}, its box {box.width}x{box.height}")
-
-    ctx = RenderContext(TextRenderer(probe), QrCache(), SoundBank(enabled=False))
+    ctx = probing_context(problems, size)
     surface = pygame.Surface(size)
     for moment in MOMENTS[lang]:
         screen = play_moment(moment, size, ctx)
@@ -72,29 +53,11 @@ def test_no_text_overflows_its_box_or_gets_unreadably_small(lang, size):
         assert not problems, (moment.name, problems[:5])
 
 
-def _state(scene) -> dict:
-    out = {}
-    for k, v in vars(scene).items():
-        if inspect.isgenerator(v):
-            out[k] = (id(v), inspect.getgeneratorstate(v))
-        else:
-            out[k] = copy.deepcopy(v)
-    return out
-
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_draw_changes_neither_the_snapshot_nor_the_scenes(lang, shared_ctx):
-    surface = pygame.Surface((1280, 720))
     for moment in MOMENTS[lang]:
-        screen = play_moment(moment, (1280, 720), shared_ctx)
-        snapshot_before = copy.deepcopy(screen.snapshot)
-        scenes_before = [_state(s) for s in screen.director.stack]
-        names_before = screen.director.names()
-        screen.draw(surface)
-        screen.draw(surface)
-        assert screen.snapshot == snapshot_before, moment.name
-        assert screen.director.names() == names_before, moment.name
-        assert [_state(s) for s in screen.director.stack] == scenes_before, moment.name
+        assert_draw_is_pure(play_moment(moment, (1280, 720), shared_ctx), moment.name)
 
 
 @pytest.mark.parametrize("seats", [3, 5, 8])

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import inspect
 
 import pygame
 import pytest
@@ -18,8 +17,7 @@ from game.render.scripted import Moment, play_moment, speakeasy_moments, speakea
 from game.render.sound import Effect, SoundBank
 from game.render.text import TextRenderer
 
-SIZES = ((1280, 720), (1920, 1080), (3840, 2160))
-LANGS = ("en", "fa", "th")
+from scene_checks import LANGS, SIZES, assert_draw_is_pure, assert_paints_the_whole_window, probing_context
 MOMENTS = {lang: list(speakeasy_moments(lang)) for lang in LANGS}
 EXPECTED_TOP = {
     "s01_choosing": "speakeasy_table", "s02_pointing": "speakeasy_table", "s03_last_seconds": "speakeasy_table",
@@ -69,34 +67,15 @@ def test_every_scene_draws_and_is_the_expected_one(lang, shared_ctx):
     for moment in MOMENTS[lang]:
         screen = play_moment(moment, (1280, 720), shared_ctx)
         assert screen.director.top is not None and screen.director.top.name == EXPECTED_TOP[moment.name], moment.name
-        surface = pygame.Surface((1280, 720))
-        surface.fill((255, 0, 255))
-        screen.draw(surface)
-        colours = {surface.get_at((x, y))[:3] for x in range(0, 1280, 40) for y in range(0, 720, 40)}
-        assert (255, 0, 255) not in colours, moment.name
-        assert len(colours) > 3, moment.name
+        assert_paints_the_whole_window(screen, moment.name)
 
-
-def _overflow_probe(problems: list[str], size: tuple[int, int]):
-    readable = 11 * min(size[0] / 1280, size[1] / 720)
-
-    def probe(text, text_lang, box, fitted):
-        if fitted.px < readable:
-            problems.append(f"too small: {text!r} at {fitted.px}px")
-        if fitted.overflow:
-            problems.append(f"cut: {text!r} in {box}")
-        w, h = fitted.surface.get_size()
-        if w > box.width or h > box.height:
-            problems.append(f"{text!r} is {w}x{h}, its box {box.width}x{box.height}")
-
-    return probe
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("lang", LANGS)
 def test_no_text_overflows_its_box_or_gets_unreadably_small(lang, size):
     problems: list[str] = []
-    ctx = RenderContext(TextRenderer(_overflow_probe(problems, size)), QrCache(), SoundBank(enabled=False))
+    ctx = probing_context(problems, size)
     surface = pygame.Surface(size)
     for moment in MOMENTS[lang]:
         play_moment(moment, size, ctx).draw(surface)
@@ -135,7 +114,7 @@ def _everyone_points_at_the_host_s_subject(table) -> tuple:
 @pytest.mark.parametrize("seats", [3, 12])
 def test_smallest_and_fullest_tables_with_the_longest_clue_fit(lang, size, seats):
     problems: list[str] = []
-    ctx = RenderContext(TextRenderer(_overflow_probe(problems, size)), QrCache(), SoundBank(enabled=False))
+    ctx = probing_context(problems, size)
     table = _long_clue_table(seats, lang)
     start = table.snapshot()
     before, after = _everyone_points_at_the_host_s_subject(table)
@@ -147,29 +126,11 @@ def test_smallest_and_fullest_tables_with_the_longest_clue_fit(lang, size, seats
     assert not problems, problems[:5]
 
 
-def _state(scene) -> dict:
-    out = {}
-    for k, v in vars(scene).items():
-        if inspect.isgenerator(v):
-            out[k] = (id(v), inspect.getgeneratorstate(v))
-        else:
-            out[k] = copy.deepcopy(v)
-    return out
-
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_draw_changes_neither_the_snapshot_nor_the_scenes(lang, shared_ctx):
-    surface = pygame.Surface((1280, 720))
     for moment in MOMENTS[lang]:
-        screen = play_moment(moment, (1280, 720), shared_ctx)
-        snapshot_before = copy.deepcopy(screen.snapshot)
-        scenes_before = [_state(s) for s in screen.director.stack]
-        names_before = screen.director.names()
-        screen.draw(surface)
-        screen.draw(surface)
-        assert screen.snapshot == snapshot_before, moment.name
-        assert screen.director.names() == names_before, moment.name
-        assert [_state(s) for s in screen.director.stack] == scenes_before, moment.name
+        assert_draw_is_pure(play_moment(moment, (1280, 720), shared_ctx), moment.name)
 
 
 def test_the_reveal_plays_then_hands_back_to_the_table_and_the_finale_to_the_winner(shared_ctx):

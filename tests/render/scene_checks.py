@@ -1,0 +1,71 @@
+"""Checks every game's scene tests share: the scene paints the whole window, no text is cut or
+unreadably small, and drawing changes neither the snapshot nor the scenes."""
+from __future__ import annotations
+
+import copy
+import inspect
+from typing import Callable
+
+import pygame
+
+from game.render.qr import QrCache
+from game.render.scene import RenderContext
+from game.render.sound import SoundBank
+from game.render.text import TextRenderer
+
+SIZES = ((1280, 720), (1920, 1080), (3840, 2160))
+LANGS = ("en", "fa", "th")
+MAGENTA = (255, 0, 255)
+
+
+def assert_paints_the_whole_window(screen, name: str, size: tuple[int, int] = (1280, 720)) -> None:
+    surface = pygame.Surface(size)
+    surface.fill(MAGENTA)
+    screen.draw(surface)
+    colours = {surface.get_at((x, y))[:3] for x in range(0, size[0], 40) for y in range(0, size[1], 40)}
+    assert MAGENTA not in colours, name  # the scene painted the whole window
+    assert len(colours) > 3, name
+
+
+def overflow_probe(problems: list[str], size: tuple[int, int], *, links_may_be_small: bool = False) -> Callable:
+    """A TextRenderer probe that records text cut, overflowing or under 11 px (at 720p scale)."""
+    readable = 11 * min(size[0] / 1280, size[1] / 720)
+
+    def probe(text, text_lang, box, fitted):
+        if fitted.px < readable and not (links_may_be_small and text.startswith("http")):
+            problems.append(f"too small: {text!r} at {fitted.px}px")
+        if fitted.overflow:
+            problems.append(f"cut: {text!r} in {box}")
+        w, h = fitted.surface.get_size()
+        if w > box.width or h > box.height:
+            problems.append(f"{text!r} is {w}x{h}, its box {box.width}x{box.height}")
+
+    return probe
+
+
+def probing_context(problems: list[str], size: tuple[int, int], **options: bool) -> RenderContext:
+    return RenderContext(TextRenderer(overflow_probe(problems, size, **options)), QrCache(), SoundBank(enabled=False))
+
+
+def scene_state(scene, *, frame_position: bool = False) -> dict:
+    """A comparable copy of a scene's attributes (a generator by identity, state and, optionally, position)."""
+    out = {}
+    for k, v in vars(scene).items():
+        if inspect.isgenerator(v):
+            position = (v.gi_frame.f_lasti if v.gi_frame else None,) if frame_position else ()
+            out[k] = (id(v), inspect.getgeneratorstate(v), *position)
+        else:
+            out[k] = copy.deepcopy(v)
+    return out
+
+
+def assert_draw_is_pure(screen, name: str, *, frame_position: bool = False) -> None:
+    surface = pygame.Surface((1280, 720))
+    snapshot_before = copy.deepcopy(screen.snapshot)
+    scenes_before = [scene_state(s, frame_position=frame_position) for s in screen.director.stack]
+    names_before = screen.director.names()
+    screen.draw(surface)
+    screen.draw(surface)
+    assert screen.snapshot == snapshot_before, name
+    assert screen.director.names() == names_before, name
+    assert [scene_state(s, frame_position=frame_position) for s in screen.director.stack] == scenes_before, name
