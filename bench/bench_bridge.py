@@ -22,10 +22,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from firmware_bridge import framing as fr  # noqa: E402
-from firmware_bridge.bridge import ArcadeBridge, BoardProtocol, ButtonDown, ButtonUp, monotonic_ms  # noqa: E402
-from game.session.races import RaceJudge  # noqa: E402
-from tools.arcade_sim import ArcadeSimulator  # noqa: E402
+from firmware_bridge import framing as fr
+from firmware_bridge.bridge import ArcadeBridge, BoardProtocol, ButtonDown, ButtonUp, monotonic_ms
+from game.session.races import RaceJudge
+from tools.arcade_sim import ArcadeSimulator
 
 
 def pct(values: list[float], p: float) -> float:
@@ -86,7 +86,7 @@ async def throughput(lines: int, link: Path) -> tuple[float, int]:
 
     bridge.add_listener(on_event)
     sim.hang()  # the simulated firmware stays quiet; this thread plays the board at full speed
-    master = sim._master  # noqa: SLF001 - the bench writes straight into the pty
+    master = sim._master
 
     def write_all() -> None:
         view = memoryview(flood)

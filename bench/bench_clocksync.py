@@ -19,13 +19,13 @@ import argparse
 import random
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from game.session.clocksync import ClockSync  # noqa: E402
+from game.session.clocksync import ClockSync
 
 Delay = Callable[[random.Random], float]
 

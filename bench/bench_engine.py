@@ -18,9 +18,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from game.bots import make_bot, uses_view  # noqa: E402
-from game.rules import get_engine  # noqa: E402
-from game.simulate import bot_seed, game_seed  # noqa: E402
+from game.bots import make_bot, uses_view
+from game.rules import get_engine
+from game.simulate import bot_seed, game_seed
 
 
 def percentile(sorted_values: list[int], q: float) -> int:

@@ -23,11 +23,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import aiohttp  # noqa: E402
+import aiohttp
 
-from game.config import TableConfig  # noqa: E402
-from game.server.runtime import start_table, stop_table  # noqa: E402
-
+from game.config import TableConfig
+from game.server.runtime import start_table, stop_table
 
 PRESS_GAP_S = 0.12  # under the per-socket rate limit (10 messages/s)
 

@@ -71,7 +71,7 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
 
 
-def play_reveal(screen: "Screen", window: "pygame.Surface", before: "TableSnapshot", after: "TableSnapshot",
+def play_reveal(screen: Screen, window: pygame.Surface, before: TableSnapshot, after: TableSnapshot,
                 size: tuple[int, int], frames: int) -> tuple[list[float], list[float]]:
     """Frame times (wall ms, CPU ms) of ``frames`` frames of the reveal beat, from its start."""
     import pygame

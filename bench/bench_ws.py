@@ -44,7 +44,7 @@ def free_port() -> int:
 class Receiver:
     """Reads one socket; records the arrival time of each state version."""
 
-    def __init__(self, ws: aiohttp.ClientWebSocketResponse, bench: "Bench | Tally") -> None:
+    def __init__(self, ws: aiohttp.ClientWebSocketResponse, bench: Bench | Tally) -> None:
         self.ws, self.bench = ws, bench
         self.version = 0
         self.state: dict[str, Any] | None = None

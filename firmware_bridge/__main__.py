@@ -57,7 +57,7 @@ async def run(args: argparse.Namespace) -> int:
             print(json.dumps(judge.result(monotonic_ms()).to_wire(), indent=1), flush=True)
         if not (args.map or args.race):
             await asyncio.Event().wait()  # print events until interrupted
-    except asyncio.TimeoutError:
+    except TimeoutError:
         print(f"no board found in {args.wait:g} s", flush=True)
         return 1
     finally:

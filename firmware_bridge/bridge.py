@@ -26,14 +26,15 @@ The session (one writer) uses it like this::
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import enum
 import itertools
 import logging
 import os
 import time
 from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Sequence
 
 import serial
 import serial.tools.list_ports
@@ -155,7 +156,7 @@ class LinkStats:
 class SerialLink:
     """Non-blocking reads and writes of an open serial port on the loop (POSIX file descriptor)."""
 
-    def __init__(self, loop: asyncio.AbstractEventLoop, port: serial.Serial, protocol: "BoardProtocol") -> None:
+    def __init__(self, loop: asyncio.AbstractEventLoop, port: serial.Serial, protocol: BoardProtocol) -> None:
         self._loop = loop
         self._port = port
         self._fd = port.fileno()
@@ -167,7 +168,7 @@ class SerialLink:
         protocol.connection_made(self)
 
     @classmethod
-    def open(cls, loop: asyncio.AbstractEventLoop, path: str, protocol: "BoardProtocol") -> "SerialLink":
+    def open(cls, loop: asyncio.AbstractEventLoop, path: str, protocol: BoardProtocol) -> SerialLink:
         port = serial.Serial()
         port.port = path
         port.baudrate = 115200  # ignored by USB CDC boards
@@ -234,10 +235,8 @@ class SerialLink:
         self._closed = True
         self._loop.remove_reader(self._fd)
         self._loop.remove_writer(self._fd)
-        try:
+        with contextlib.suppress(OSError, serial.SerialException):
             self._port.close()
-        except (OSError, serial.SerialException):
-            pass
 
 
 # ---------------------------------------------------------------------------------- protocol
@@ -334,7 +333,8 @@ class BoardProtocol:
 # ------------------------------------------------------------------------------- port finding
 def candidate_ports() -> list[str]:
     """Serial ports that may be the board: known USB ids first, then other USB serial ports."""
-    known, other = [], []
+    known: list[str] = []
+    other: list[str] = []
     for info in serial.tools.list_ports.comports():
         if info.vid is None:
             continue
@@ -418,10 +418,8 @@ class ArcadeBridge:
         task, self._task = self._task, None
         if task is not None:
             task.cancel()
-            try:
+            with contextlib.suppress(asyncio.CancelledError):
                 await task
-            except asyncio.CancelledError:
-                pass
         for side in list(self._side_tasks):
             side.cancel()
         self._close_link()
@@ -482,7 +480,7 @@ class ArcadeBridge:
                 self._send(fr.HelloRequest())
                 try:
                     return await asyncio.wait_for(asyncio.shield(self._hello_waiter), self._handshake_s / 3)
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     if self._lost.is_set():
                         return None
             return None
@@ -506,10 +504,8 @@ class ArcadeBridge:
             if self._race is not None:  # reconnected mid-race: one map for the rest of it
                 self.sync.freeze()
             while not self._lost.is_set():
-                try:
+                with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._lost.wait(), self._sync_every_s)
-                except asyncio.TimeoutError:
-                    pass
                 if self._clock() - self._last_rx > self._silence_s * 1000:
                     self._close_link()
                     self._lose(path, "silent")
@@ -641,11 +637,12 @@ class ArcadeBridge:
         a mapped button's lamp stays lit. Emits MappingStep per seat and MappingDone at the end."""
         if not self.connected:
             raise BridgeError("no arcade board connected")
-        if not seats or len(set(seats)) != len(seats) or len(seats) > (self.hello.buttons if self.hello else 0):
+        hello = self.hello
+        if hello is None or not seats or len(set(seats)) != len(seats) or len(seats) > hello.buttons:
             raise BridgeError(f"cannot map seats {list(seats)} onto this board")
         self._wizard = list(seats)
         self._wizard_done = {}
-        self._send(fr.SetLamps((1 << self.hello.buttons) - 1, fr.LampMode.BLINK, 600))
+        self._send(fr.SetLamps((1 << hello.buttons) - 1, fr.LampMode.BLINK, 600))
 
     def cancel_mapping(self) -> None:
         if self._wizard is not None:
@@ -676,7 +673,7 @@ class ArcadeBridge:
         self._send(fr.SetLamps(self._mask_of(seats), mode, period_ms if mode is fr.LampMode.BLINK else 0))
 
     def lamps_off(self) -> None:
-        self._send(fr.SetLamps(fr.mask_of(range(fr.MAX_BUTTONS)), fr.LampMode.OFF))
+        self._send(fr.SetLamps(fr.mask_of(tuple(range(fr.MAX_BUTTONS))), fr.LampMode.OFF))
 
     def arm_race(self, race_id: str, seats: Iterable[int]) -> None:
         """Light the lamps of these seats; the clock map is frozen until ``end_race`` so every press

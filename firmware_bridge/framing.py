@@ -13,8 +13,9 @@ from __future__ import annotations
 import binascii
 import enum
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, Union
+from typing import Union
 
 PROTOCOL_VERSION = 1
 MAX_LINE = 96  # bytes, including "*XXXX" but not the newline
@@ -446,7 +447,7 @@ def encode(msg: DeviceMessage | HostCommand) -> bytes:
     return frame(body_of(msg))
 
 
-def mask_of(buttons: "set[int] | frozenset[int] | list[int] | tuple[int, ...]") -> int:
+def mask_of(buttons: set[int] | frozenset[int] | list[int] | tuple[int, ...]) -> int:
     mask = 0
     for b in buttons:
         if not 0 <= b < MAX_BUTTONS:

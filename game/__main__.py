@@ -11,8 +11,8 @@ import argparse
 import logging
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 from .config import LANGUAGES, TableConfig, default_data_dir
 from .rules import GAMES

@@ -112,7 +112,7 @@ def load_deck_file(path: str | Path, *, min_clues: int = MIN_CUSTOM_CLUES) -> tu
     return decode_deck_bytes(data, min_clues=min_clues)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def builtin_deck(language: str) -> tuple[str, ...]:
     """The built-in deck of a UI language ("en", "fa", "th")."""
     if language not in BUILTIN_DECKS:

@@ -8,9 +8,10 @@ actions are stored in each engine's wire form. Format: ``docs/records.md``.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from .rules import GAMES, get_engine
 from .rules.base import JSON, GameEngine, RulesError
@@ -56,7 +57,7 @@ class GameRecord:
     actions: tuple[RecordedAction, ...] = ()
     players: tuple[PlayerInfo, ...] = ()
 
-    def with_action(self, seat: int | None, action: dict[str, JSON], t_ms: int | None = None) -> "GameRecord":
+    def with_action(self, seat: int | None, action: dict[str, JSON], t_ms: int | None = None) -> GameRecord:
         return GameRecord(self.game, self.preset, self.settings, self.seats, self.seed,
                           self.actions + (RecordedAction(seat, action, t_ms),), self.players)
 

@@ -21,8 +21,9 @@ import json
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence, TextIO
+from typing import Any, TextIO
 
 from .bots import BOT_KINDS, Bot, UnknownBot, make_bot, uses_view
 from .records import GameRecord, PlayerInfo, Recorder, new_record, save
@@ -206,7 +207,7 @@ def _is_clocked(engine: GameEngine) -> bool:
 def _stamp(action: Any, now: int) -> Any:
     """The session stamps its clock on actions that carry a time (``legal_actions`` lists ``t_ms=0``)."""
     if dataclasses.is_dataclass(action) and any(f.name == "t_ms" for f in dataclasses.fields(action)):
-        return dataclasses.replace(action, t_ms=now)
+        return dataclasses.replace(action, t_ms=now)  # type: ignore[type-var]
     return action
 
 
@@ -231,15 +232,15 @@ def _play_clocked(run: _Run, bots: Sequence[Bot]) -> None:
         for seat in acting:
             if seat not in clock.due and seat not in clock.idle:
                 clock.due[seat] = clock.now + max(0, int(bots[seat].think_ms()))
-        seat = min(clock.due, key=lambda s: (clock.due[s], s)) if clock.due else None
-        if seat is not None and (clock.timer_key is None or clock.due[seat] < clock.timer_due):
-            clock.now = clock.due.pop(seat)
-            legal = engine.legal_actions(run.state, seat)
-            action = bots[seat].choose(engine.view(run.state, seat), legal) if legal else None
+        first = min(clock.due, key=lambda s: (clock.due[s], s)) if clock.due else None
+        if first is not None and (clock.timer_key is None or clock.due[first] < clock.timer_due):
+            clock.now = clock.due.pop(first)
+            legal = engine.legal_actions(run.state, first)
+            action = bots[first].choose(engine.view(run.state, first), legal) if legal else None
             if action is None:
-                clock.idle.add(seat)
+                clock.idle.add(first)
                 continue
-            run.commit(seat, _stamp(action, clock.now), clock.now)
+            run.commit(first, _stamp(action, clock.now), clock.now)
         elif clock.timer_key is not None:
             clock.now = max(clock.now, clock.timer_due)
             clock.timer_key = None  # the engine names the next timer

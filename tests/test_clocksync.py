@@ -131,7 +131,7 @@ def test_judged_order_matches_true_order_for_taps_10ms_apart(up, down):
             judged_1 = first[1].to_server_ms(first[0].read(tap_1))
             judged_2 = second[1].to_server_ms(second[0].read(tap_2))
             assert judged_1 < judged_2, (trial, gap, judged_1 - tap_1, judged_2 - tap_2)
-            for sync, phone, tap, judged in ((first[1], first[0], tap_1, judged_1), (second[1], second[0], tap_2, judged_2)):
+            for sync, _phone, tap, judged in ((first[1], first[0], tap_1, judged_1), (second[1], second[0], tap_2, judged_2)):
                 assert abs(judged - tap) <= sync.error_ms(tap)  # the bound holds
             checked += 1
     assert checked == 240
@@ -143,7 +143,7 @@ def test_error_bound_shrinks_with_more_round_trips():
     sync = ClockSync()
     bounds = []
     t = 0.0
-    for i in range(60):
+    for _i in range(60):
         d_up, d_down = rng.uniform(5, 60), rng.uniform(5, 60)
         bounds.append(sync.add(t, phone.read(t + d_up), t + d_up + d_down).error_ms)
         t += 150

@@ -5,7 +5,8 @@ import unicodedata
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from game.clues import (
     CLUES_DIR,
@@ -56,8 +57,8 @@ def test_built_in_deck_files_have_no_duplicate_lines() -> None:
 
 
 def test_there_is_a_built_in_deck_for_every_ui_language() -> None:
-    from game.config import LANGUAGES
     from game.clues import BUILTIN_DECKS
+    from game.config import LANGUAGES
 
     assert BUILTIN_DECKS == LANGUAGES
 

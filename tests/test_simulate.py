@@ -71,7 +71,7 @@ def test_bots_are_deterministic_for_a_seed():
 
 def test_heuristic_bot_ambushes_when_it_leads_by_far():
     state = ENGINE.new_game(ENGINE.default_settings(), 6, 1)
-    
+
     state = evolve(state, gold=((5,) * 6,) + ((),) * 5)
     ambushes = sum(
         isinstance(make_bot("collusion", "heuristic", 0, seed).choose(ENGINE.view(state, 0),

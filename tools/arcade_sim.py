@@ -35,14 +35,16 @@ import threading
 import time
 import tty
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from firmware_bridge import framing as fr  # noqa: E402
+import contextlib
+
+from firmware_bridge import framing as fr
 
 DEFAULT_LINK = Path("/tmp/tabletop-arcade")
 FIRMWARE = "1.0.0-sim"
@@ -93,7 +95,7 @@ class ArcadeSimulator:
         self._boot()
 
     # ------------------------------------------------------------------ lifecycle (any thread)
-    def start(self) -> "ArcadeSimulator":
+    def start(self) -> ArcadeSimulator:
         with self._lock:
             self._plug()
         self._thread = threading.Thread(target=self._run, name="arcade-sim", daemon=True)
@@ -112,7 +114,7 @@ class ArcadeSimulator:
         if self.link is not None and self.link.is_symlink():
             self.link.unlink()
 
-    def __enter__(self) -> "ArcadeSimulator":
+    def __enter__(self) -> ArcadeSimulator:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:
@@ -229,10 +231,8 @@ class ArcadeSimulator:
         self._wake()
 
     def _wake(self) -> None:
-        try:
+        with contextlib.suppress(BlockingIOError):
             os.write(self._wake_w, b"x")
-        except BlockingIOError:
-            pass
 
     # ------------------------------------------------------------------ pty plumbing (locked)
     def _plug(self) -> None:

@@ -17,10 +17,10 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import pygame  # noqa: E402
+import pygame
 
-from game.render.scene import RenderContext  # noqa: E402
-from game.render.scripted import Moment, moments, moth_moments, play_moment, speakeasy_moments  # noqa: E402
+from game.render.scene import RenderContext
+from game.render.scripted import Moment, moments, moth_moments, play_moment, speakeasy_moments
 
 DEFAULT_SIZES = ((1280, 720), (1920, 1080))
 LANGS = ("fa", "th", "en")

@@ -21,8 +21,8 @@ import serial
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from firmware_bridge import framing as fr  # noqa: E402
-from firmware_bridge.bridge import candidate_ports  # noqa: E402
+from firmware_bridge import framing as fr
+from firmware_bridge.bridge import candidate_ports
 
 
 def describe(line: bytes) -> str:

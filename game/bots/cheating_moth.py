@@ -18,7 +18,6 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from . import UnknownBot
 from ..rules.cheating_moth import (
     ACTIONS,
     PENALTY,
@@ -31,6 +30,7 @@ from ..rules.cheating_moth import (
     Kind,
     Play,
 )
+from . import UnknownBot
 
 DEFAULT_CHEAT_MS = 1500
 MANY = 4  # what "many" cards (M11) is taken to mean when comparing hand sizes

@@ -12,7 +12,8 @@ import abc
 import hashlib
 import math
 import random
-from typing import Any, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from ..rules.speakeasy import ENGINE, ChooseSubject, Continue, Identity, Phase, Point
 from . import BotKind, UnknownBot

@@ -7,10 +7,11 @@ looks a key up with English as the fallback and fills ``{placeholders}``.
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from collections.abc import Mapping
+from functools import cache
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 LANGUAGES: tuple[str, ...] = ("en", "fa", "th")
 FALLBACK = "en"
@@ -32,7 +33,7 @@ def _check_language(lang: str) -> None:
         raise UnknownLanguage(f"unknown language {lang!r}; choose one of {', '.join(LANGUAGES)}")
 
 
-@lru_cache(maxsize=None)
+@cache
 def load(lang: str, domain: str) -> Mapping[str, str]:
     """All strings of one language and domain (read once, read-only). A missing file is empty."""
     _check_language(lang)

@@ -8,7 +8,8 @@ screen without a window (tests, screenshots, benchmarks).
 from __future__ import annotations
 
 import os
-from typing import Iterator, Protocol
+from collections.abc import Iterator
+from typing import Protocol
 
 import pygame
 
@@ -182,7 +183,7 @@ def run_window(runtime: Runtime, config: TableConfig) -> int:
                         screen.ctx.sound.toggle_mute()
                     elif isinstance(intent, HostCommand):
                         runtime.send(screen.input_event(intent))
-            window = pygame.display.get_surface()
+            window = pygame.display.get_surface() or window
             screen.advance(dt, window.get_size())
             screen.draw(window)
             pygame.display.flip()

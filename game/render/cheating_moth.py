@@ -10,8 +10,9 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections import OrderedDict
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import pygame
 
@@ -20,8 +21,30 @@ from game.session.snapshot import TableSnapshot
 
 from . import shapes, theme
 from .cheating_moth_model import (
-    GIVE_PHASES, OUTCOME_KEY, RACE_PHASES, Accusation, Kind, Phase, RaceResult, Rank, RoundScore, SeatModel, Tell,
-    TopCard, accusation_from, event_types, events_of, int_at, kind_of, mapping, phase, race_from, ranking_from, round_from, seat_models, top_card,
+    GIVE_PHASES,
+    OUTCOME_KEY,
+    RACE_PHASES,
+    Accusation,
+    Kind,
+    Phase,
+    RaceResult,
+    Rank,
+    RoundScore,
+    SeatModel,
+    Tell,
+    TopCard,
+    accusation_from,
+    event_types,
+    events_of,
+    int_at,
+    kind_of,
+    mapping,
+    phase,
+    race_from,
+    ranking_from,
+    round_from,
+    seat_models,
+    top_card,
 )
 from .collusion import draw_caption, draw_notices, draw_timer, ease, edge_point, span
 from .scene import FinalScene, Frame, RenderContext, Scene

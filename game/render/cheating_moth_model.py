@@ -7,12 +7,13 @@ plays the view may already show the next turn."""
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any
 
-from game.session.snapshot import SeatInfo, TableSnapshot
 # The engine's own enums: one source for the wire values.
 from game.rules.cheating_moth import Kind, Phase
+from game.session.snapshot import SeatInfo, TableSnapshot
 
 OUTCOME_KEY = "race_outcome"  # snapshot.extras key: the judge's RaceOutcome.to_wire() of the latest race
 

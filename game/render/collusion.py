@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any
 
 import pygame
 
@@ -15,8 +16,25 @@ from game.session.snapshot import TableSnapshot
 
 from . import shapes, theme
 from .collusion_model import (
-    Card, Choice, Death, DeathKind, Final, Phase, Reveal, RoundEnd, SeatModel, ShowdownResult, alive_before, event_types,
-    final_from, phase, reveal_from, round_end_from, seat_models, showdown_from, with_alive,
+    Card,
+    Choice,
+    Death,
+    DeathKind,
+    Final,
+    Phase,
+    Reveal,
+    RoundEnd,
+    SeatModel,
+    ShowdownResult,
+    alive_before,
+    event_types,
+    final_from,
+    phase,
+    reveal_from,
+    round_end_from,
+    seat_models,
+    showdown_from,
+    with_alive,
 )
 from .scene import FinalScene, Frame, RenderContext, Scene
 from .sound import Effect
@@ -501,7 +519,7 @@ class RevealBeat(Scene):
         highlight = frozenset(self.reveal.targets) if t >= self.TALLY else frozenset()
         surface.blit(static_layer(frame, ctx, seats, highlight), (0, 0))
         lay = table_layout(frame.size, len(seats))
-        draw_middle(surface, frame, ctx, lay, view_of(frame) | {"round": self.reveal.round, "vote": self.reveal.vote},
+        draw_middle(surface, frame, ctx, lay, {**view_of(frame), "round": self.reveal.round, "vote": self.reveal.vote},
                     timer=False)
         draw_revealed_votes(surface, frame, lay, seats, self.reveal, ease(span(t, self.FLIP, 0.7)),
                             ease(span(t, self.ARROWS, 0.9)))
@@ -660,9 +678,9 @@ def draw_showdown_stage(surface: pygame.Surface, frame: Frame, ctx: RenderContex
     if others:
         cell_w = min(strip.width // len(others), round(w * 0.16))
         x0 = strip.centerx - cell_w * len(others) // 2
-        for k, seat in enumerate(others):
+        for k, other in enumerate(others):
             col = len(others) - 1 - k if frame.lang == "fa" else k
-            draw_plate(surface, pygame.Rect(x0 + col * cell_w + 3, strip.y, cell_w - 6, strip.height), seat, frame, ctx,
+            draw_plate(surface, pygame.Rect(x0 + col * cell_w + 3, strip.y, cell_w - 6, strip.height), other, frame, ctx,
                        dim=True)
     draw_caption(surface, frame, ctx, caption_rect, caption, theme.TEXT, px=24)
 
@@ -727,7 +745,7 @@ class ShowdownRevealBeat(Scene):
         landed = self.t >= self.PAYOUT + 1.0
         draw_showdown_stage(surface, frame, ctx, self.seats if landed else self.before, self.result.seats,
                             4 if self.t < self.PAYOUT else self.result.pot_left, card, caption, timer=False)
-        if self.PAYOUT <= self.t and not landed:
+        if self.t >= self.PAYOUT and not landed:
             self._draw_payout(surface, frame)
 
     def _draw_payout(self, surface: pygame.Surface, frame: Frame) -> None:

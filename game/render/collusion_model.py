@@ -4,12 +4,15 @@ Pure functions over the JSON view: no pygame here. A beat captures its own copy 
 events arrived, because by the time it plays the view may already show the next round."""
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any
 
-from game.session.snapshot import SeatInfo, TableSnapshot
 # The engine's own enums: one source for the wire values.
-from game.rules.collusion import CardKind as Card, DeathKind, Phase, ShowdownChoice as Choice
+from game.rules.collusion import CardKind as Card
+from game.rules.collusion import DeathKind, Phase
+from game.rules.collusion import ShowdownChoice as Choice
+from game.session.snapshot import SeatInfo, TableSnapshot
 
 
 @dataclass(frozen=True, slots=True)

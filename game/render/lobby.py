@@ -86,7 +86,7 @@ def _mapped_so_far(snapshot: TableSnapshot, done: Any, waiting: int | None) -> d
     order = [s.seat for s in snapshot.seats]
     if waiting not in order:
         return {}
-    return {seat: None for seat in order[:order.index(waiting)]}
+    return dict.fromkeys(order[:order.index(waiting)])
 
 
 def _next(items: tuple, current: object) -> object:

@@ -9,8 +9,9 @@ and queues the timed "beats" (a reveal, a showdown, a round's end) that the new 
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import pygame
 
@@ -75,7 +76,7 @@ def host(command: str, **args: Any) -> HostCommand:
 
 @dataclass(frozen=True, slots=True)
 class PushScene:
-    scene: "Scene"
+    scene: Scene
 
 
 @dataclass(frozen=True, slots=True)

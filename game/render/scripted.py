@@ -10,16 +10,22 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any
 
-from game.rules import get_engine
 from game.render.app import Screen
 from game.render.scene import RenderContext
 from game.render.settings import SettingsScene
+from game.rules import get_engine
 from game.seating import look
 from game.session.snapshot import (
-    Mode, SeatInfo, SeatStatus, TablePhase, TableSnapshot, TimerInfo,
+    Mode,
+    SeatInfo,
+    SeatStatus,
+    TablePhase,
+    TableSnapshot,
+    TimerInfo,
 )
 
 JOIN_BASE = "http://192.168.1.50:8765"

@@ -6,7 +6,7 @@ form alone, and so no font ever shows a missing-glyph box for them.
 from __future__ import annotations
 
 import math
-from typing import Callable
+from collections.abc import Callable
 
 import pygame
 
@@ -53,7 +53,7 @@ def _heart(cx: float, cy: float, r: float) -> list[Point]:
 
 def _drop(cx: float, cy: float, r: float) -> list[Point]:
     pts: list[Point] = [(cx, cy - r)]
-    for i in range(0, 25):
+    for i in range(25):
         a = math.radians(-30 + i * 240 / 24)
         pts.append((cx + 0.62 * r * math.cos(a), cy + 0.36 * r + 0.62 * r * math.sin(a)))
     return pts

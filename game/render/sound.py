@@ -8,8 +8,8 @@ import array
 import enum
 import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import pygame
 
@@ -116,7 +116,10 @@ class SoundBank:
         """Synthesise every effect (about a tenth of a second; call after the first frame)."""
         if not self.available or self._sounds:
             return
-        freq, size, channels = pygame.mixer.get_init()
+        init = pygame.mixer.get_init()
+        if init is None:
+            return
+        freq, size, channels = init
         if size not in (-16, 16):
             self.available = False
             return

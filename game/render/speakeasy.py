@@ -6,9 +6,10 @@ Base scenes follow the view's phase; timed beats play the events of one accepted
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import pygame
 
@@ -20,8 +21,27 @@ from .collusion import draw_badge, draw_caption, draw_notices, draw_timer, ease,
 from .scene import FinalScene, Frame, RenderContext, Scene
 from .sound import Effect
 from .speakeasy_model import (
-    Bonus, Clue, ClueResult, Final, Identity, Outcome, Phase, SeatModel, TieBreak, clue_from, clue_language, event_types,
-    final_from, phase, pointed, pointers, result_from, scores_before, seat_models, with_identities, with_scores,
+    Bonus,
+    Clue,
+    ClueResult,
+    Final,
+    Identity,
+    Outcome,
+    Phase,
+    SeatModel,
+    TieBreak,
+    clue_from,
+    clue_language,
+    event_types,
+    final_from,
+    phase,
+    pointed,
+    pointers,
+    result_from,
+    scores_before,
+    seat_models,
+    with_identities,
+    with_scores,
 )
 from .table_art import LayerCache, TableLayout, background, draw_away_mark, table_layout
 from .text import Align, TextStyle, VAlign
@@ -568,7 +588,7 @@ class RevealBeat(Scene):
         subject = result.subject
         hidden: dict[int, Identity | None] = {subject: None} if result.newly_revealed and subject is not None else {}
         self.before = with_identities(with_scores(seats, scores_before(seats, result.scores)), hidden)
-        shown = {s: result.identity for s in hidden}
+        shown = dict.fromkeys(hidden, result.identity)
         self.revealed = with_identities(self.before, shown)
         self.clue = clue
         self.host = host
@@ -699,7 +719,7 @@ class FinaleBeat(Scene):
 
     def _seats(self, shown: int) -> tuple[SeatModel, ...]:
         done = self.final.bonuses[:shown]
-        scores = list(s.score for s in self.before)
+        scores = [s.score for s in self.before]
         for b in done:
             if b.seat < len(scores):
                 scores[b.seat] += b.points

@@ -5,13 +5,13 @@ Pure functions over the JSON view: no pygame here. A beat keeps its own copy of 
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Mapping, Sequence
+from typing import Any
 
-from game.session.snapshot import SeatInfo, SeatStatus, TableSnapshot
 # The engine's own enums: one source for the wire values.
 from game.rules.speakeasy import Identity, Outcome, Phase, TieBreak
-
+from game.session.snapshot import SeatInfo, SeatStatus, TableSnapshot
 
 CLUE_LANGUAGES = ("en", "fa", "th")  # the built-in decks; "custom" is shown in the table's language
 

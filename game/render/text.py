@@ -13,9 +13,10 @@ import enum
 import itertools
 import unicodedata
 from collections import OrderedDict
+from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Iterator, Protocol
+from functools import cache
+from typing import Protocol
 
 import fontpkg
 import pygame
@@ -177,9 +178,10 @@ def _neutral_kind(chunk: str, before: RunKind | None, after: RunKind | None, rtl
             # inside one word ("F11", a link) left-to-right pieces stay together
             return paragraph
         # same direction on both sides: stay with the earlier run (numbers count as their context)
-        if before is RunKind.NUMBER:
-            return after if after is not RunKind.NUMBER else paragraph
-        return before
+        first, second = sides
+        if first is RunKind.NUMBER:
+            return second if second is not RunKind.NUMBER else paragraph
+        return first
     if len(sides) == 1:
         only = sides[0]
         if _is_rtl_kind(only) == rtl and only is not RunKind.NUMBER:
@@ -217,9 +219,7 @@ def _clusters(word: str) -> list[str]:
     """Grapheme-ish clusters: a base character with the marks that follow it (Thai vowels, tones)."""
     out: list[str] = []
     for ch in word:
-        if out and (unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Mc", "Me")):
-            out[-1] += ch
-        elif out and out[-1] and out[-1][-1] in "เแโใไ":  # Thai leading vowels stay with the next letter
+        if out and (unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Mc", "Me")) or out and out[-1] and out[-1][-1] in "เแโใไ":
             out[-1] += ch
         else:
             out.append(ch)
@@ -273,7 +273,7 @@ def size_at_most(px: int) -> int:
     return best
 
 
-@lru_cache(maxsize=None)
+@cache
 def font_path(family: Family) -> str:
     return str(fontpkg.path(family.value))
 
@@ -372,9 +372,7 @@ class TextRenderer:
                 out.append(" ")
             elif unicodedata.category(ch) == "Cc":
                 continue
-            elif ch in (ZWSP, "\u200c", "\u200d") or unicodedata.combining(ch):
-                out.append(ch)
-            elif any(self._has_glyph(f, ch) for f in Family):
+            elif ch in (ZWSP, "\u200c", "\u200d") or unicodedata.combining(ch) or any(self._has_glyph(f, ch) for f in Family):
                 out.append(ch)
             else:
                 out.append("?")

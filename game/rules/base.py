@@ -11,8 +11,9 @@ import dataclasses
 import enum
 import types
 import typing
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Generic, Iterable, Mapping, Sequence, TypeVar, Union
+from typing import Any, Generic, TypeVar, Union
 
 Seat = int
 """A seat index, 0-based. ``None`` as the acting seat means the table itself (timers, race judge)."""
@@ -200,7 +201,7 @@ def settings_from_wire(base: T, overrides: Mapping[str, Any]) -> T:
         changes = decode_fields(type(base), overrides, partial=True, where="settings")
     except MalformedAction as exc:
         raise BadSettings(str(exc)) from None
-    value = dataclasses.replace(base, **changes)
+    value = dataclasses.replace(base, **changes)  # type: ignore[type-var]
     check = getattr(value, "validate", None)
     if check is not None:
         check()
@@ -271,7 +272,7 @@ class GameEngine(Generic[T]):
         return tuple(s for s in range(self.n_seats(state)) if self.legal_actions(state, s))
 
     def n_seats(self, state: T) -> int:
-        return len(getattr(state, "seats"))
+        return len(getattr(state, "seats"))  # noqa: B009 (T is unbounded: every state has seats)
 
     # wire helpers
     def action_from_wire(self, data: Any) -> Any:

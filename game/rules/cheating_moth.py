@@ -13,8 +13,9 @@ from __future__ import annotations
 import dataclasses
 import enum
 import functools
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from .base import (
     JSON,
@@ -55,7 +56,7 @@ class Kind(enum.Enum):
 
 
 ACTION_KINDS = (Kind.ANT, Kind.SPIDER, Kind.MOSQUITO, Kind.BEETLE)
-PENALTY = {Kind.MOTH: 10, Kind.NUMBER: 1, **{k: 5 for k in ACTION_KINDS}}  # M17
+PENALTY = {Kind.MOTH: 10, Kind.NUMBER: 1, **dict.fromkeys(ACTION_KINDS, 5)}  # M17
 
 
 class Phase(enum.Enum):

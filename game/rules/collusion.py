@@ -13,17 +13,18 @@ has locked or when the conspiracy timer runs out.
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields, replace
 from functools import lru_cache
 from operator import attrgetter
-from typing import Any, Callable, Mapping
+from typing import Any, cast
 
 from .base import (
+    JSON,
     BadSettings,
     GameEngine,
     GameOver,
     IllegalAction,
-    JSON,
     MalformedAction,
     NotYourTurn,
     Seat,
@@ -689,17 +690,17 @@ def _resolve(state: CollusionState, r: Reveal, events: Events) -> CollusionState
     round goes on with the next vote (C6) or ends (C13–C15)."""
     picks = tuple(sorted(r.picks))
     deaths: dict[int, tuple[DeathKind, int | None]] = {s: (k, None) for s, k in r.dying}
-    for by, victim, randomly in picks:
-        events.append(AmbushResolved(by, victim, randomly))
+    for ambusher, victim, randomly in picks:
+        events.append(AmbushResolved(ambusher, victim, randomly))
         if victim is not None and victim not in deaths:
-            deaths[victim] = (DeathKind.AMBUSHED, by)
+            deaths[victim] = (DeathKind.AMBUSHED, ambusher)
     ordered = tuple((s, k, by) for s, (k, by) in sorted(deaths.items()))
     alive = list(state.stage.alive)
     targeted, ambushed, c9, c10 = DeathKind.TARGETED, DeathKind.AMBUSHED, Rule.C9, Rule.C10
-    for seat, kind, by in ordered:
-        alive[seat] = False
+    for dead, kind, by in ordered:
+        alive[dead] = False
         # DEATH_RULE by identity: enum hashing is slow and this runs for every death
-        events.append(Died(seat, c10 if kind is targeted or kind is ambushed else c9, kind, by))
+        events.append(Died(dead, c10 if kind is targeted or kind is ambushed else c9, kind, by))
     reveal = Reveal(r.round, r.vote, r.cards, r.tally, r.targets, r.ambushers, r.timed_out, r.dying,
                     (), picks, ordered, True)
     alive_t = tuple(alive)
@@ -775,7 +776,7 @@ def _reveal_showdown(state: CollusionState, events: Events) -> CollusionState:
         gold = _set(gold, seat, gold[seat] + pot[:bars])
         pot = pot[bars:]
     events.append(ShowdownRevealed(state.round, sd.seats, choices, payout, len(pot), timed_out))
-    deck, drawn = state.deck, ()
+    deck, drawn = state.deck, cast(tuple[int, ...], ())
     if choices == (ShowdownChoice.STEAL, ShowdownChoice.STEAL):  # C15 ★
         others = [s for s in range(state.n) if state.in_round[s] and s not in sd.seats]
         deck, gold, drawn = _draw(deck, gold, others, Rule.C15, events)
@@ -1325,7 +1326,7 @@ def describe_event(e: Mapping[str, Any], name: Callable[[int], str] = str) -> st
                              + ", ".join(f"{name(s)} {t}" for s, t in enumerate(e["totals"])) + ".",
     }
     maker = simple.get(kind) if isinstance(kind, str) else None
-    return maker() if maker else f"{kind}: {dict((k, v) for k, v in e.items() if k != 'type')}"
+    return maker() if maker else f"{kind}: { {k: v for k, v in e.items() if k != 'type'} }"
 
 
 ENGINE = CollusionEngine()

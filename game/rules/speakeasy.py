@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from ..clues import BUILTIN_DECKS, MAX_CLUE_CHARS, DeckError, builtin_deck
 from .base import (
@@ -818,7 +819,7 @@ def describe_event(e: Mapping[str, Any], name: Callable[[int], str] = str) -> st
         "game_ended": lambda: _describe_end(e, name),
     }
     maker = simple.get(kind) if isinstance(kind, str) else None
-    return maker() if maker else f"{kind}: {dict((k, v) for k, v in e.items() if k != 'type')}"
+    return maker() if maker else f"{kind}: { {k: v for k, v in e.items() if k != 'type'} }"
 
 
 ENGINE = SpeakeasyEngine()

@@ -7,9 +7,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import mimetypes
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import AsyncIterator, Awaitable, Callable
 
 import fontpkg
 from aiohttp import WSMsgType, web

@@ -9,7 +9,8 @@ from __future__ import annotations
 import asyncio
 import collections
 import logging
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from aiohttp import WSMsgType, web
 
@@ -19,6 +20,7 @@ from game.session.races import PressSource
 from game.session.session import NoticeCode, Session
 
 from .errors import BadPin, Forbidden, RateLimited, ServerFault, TakenOver
+from .phoneclock import EVERY_S, PhoneClock
 from .protocol import (
     Act,
     ClientKind,
@@ -42,7 +44,6 @@ from .protocol import (
     press_result_message,
     sync_message,
 )
-from .phoneclock import EVERY_S, PhoneClock
 from .ratelimit import FailureLimiter, RateLimit, TokenBucket
 
 log = logging.getLogger(__name__)

@@ -5,6 +5,7 @@
 :data:`EVERY_S` seconds. Pure bookkeeping: the hub sends and schedules."""
 from __future__ import annotations
 
+import contextlib
 import itertools
 from typing import Any
 
@@ -44,10 +45,8 @@ class PhoneClock:
         sent = self._pending.pop(token, None)
         if sent is None:
             return False
-        try:
+        with contextlib.suppress(BadSample):
             self.sync.add(sent, phone_ms, now_ms)
-        except BadSample:
-            pass
         return self.left > 0
 
     def new_burst(self, size: int = REFRESH) -> None:

@@ -5,8 +5,9 @@ from __future__ import annotations
 import enum
 import json
 import math
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Union
+from typing import Any, Union
 
 from game.rules.base import MalformedAction, RulesError
 

@@ -12,18 +12,19 @@ import logging
 import signal
 import sys
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable, TextIO
+from typing import Any, TextIO
 
 from aiohttp import web
 
 from firmware_bridge.bridge import ArcadeBridge
 from game.config import TableConfig
 from game.rules.base import RulesError
+from game.seating import look
 from game.session.journal import CorruptJournal, Journal, move_aside
 from game.session.session import Session
 from game.session.snapshot import InputEvent, TablePhase, TableSnapshot
-from game.seating import look
 
 from .app import ServerSettings, make_app
 from .netaddr import base_url, lan_address

@@ -7,7 +7,8 @@ and its finished seat → button mapping) and gives ``extras["arcade"]``.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Protocol
+from collections.abc import Callable
+from typing import Any, Protocol
 
 from game.rules.base import IllegalAction
 

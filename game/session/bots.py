@@ -3,7 +3,8 @@ default factory, ``game.bots.make_bot(game, kind, seat, seed)``."""
 from __future__ import annotations
 
 import importlib
-from typing import Any, Callable, Protocol
+from collections.abc import Callable
+from typing import Any, Protocol
 
 from .seats import BotKind
 
@@ -29,7 +30,7 @@ class NoBotForGame(Exception):
 def default_bot_factory(game: str, kind: BotKind, seat: int, seed: int) -> Bot:
     try:
         module = importlib.import_module("game.bots")
-        make_bot = getattr(module, "make_bot")
+        make_bot = module.make_bot
     except (ImportError, AttributeError) as exc:
         raise NoBotForGame(f"no bots available: {exc}") from exc
     try:

@@ -86,7 +86,7 @@ class Journal:
 
     # -------------------------------------------------------------------------- open / close
     @classmethod
-    def open(cls, data_dir: Path, *, new: bool = False) -> tuple["Journal", Saved | None, str | None]:
+    def open(cls, data_dir: Path, *, new: bool = False) -> tuple[Journal, Saved | None, str | None]:
         """Open (or create) the journal in ``data_dir``. Returns the journal, what it held (None when
         fresh) and a message for the operator when a journal was moved aside."""
         data_dir.mkdir(parents=True, exist_ok=True)

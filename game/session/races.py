@@ -48,8 +48,9 @@ from __future__ import annotations
 
 import enum
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 
 class RaceError(ValueError):
@@ -108,7 +109,7 @@ class Press:
         if not _finite(self.resolution_ms) or self.resolution_ms < 0 or not isinstance(self.clock, str):
             raise RaceError("bad clock or resolution")
 
-    def too_close(self, other: "Press") -> bool:
+    def too_close(self, other: Press) -> bool:
         """Can the order of these two presses not be told apart?"""
         gap = abs(other.t_ms - self.t_ms)
         if self.clock and self.clock == other.clock:

@@ -19,8 +19,9 @@ import asyncio
 import enum
 import logging
 import math
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping, Protocol
+from typing import Any, Protocol
 
 from game.rules.base import MalformedAction, UnknownSeat
 
@@ -210,7 +211,7 @@ class PressInput:
     card: Any
 
     @classmethod
-    def of(cls, event: InputEvent) -> "PressInput":
+    def of(cls, event: InputEvent) -> PressInput:
         if event.seat is None:
             raise UnknownSeat("a press needs a seat")
         source = _PRESS_SOURCES.get(event.source, PressSource.KEYBOARD)

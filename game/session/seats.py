@@ -9,8 +9,9 @@ from __future__ import annotations
 import enum
 import secrets
 import unicodedata
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, replace
-from typing import Any, Collection, Mapping
+from typing import Any
 
 from game.rules.base import MalformedAction
 from game.seating import MAX_SEATS, look
@@ -77,11 +78,11 @@ class SeatRecord:
             return SeatStatus.BOT
         return SeatStatus.JOINED if self.joined else SeatStatus.FREE
 
-    def freed(self, taken_codes: Collection[str]) -> "SeatRecord":
+    def freed(self, taken_codes: Collection[str]) -> SeatRecord:
         """The seat with a new token and code, no person and no bot (after a kick)."""
         return SeatRecord(self.seat, new_token(), new_code(taken_codes))
 
-    def with_bot(self, kind: BotKind | None) -> "SeatRecord":
+    def with_bot(self, kind: BotKind | None) -> SeatRecord:
         return replace(self, bot=kind, joined=False if kind is not None else self.joined,
                        name="" if kind is not None else self.name)
 
@@ -90,7 +91,7 @@ class SeatRecord:
                 "lang": self.lang, "bot": self.bot.value if self.bot else None, "joined": self.joined}
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> "SeatRecord":
+    def from_json(cls, data: Mapping[str, Any]) -> SeatRecord:
         bot = data.get("bot")
         return cls(seat=int(data["seat"]), token=str(data["token"]), code=str(data["code"]),
                    name=str(data.get("name", "")), lang=data.get("lang"),

@@ -16,9 +16,10 @@ import enum
 import logging
 import secrets
 import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from functools import partial
-from typing import Any, Callable, Mapping, Protocol
+from typing import Any, Protocol
 
 from game.config import LANGUAGES, TableConfig
 from game.rules import GAMES, get_engine
@@ -128,7 +129,7 @@ def _field(payload: Mapping[str, Any], name: str, kind: type | tuple[type, ...],
 def _zero_time(action: Any) -> Any:
     """The form ``legal_actions`` lists an action in: with ``t_ms`` = 0."""
     if dataclasses.is_dataclass(action) and any(f.name == "t_ms" for f in dataclasses.fields(action)):
-        return replace(action, t_ms=0)
+        return replace(action, t_ms=0)  # type: ignore[type-var]
     return action
 
 
@@ -196,7 +197,7 @@ class Session:
 
     # ---------------------------------------------------------------------------- creation
     @classmethod
-    def boot(cls, config: TableConfig, journal: Journal | None, saved: Saved | None, **kw: Any) -> "Session":
+    def boot(cls, config: TableConfig, journal: Journal | None, saved: Saved | None, **kw: Any) -> Session:
         """A fresh table, or the table ``saved`` in the journal with its game replayed.
         Raises (RulesError, KeyError, ValueError, ImportError) when ``saved`` cannot be replayed."""
         if saved is None:
@@ -206,7 +207,7 @@ class Session:
         return session
 
     @classmethod
-    def _fresh(cls, config: TableConfig, journal: Journal | None, **kw: Any) -> "Session":
+    def _fresh(cls, config: TableConfig, journal: Journal | None, **kw: Any) -> Session:
         engines = kw.get("engines", get_engine)
         engine = engines(config.game)
         language = config.language if config.language in LANGUAGES else LANGUAGES[0]
@@ -596,7 +597,7 @@ class Session:
         run = self._require_play()
         if dataclasses.is_dataclass(action) and any(f.name == "t_ms" for f in dataclasses.fields(action)):
             now = self.clock()
-            action = replace(action, t_ms=now if t_ms is None else min(now, round(t_ms)))
+            action = replace(action, t_ms=now if t_ms is None else min(now, round(t_ms)))  # type: ignore[type-var]
         new_state, events = run.engine.apply(run.state, seat, action)
         if self._journal is not None:
             self._journal.append_action(run.game_no, seat, run.engine.action_to_wire(action), self.version + 1)

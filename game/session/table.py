@@ -3,8 +3,9 @@ session replaces on every lobby change, and the journal stores as JSON."""
 from __future__ import annotations
 
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Mapping
+from typing import Any
 
 from game.rules.base import BadSettings
 from game.seating import MAX_SEATS
@@ -26,13 +27,13 @@ class TableSettings:
         return {"idle_reset_minutes": self.idle_reset_minutes, "default_bot": self.default_bot.value}
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> "TableSettings":
+    def from_json(cls, data: Mapping[str, Any]) -> TableSettings:
         out = cls()
         for name, value in data.items():
             out = out.with_setting(name, value)
         return out
 
-    def with_setting(self, name: str, value: Any) -> "TableSettings":
+    def with_setting(self, name: str, value: Any) -> TableSettings:
         if name == "idle_reset_minutes":
             low, high = IDLE_MINUTES_RANGE
             if not (isinstance(value, int) and not isinstance(value, bool) and low <= value <= high):
@@ -68,7 +69,7 @@ class TableRecord:
     def offered(self) -> tuple[SeatRecord, ...]:
         return self.seats[: self.seat_count]
 
-    def with_seat(self, record: SeatRecord) -> "TableRecord":
+    def with_seat(self, record: SeatRecord) -> TableRecord:
         seats = list(self.seats)
         seats[record.seat] = record
         return replace(self, seats=tuple(seats))
@@ -96,7 +97,7 @@ class TableRecord:
         }
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> "TableRecord":
+    def from_json(cls, data: Mapping[str, Any]) -> TableRecord:
         seats = tuple(SeatRecord.from_json(s) for s in data["seats"])
         if len(seats) != MAX_SEATS or [s.seat for s in seats] != list(range(MAX_SEATS)):
             raise ValueError("journal table has a wrong seat list")
@@ -114,7 +115,7 @@ class TableRecord:
 
     @classmethod
     def fresh(cls, game: str, preset: str | None, settings: dict[str, Any], language: str,
-              seat_count: int, admin_pin: str) -> "TableRecord":
+              seat_count: int, admin_pin: str) -> TableRecord:
         return cls(game=game, preset=preset, settings=settings, language=language,
                    seat_count=seat_count, seats=fresh_seats(), admin_pin=admin_pin)
 

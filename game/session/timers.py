@@ -3,8 +3,9 @@ the same key keeps the running timer, a new key restarts it, ``None`` cancels it
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from game.rules.base import TimerRequest
 

@@ -3,15 +3,16 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from firmware_bridge.bridge import ArcadeBridge, BridgeEvent  # noqa: E402
-from tools.arcade_sim import ArcadeSimulator  # noqa: E402
+from firmware_bridge.bridge import ArcadeBridge, BridgeEvent
+from tools.arcade_sim import ArcadeSimulator
 
 
 class Recorder:

@@ -110,7 +110,7 @@ async def test_presses_1ms_apart_are_judged_in_true_order_1000_times_out_of_1000
             await asyncio.sleep(rng.uniform(0, 0.002))
 
     staller = asyncio.get_running_loop().create_task(stall_the_loop())
-    groups = [list(range(0, 4)), list(range(4, 8)), list(range(8, 12))]
+    groups = [list(range(4)), list(range(4, 8)), list(range(8, 12))]
     correct = 0
     try:
         for i in range(1000):
@@ -123,8 +123,8 @@ async def test_presses_1ms_apart_are_judged_in_true_order_1000_times_out_of_1000
                 sim.press(seat, at_us=base + 1000 * k, hold_us=400)
             try:
                 await until(lambda: len(judge.result().order) == 4, timeout=5)
-            except AssertionError:
-                raise AssertionError(f"race {i}: {judge.result()} {verdicts[-8:]} {bridge.recorder.events[-10:]} {bridge.stats} {sim.history}")
+            except AssertionError as exc:
+                raise AssertionError(f"race {i}: {judge.result()} {verdicts[-8:]} {bridge.recorder.events[-10:]} {bridge.stats} {sim.history}") from exc
             out = judge.result()
             correct += out.order == tuple(seats) and out.ties == ()  # one board, one clock map: no doubt
             assert out.margins_ms == pytest.approx((1.0, 1.0, 1.0), abs=1e-3)  # device µs, rate-corrected
@@ -272,11 +272,11 @@ def test_presses_before_the_first_clock_answer_are_held_not_lost():
     br = ArcadeBridge(port="unused", clock=lambda: now[0])
     seen = []
     br.add_listener(seen.append)
-    br._on_message(fr.ButtonEdge(1, 2, 5_000_000, True))  # noqa: SLF001 - as the link would deliver it
+    br._on_message(fr.ButtonEdge(1, 2, 5_000_000, True))
     assert seen == []
-    br._pending_clk[7] = 999.0  # noqa: SLF001 - a clock request that left at 999 ms
+    br._pending_clk[7] = 999.0
     now[0] = 1001.0
-    br._on_message(fr.ClockReply(7, 6_000_000))  # noqa: SLF001 - device 6 s == session 1000 ms
+    br._on_message(fr.ClockReply(7, 6_000_000))
     (down,) = seen
     assert (down.button, down.seat, down.t_ms) == (2, 2, pytest.approx(0.0))
     assert down.error_ms == pytest.approx(1.0 + 0.05 + 1000 * 1e-4)

@@ -15,14 +15,14 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "session"))
 
-from tabletop_racekit import move_until_playable, seat_people, wait_decided  # noqa: E402
+from tabletop_racekit import move_until_playable, seat_people, wait_decided
 
-from firmware_bridge import framing as fr  # noqa: E402
-from game.config import TableConfig  # noqa: E402
-from game.server.runtime import start_arcade  # noqa: E402
-from game.session.journal import Journal  # noqa: E402
-from game.session.races import PressSource  # noqa: E402
-from game.session.session import ARCADE_UNPLUGGED, Session  # noqa: E402
+from firmware_bridge import framing as fr
+from game.config import TableConfig
+from game.server.runtime import start_arcade
+from game.session.journal import Journal
+from game.session.races import PressSource
+from game.session.session import ARCADE_UNPLUGGED, Session
 
 pytestmark = pytest.mark.timeout(60)
 ROOT = Path(__file__).resolve().parents[2]

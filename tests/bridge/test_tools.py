@@ -37,9 +37,8 @@ def test_simulated_contact_bounce_gives_one_press_and_one_release(tmp_path):
 
 
 def test_simulator_refuses_buttons_it_does_not_have(tmp_path):
-    with ArcadeSimulator(link=tmp_path / "a", buttons=4) as sim:
-        with pytest.raises(ValueError):
-            sim.press(4)
+    with ArcadeSimulator(link=tmp_path / "a", buttons=4) as sim, pytest.raises(ValueError):
+        sim.press(4)
 
 
 def test_serial_monitor_prints_decoded_and_dropped_lines(tmp_path):

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from playwright.sync_api import Error as PlaywrightError, Page
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Page
 
 STEP_TIMEOUT_MS = 2_000
 

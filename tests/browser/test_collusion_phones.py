@@ -72,7 +72,7 @@ def test_three_phones_play_a_whole_game(table: Table, phones: Phones) -> None:
         assert states, f"phone {i} received no game state"
         for f in states:
             assert f["view"]["me"]["seat"] == i
-            assert "gold" not in str([s for s in f["view"]["seats"]])
+            assert "gold" not in str(list(f["view"]["seats"]))
         welcome = [f for f in received if f.get("kind") == "welcome"]
         assert welcome and all(w["seat"] == i for w in welcome)
 

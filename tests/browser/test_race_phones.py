@@ -16,9 +16,9 @@ from .phone import join
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "session"))
 
-from tabletop_racekit import move_until_playable  # noqa: E402
+from tabletop_racekit import move_until_playable
 
-from game.session.races import PressSource  # noqa: E402
+from game.session.races import PressSource
 
 pytestmark = pytest.mark.browser
 

@@ -34,7 +34,7 @@ def strings(lang: str) -> dict[str, str]:
 def literal_keys() -> set[str]:
     """Keys written out in the app's JavaScript ("collusion.lock", wherever they appear)."""
     namespaces = sorted({key.split(".")[0] for key in strings("en")})
-    pattern = re.compile(r"[\"'`]((?:%s)(?:\.[a-z_]+)+)[\"'`]" % "|".join(namespaces))
+    pattern = re.compile(r"[\"'`]((?:{})(?:\.[a-z_]+)+)[\"'`]".format("|".join(namespaces)))
     keys: set[str] = set()
     for path in WEB.rglob("*.js"):
         keys |= set(pattern.findall(path.read_text(encoding="utf-8")))

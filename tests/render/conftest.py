@@ -7,13 +7,13 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
-import pygame  # noqa: E402
-import pytest  # noqa: E402
+import pygame
+import pytest
 
-from game.render.qr import QrCache  # noqa: E402
-from game.render.scene import RenderContext  # noqa: E402
-from game.render.sound import SoundBank  # noqa: E402
-from game.render.text import TextRenderer  # noqa: E402
+from game.render.qr import QrCache
+from game.render.scene import RenderContext
+from game.render.sound import SoundBank
+from game.render.text import TextRenderer
 
 SIZES = ((1280, 720), (1920, 1080), (3840, 2160))
 LANGS = ("en", "fa", "th")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 import inspect
-from typing import Callable
+from collections.abc import Callable
 
 import pygame
 

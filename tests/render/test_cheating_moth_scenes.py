@@ -6,6 +6,7 @@ import dataclasses
 
 import pygame
 import pytest
+from scene_checks import LANGS, SIZES, assert_draw_is_pure, assert_paints_the_whole_window, probing_context
 
 from game.render.app import Screen
 from game.render.qr import QrCache
@@ -13,8 +14,6 @@ from game.render.scene import RenderContext
 from game.render.scripted import Moment, MothTable, moth_moments, play_moment
 from game.render.sound import SoundBank
 from game.render.text import TextRenderer
-
-from scene_checks import LANGS, SIZES, assert_draw_is_pure, assert_paints_the_whole_window, probing_context
 
 MOMENTS = {lang: list(moth_moments(lang)) for lang in LANGS}
 EXPECTED_TOP = {

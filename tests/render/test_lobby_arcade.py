@@ -123,7 +123,7 @@ def test_while_mapping_a_or_escape_stop_it_and_nothing_else_acts(lang, shared_ct
     lay = layout(Frame(snap, 0, SIZE))
     stop = next(b for b in lay.buttons if b.hint == "A")
     start = next(b for b in lay.buttons if b.hint == "Enter")
-    click = lambda pos: pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1)  # noqa: E731
+    click = lambda pos: pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1)
     assert payloads(screen.handle(click(stop.rect.center), SIZE)) == [CANCEL]
     assert screen.handle(click(start.rect.center), SIZE) == []
     assert screen.handle(click(lay.cards[0].rect.center), SIZE) == []
@@ -132,7 +132,7 @@ def test_while_mapping_a_or_escape_stop_it_and_nothing_else_acts(lang, shared_ct
 # ----------------------------------------------------------------------------------- drawing
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_panel_names_the_awaited_seat_and_the_buttons_found(lang):
-    s = lambda k, **v: i18n.text(lang, "screen", k, **v)  # noqa: E731
+    s = lambda k, **v: i18n.text(lang, "screen", k, **v)
     texts = shown_texts(snapshot(lang, n=6, mapping=True, waiting=2, done={"0": 4, "1": 0}))
     assert s("lobby.arcade_press", n=3) in texts
     assert s("lobby.arcade_button", n=5) in texts and s("lobby.arcade_button", n=1) in texts

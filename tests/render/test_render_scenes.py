@@ -2,17 +2,15 @@
 drawing changes neither the snapshot nor the scene."""
 from __future__ import annotations
 
-
 import pygame
 import pytest
+from scene_checks import LANGS, SIZES, assert_draw_is_pure, assert_paints_the_whole_window, probing_context
 
 from game.render.qr import QrCache
 from game.render.scene import RenderContext
 from game.render.scripted import moments, play_moment
 from game.render.sound import SoundBank
 from game.render.text import TextRenderer
-
-from scene_checks import LANGS, SIZES, assert_draw_is_pure, assert_paints_the_whole_window, probing_context
 
 MOMENTS = {lang: list(moments(lang)) for lang in LANGS}
 EXPECTED_TOP = {
@@ -82,8 +80,8 @@ def test_speakeasy_gets_its_own_table_scene(shared_ctx):
     import dataclasses
 
     from game.render.app import Screen
-    from game.rules import get_engine
     from game.render.scripted import lobby_snapshot
+    from game.rules import get_engine
     from game.session.snapshot import TablePhase
 
     engine = get_engine("speakeasy")

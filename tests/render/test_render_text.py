@@ -3,10 +3,18 @@ from __future__ import annotations
 
 import pygame
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from game import i18n
 from game.render.text import (
-    Family, RunKind, TextStyle, ZWSP, break_words, split_runs, visual_order,
+    ZWSP,
+    Family,
+    RunKind,
+    TextStyle,
+    break_words,
+    split_runs,
+    visual_order,
 )
 
 
@@ -103,8 +111,6 @@ def test_draw_aligns_persian_to_the_right(text):
     where = text.draw(surface, "Hello", "en", pygame.Rect(0, 0, 400, 60), TextStyle(24))
     assert where.x == 0
 
-
-from hypothesis import given, settings, strategies as st  # noqa: E402
 
 _MIXED = st.text(alphabet=st.sampled_from(list("ab Z09:۱۲سلامکتابرود หรือ่ร.,!-")), max_size=40)
 

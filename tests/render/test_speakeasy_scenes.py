@@ -8,6 +8,7 @@ import dataclasses
 
 import pygame
 import pytest
+from scene_checks import LANGS, SIZES, assert_draw_is_pure, assert_paints_the_whole_window, probing_context
 
 from game import i18n
 from game.render.app import Screen
@@ -17,7 +18,6 @@ from game.render.scripted import Moment, play_moment, speakeasy_moments, speakea
 from game.render.sound import Effect, SoundBank
 from game.render.text import TextRenderer
 
-from scene_checks import LANGS, SIZES, assert_draw_is_pure, assert_paints_the_whole_window, probing_context
 MOMENTS = {lang: list(speakeasy_moments(lang)) for lang in LANGS}
 EXPECTED_TOP = {
     "s01_choosing": "speakeasy_table", "s02_pointing": "speakeasy_table", "s03_last_seconds": "speakeasy_table",

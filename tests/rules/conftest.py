@@ -2,7 +2,8 @@
 imports another."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import pytest
 
@@ -114,7 +115,7 @@ class Table:
         target, who names ``a``); everyone else plays nothing and dies by C9."""
         alive = [s for s in range(state.n) if state.alive[s]]
         c = next(s for s in alive if s not in (a, b))
-        plan: dict[int, int | str | None] = {s: None for s in alive}
+        plan: dict[int, int | str | None] = dict.fromkeys(alive)
         plan.update({a: c, b: c, c: a})
         return self.vote(state, plan)
 

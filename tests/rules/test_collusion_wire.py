@@ -201,7 +201,7 @@ def test_every_event_type_has_a_plain_english_sentence(ct):
     events += ev
     state, ev = ct.vote(state, {0: 2, 2: 4, 4: None})  # 2 and 4 are targets: 0 alone takes the pot
     events += ev
-    state, ev = ct.vote(state, {s: None for s in range(5)})  # nobody votes: pot stays (C14)
+    state, ev = ct.vote(state, dict.fromkeys(range(5)))  # nobody votes: pot stays (C14)
     events += ev
     state, ev = ct.to_showdown(state, 1, 3)
     events += ev

@@ -5,6 +5,7 @@ import copy
 import json
 
 import pytest
+from test_speakeasy_helpers import play_clue, scores, settings, table
 
 from game.rules import get_engine
 from game.rules.base import BadSettings, GameOver, IllegalAction, MalformedAction, NotYourTurn, StaleState, UnknownSeat
@@ -28,7 +29,6 @@ from game.rules.speakeasy import (
     TieBreak,
     Timeout,
 )
-from test_speakeasy_helpers import play_clue, scores, settings, table
 
 
 def _scored(events: list) -> list[tuple[int, int, str]]:
@@ -49,7 +49,7 @@ def _finish(state):
         else:
             subject = (state.host + 1) % state.n
             wrong = (state.host + 2) % state.n
-            state, more = play_clue(state, subject, {s: wrong for s in state.pointers()})
+            state, more = play_clue(state, subject, dict.fromkeys(state.pointers(), wrong))
         events += more
     return state, events
 

@@ -5,10 +5,10 @@ import dataclasses
 from collections import Counter
 
 import pytest
+from test_speakeasy_helpers import table
 
 from game.bots.speakeasy import HeuristicBot, RandomBot, clue_fit, make_bot
 from game.rules.speakeasy import ENGINE, ChooseSubject, Continue, Phase, Point, SeatState, State
-from test_speakeasy_helpers import table
 
 
 def _run(state: State, bots: dict[int, object]) -> State:

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from game.rules.speakeasy import ENGINE, ChooseSubject, Identity, Point, SeatState, Settings, State
 

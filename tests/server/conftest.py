@@ -1,11 +1,11 @@
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 from aiohttp.test_utils import TestClient
-
 from tabletop_wsphone import PIN, Table
 
 from game.config import TableConfig

@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from aiohttp import WSMsgType
 from aiohttp.test_utils import TestClient
@@ -66,7 +67,7 @@ class Phone:
         try:
             while True:
                 got.append(await asyncio.wait_for(self._next(), seconds))
-        except asyncio.TimeoutError:
+        except TimeoutError:
             return got
 
     async def state(self) -> dict[str, Any]:

@@ -13,10 +13,10 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "session"))
 
-from tabletop_racekit import move_until_playable, wait_decided  # noqa: E402
-from tabletop_wsphone import Phone  # noqa: E402
+from tabletop_racekit import move_until_playable, wait_decided
+from tabletop_wsphone import Phone
 
-from game.server.phoneclock import BURST, UNSYNCED_ERROR_MS, PhoneClock  # noqa: E402
+from game.server.phoneclock import BURST, UNSYNCED_ERROR_MS, PhoneClock
 
 pytestmark = pytest.mark.timeout(60)
 

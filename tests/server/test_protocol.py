@@ -1,10 +1,10 @@
 """Every message kind and every error code of docs/protocol.md, over real sockets."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import pytest
-
 from tabletop_wsphone import PIN, Table
 
 MakeTable = Callable[..., Any]

@@ -3,7 +3,8 @@ nothing changes."""
 from __future__ import annotations
 
 import json
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from tabletop_wsphone import Phone, Table
 

@@ -1,7 +1,8 @@
 """A second device opening the same seat link takes the seat over; the first is told and closed."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 MakeTable = Callable[..., Any]
 

@@ -1,10 +1,10 @@
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
-
 import tabletop_fakegame as fake
 
 from game.config import TableConfig

@@ -7,7 +7,14 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from game.rules.base import (
-    GameEngine, GameOver, IllegalAction, NotYourTurn, StaleState, TimerRequest, WireCodec, check_seat,
+    GameEngine,
+    GameOver,
+    IllegalAction,
+    NotYourTurn,
+    StaleState,
+    TimerRequest,
+    WireCodec,
+    check_seat,
 )
 from game.rules.rng import Rng
 

@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from tabletop_racekit import move_until_playable, seat_people, wait_decided
 
 from game.config import TableConfig
@@ -239,6 +238,7 @@ async def test_host_keyboard_digits_press_for_seats_during_a_race(moth: Session)
     import os
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     import pygame
+
     from game.render.app import Screen
     screen = Screen()
     screen.sync(moth.snapshot)

@@ -1,11 +1,19 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from game.rules.base import MalformedAction
 from game.session.seats import (
-    CODE_ALPHABET, CODE_LENGTH, BotKind, SeatRecord, clean_name, fresh_seats, new_code, normalise_code,
+    CODE_ALPHABET,
+    CODE_LENGTH,
+    BotKind,
+    SeatRecord,
+    clean_name,
+    fresh_seats,
+    new_code,
+    normalise_code,
 )
 from game.session.snapshot import SeatStatus
 

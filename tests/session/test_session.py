@@ -2,17 +2,23 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Any, Callable
+from typing import Any
 
 import pytest
-
 import tabletop_fakegame as fake
 from tabletop_sessionkit import FakeClock, Recorder
 
 from game.config import TableConfig
 from game.rules.base import (
-    BadSettings, GameOver, IllegalAction, MalformedAction, NotYourTurn, StaleState, UnknownSeat,
+    BadSettings,
+    GameOver,
+    IllegalAction,
+    MalformedAction,
+    NotYourTurn,
+    StaleState,
+    UnknownSeat,
 )
 from game.session.seats import BotKind
 from game.session.session import NoticeCode, Session

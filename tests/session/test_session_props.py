@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings, strategies as st
-
 import tabletop_fakegame as fake
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from game.config import TableConfig
 from game.rules.base import RulesError
