@@ -2,6 +2,7 @@
 
     tabletop [--headless] [--new] [--mode table|companion|kiosk] [--host H] [--port P]
              [--lang en|fa|th] [--game G] [--serial PORT] [--fullscreen] [--data DIR]
+    tabletop --mode kiosk --config FILE      (a café: see the README's "Kiosk" section)
     tabletop simulate --game collusion --players 12 --games 2000 --seed 1 --bots random
     tabletop replay FILE [--json]
 """
@@ -37,6 +38,8 @@ def _table_parser() -> argparse.ArgumentParser:
     p.add_argument("--data", "--data-dir", dest="data", type=Path, default=None,
                    help=f"folder for the journal (default: {default_data_dir()})")
     p.add_argument("--pin", default="", help="admin PIN for the host link and kiosk (default: generated)")
+    p.add_argument("--config", type=Path, default=None,
+                   help="kiosk mode: the operator's TOML file (venue, languages, game, PIN, port, data dir, ...)")
     p.add_argument("--seed", type=int, default=None, help="fixed seed (reproducible games)")
     p.add_argument("-v", "--verbose", action="store_true", help="log what the table does")
     return p
@@ -53,6 +56,8 @@ def _parse_size(text: str) -> tuple[int, int]:
 
 
 def config_from_args(args: argparse.Namespace) -> TableConfig:
+    if args.config is not None:
+        return _kiosk_config(args)
     return TableConfig(
         host=args.host,
         port=args.port,
@@ -67,6 +72,24 @@ def config_from_args(args: argparse.Namespace) -> TableConfig:
         serial=args.serial,
         admin_pin=args.pin,
         seed=args.seed,
+    )
+
+
+def _kiosk_config(args: argparse.Namespace) -> TableConfig:
+    """The table as the operator's file says (the file wins over --lang/--game/--port/--data/--pin)."""
+    from .kiosk.config import ConfigError, load_config
+
+    if args.mode != Mode.KIOSK.value:
+        raise SystemExit("tabletop: --config is for kiosk mode: tabletop --mode kiosk --config FILE")
+    try:
+        kiosk = load_config(args.config)
+    except ConfigError as exc:
+        raise SystemExit(f"tabletop: {exc}") from None
+    return TableConfig(
+        host=args.host, port=kiosk.port, mode=Mode.KIOSK, language=kiosk.language, game=kiosk.game,
+        data_dir=kiosk.data_dir or args.data or default_data_dir(), new=args.new, headless=args.headless,
+        fullscreen=True, window_size=_parse_size(args.size), serial=args.serial, admin_pin=kiosk.admin_pin,
+        seed=args.seed, kiosk=kiosk,
     )
 
 

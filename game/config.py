@@ -4,8 +4,12 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .session.snapshot import Mode
+
+if TYPE_CHECKING:
+    from .kiosk.config import KioskConfig
 
 LANGUAGES: tuple[str, ...] = ("en", "fa", "th")
 
@@ -32,3 +36,4 @@ class TableConfig:
     serial: str | None = None  # arcade board port; None: look for it
     admin_pin: str = ""  # kiosk / host link PIN; empty: generated and printed at start
     seed: int | None = None
+    kiosk: KioskConfig | None = None  # the operator's file (``--config``), kiosk mode only

@@ -142,6 +142,13 @@ def _default_preset(engine: GameEngine, language: str) -> str | None:
     return presets[0] if presets else None
 
 
+def _game_settings(config: TableConfig, engine: GameEngine, game: str, preset: str | None) -> dict[str, Any]:
+    """A game's settings for ``preset``, with the kiosk operator's house rules on top."""
+    settings = engine.settings_to_wire(engine.default_settings(preset))
+    house = config.kiosk.house_rules.get(game, {}) if config.kiosk is not None else {}
+    return {**settings, **house}
+
+
 def _bot_name(seat: int) -> str:
     """A bot's display name, e.g. "Bot Orange" (screens may translate it from the colour name)."""
     return f"Bot {look(seat).colour_name.capitalize()}"
@@ -211,11 +218,14 @@ class Session:
         engines = kw.get("engines", get_engine)
         engine = engines(config.game)
         language = config.language if config.language in LANGUAGES else LANGUAGES[0]
-        preset = _default_preset(engine, language)
-        settings = engine.settings_to_wire(engine.default_settings(preset))
+        kiosk = config.kiosk
+        preset = kiosk.preset if kiosk is not None and kiosk.preset else _default_preset(engine, language)
+        settings = _game_settings(config, engine, config.game, preset)
         count = max(MIN_OFFERED_SEATS, engine.min_seats, min(DEFAULT_SEATS, engine.max_seats, MAX_SEATS))
         pin = config.admin_pin or f"{secrets.randbelow(10_000):04d}"
         table = TableRecord.fresh(config.game, preset, settings, language, count, pin)
+        if kiosk is not None:
+            table = replace(table, table_settings=replace(table.table_settings, idle_reset_minutes=kiosk.idle_minutes))
         session = cls(config, journal, table, **kw)
         if journal is not None:
             journal.save_table(table, session.version)
@@ -431,7 +441,7 @@ class Session:
             raise BadSettings(f"{game} is not available: {exc}") from None
         self._check_seat_range(engine, self.table.seat_count)
         preset = _default_preset(engine, self.table.language)
-        settings = engine.settings_to_wire(engine.default_settings(preset))
+        settings = _game_settings(self.config, engine, game, preset)
         table = replace(self.table, game=game, preset=preset, settings=settings)
         self._save(table)
         self.table, self.engine = table, engine
@@ -442,7 +452,7 @@ class Session:
         preset = _field(p, "preset", str)
         if preset not in self.engine.presets():
             raise BadSettings(f"unknown preset {preset!r} for {self.table.game}")
-        settings = self.engine.settings_to_wire(self.engine.default_settings(preset))
+        settings = _game_settings(self.config, self.engine, self.table.game, preset)
         self._lobby_change(replace(self.table, preset=preset, settings=settings))
 
     def _host_set_language(self, p: Mapping[str, Any]) -> None:
@@ -456,11 +466,11 @@ class Session:
         the lobby, unless the host chose another preset or changed its settings."""
         old, engine = self.table, self.engine
         untouched = old.preset == _default_preset(engine, old.language) and old.settings == \
-            engine.settings_to_wire(engine.default_settings(old.preset))
+            _game_settings(self.config, engine, old.game, old.preset)
         preset = _default_preset(engine, table.language)
         if self.phase is not TablePhase.LOBBY or not untouched or preset == old.preset:
             return table
-        return replace(table, preset=preset, settings=engine.settings_to_wire(engine.default_settings(preset)))
+        return replace(table, preset=preset, settings=_game_settings(self.config, engine, table.game, preset))
 
     def _host_set_setting(self, p: Mapping[str, Any]) -> None:
         name = _field(p, "name", str)

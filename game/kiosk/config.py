@@ -1,0 +1,270 @@
+"""The café operator's config file (TOML, read with :mod:`tomllib`).
+
+``tabletop --mode kiosk --config FILE`` reads it once at start. Every key is checked before the
+table starts: a bad file raises :class:`ConfigError` naming the file, the line and the key, and
+nothing is started half-configured. Paths in the file are relative to the file's folder.
+"""
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from game.config import LANGUAGES
+from game.rules import GAMES, get_engine
+from game.rules.base import BadSettings
+
+PIN_PATTERN = re.compile(r"[0-9]{4,8}")
+PORT_RANGE = (1, 65_535)
+IDLE_MINUTES_RANGE = (1, 240)
+SECTIONS: dict[str, tuple[str, ...]] = {
+    "venue": ("name", "logo"),
+    "table": ("languages", "game", "preset", "volume", "idle_minutes", "how_to_play"),
+    "timers": ("attract_after_s", "results_s", "attract_game_s"),
+    "house_rules": GAMES,
+    "server": ("port", "data_dir"),
+    "admin": ("pin",),
+    "disk": ("keep_days", "keep_mb", "log_mb", "log_files"),
+}
+
+
+class ConfigError(Exception):
+    """The config file cannot be used; the message names the file, line and key."""
+
+
+@dataclass(frozen=True, slots=True)
+class Venue:
+    name: str = ""
+    logo: Path | None = None  # an image shown in the lobby and the attract loop
+
+
+@dataclass(frozen=True, slots=True)
+class Timers:
+    attract_after_s: int = 60  # an empty lobby this long: the attract loop starts
+    results_s: int = 60  # the final screen stays this long, then the table is handed over
+    attract_game_s: int = 40  # each game's turn in the attract loop
+
+
+@dataclass(frozen=True, slots=True)
+class DiskLimits:
+    keep_days: int = 30  # archived games older than this are deleted
+    keep_mb: int = 200  # and the oldest go first while the archive is bigger than this
+    log_mb: int = 5  # one log file's size before it rotates
+    log_files: int = 5  # rotated log files kept
+
+
+@dataclass(frozen=True, slots=True)
+class KioskConfig:
+    path: Path | None = None
+    venue: Venue = field(default_factory=Venue)
+    languages: tuple[str, ...] = LANGUAGES  # offered, the first is the table's language at start
+    game: str = "collusion"
+    preset: str | None = None  # None: the game's default for the language
+    volume: int = 70  # percent
+    idle_minutes: int = 10
+    how_to_play: bool = True
+    timers: Timers = field(default_factory=Timers)
+    house_rules: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # game -> wire settings
+    port: int = 8765
+    data_dir: Path | None = None
+    admin_pin: str = ""
+    disk: DiskLimits = field(default_factory=DiskLimits)
+
+    @property
+    def language(self) -> str:
+        return self.languages[0]
+
+
+class _Reader:
+    """Checks values and builds errors that point at the line of the key in the file."""
+
+    def __init__(self, path: Path, text: str) -> None:
+        self.path = path
+        self.lines = text.splitlines()
+
+    def line_of(self, section: str, key: str | None = None) -> int | None:
+        current = ""
+        header = re.compile(r"\s*\[\s*([^\]]+?)\s*\]\s*(#.*)?$")
+        for number, line in enumerate(self.lines, 1):
+            match = header.match(line)
+            if match:
+                current = match.group(1).replace(" ", "").replace('"', "")
+                if key is None and current == section:
+                    return number
+                continue
+            if key is not None and current == section and re.match(rf"\s*\"?{re.escape(key)}\"?\s*=", line):
+                return number
+        return None
+
+    def error(self, section: str, key: str | None, problem: str) -> ConfigError:
+        name = f"{section}.{key}" if key else f"[{section}]"
+        line = self.line_of(section, key)
+        where = f"{self.path}, line {line}" if line else str(self.path)
+        return ConfigError(f"{where}: {name}: {problem}")
+
+    def section(self, data: Mapping[str, Any], section: str) -> Mapping[str, Any]:
+        value = data.get(section, {})
+        if not isinstance(value, dict):
+            raise self.error(section, None, "must be a table, e.g. [" + section + "]")
+        unknown = sorted(set(value) - set(SECTIONS[section]))
+        if unknown:
+            raise self.error(section, unknown[0], f"unknown key; {section} takes {', '.join(SECTIONS[section])}")
+        return value
+
+    def text(self, values: Mapping[str, Any], section: str, key: str, default: str) -> str:
+        value = values.get(key, default)
+        if not isinstance(value, str):
+            raise self.error(section, key, f"must be text in quotes, not {value!r}")
+        return value
+
+    def number(self, values: Mapping[str, Any], section: str, key: str, default: int, low: int, high: int) -> int:
+        value = values.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise self.error(section, key, f"must be a whole number from {low} to {high}, not {value!r}")
+        return value
+
+    def flag(self, values: Mapping[str, Any], section: str, key: str, default: bool) -> bool:
+        value = values.get(key, default)
+        if not isinstance(value, bool):
+            raise self.error(section, key, f"must be true or false, not {value!r}")
+        return value
+
+    def path_value(self, values: Mapping[str, Any], section: str, key: str) -> Path | None:
+        if key not in values:
+            return None
+        raw = self.text(values, section, key, "")
+        if not raw:
+            raise self.error(section, key, "must name a file or folder")
+        path = Path(raw).expanduser()
+        return path if path.is_absolute() else (self.path.parent / path)
+
+
+def load_config(path: Path) -> KioskConfig:
+    """Read and check the operator's file; raises :class:`ConfigError` on any problem."""
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read the config file: {exc.strerror or exc}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: the config file must be UTF-8 ({exc.reason} at byte {exc.start})") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    return parse_config(data, _Reader(path, text))
+
+
+def parse_config(data: Mapping[str, Any], reader: _Reader) -> KioskConfig:
+    unknown = sorted(set(data) - set(SECTIONS))
+    if unknown:
+        raise reader.error(unknown[0], None, f"unknown section; the file takes {', '.join(SECTIONS)}")
+    venue = _venue(reader, reader.section(data, "venue"))
+    table = reader.section(data, "table")
+    languages = _languages(reader, table)
+    game, preset = _game(reader, table, languages[0])
+    server, admin = reader.section(data, "server"), reader.section(data, "admin")
+    return KioskConfig(
+        path=reader.path, venue=venue, languages=languages, game=game, preset=preset,
+        volume=reader.number(table, "table", "volume", 70, 0, 100),
+        idle_minutes=reader.number(table, "table", "idle_minutes", 10, *IDLE_MINUTES_RANGE),
+        how_to_play=reader.flag(table, "table", "how_to_play", True),
+        timers=_timers(reader, reader.section(data, "timers")),
+        house_rules=_house_rules(reader, reader.section(data, "house_rules"), game, preset),
+        port=reader.number(server, "server", "port", 8765, *PORT_RANGE),
+        data_dir=reader.path_value(server, "server", "data_dir"),
+        admin_pin=_pin(reader, admin),
+        disk=_disk(reader, reader.section(data, "disk")),
+    )
+
+
+def _disk(reader: _Reader, values: Mapping[str, Any]) -> DiskLimits:
+    return DiskLimits(
+        keep_days=reader.number(values, "disk", "keep_days", 30, 1, 3650),
+        keep_mb=reader.number(values, "disk", "keep_mb", 200, 1, 100_000),
+        log_mb=reader.number(values, "disk", "log_mb", 5, 1, 1000),
+        log_files=reader.number(values, "disk", "log_files", 5, 1, 100),
+    )
+
+
+def _venue(reader: _Reader, values: Mapping[str, Any]) -> Venue:
+    name = reader.text(values, "venue", "name", "").strip()
+    if len(name) > 40:
+        raise reader.error("venue", "name", "must be at most 40 characters (it is drawn large on the TV)")
+    logo = reader.path_value(values, "venue", "logo")
+    if logo is not None and not logo.is_file():
+        raise reader.error("venue", "logo", f"no image file at {logo}")
+    return Venue(name, logo)
+
+
+def _languages(reader: _Reader, table: Mapping[str, Any]) -> tuple[str, ...]:
+    value = table.get("languages", list(LANGUAGES))
+    if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
+        raise reader.error("table", "languages", f"must be a list like {list(LANGUAGES)}")
+    bad = [v for v in value if v not in LANGUAGES]
+    if bad:
+        raise reader.error("table", "languages", f"{bad[0]!r} is not offered; choose from {', '.join(LANGUAGES)}")
+    if len(set(value)) != len(value):
+        raise reader.error("table", "languages", "names a language twice")
+    return tuple(value)
+
+
+def _game(reader: _Reader, table: Mapping[str, Any], language: str) -> tuple[str, str | None]:
+    game = reader.text(table, "table", "game", "collusion")
+    if game not in GAMES:
+        raise reader.error("table", "game", f"unknown game {game!r}; choose from {', '.join(GAMES)}")
+    if "preset" not in table:
+        return game, None
+    preset = reader.text(table, "table", "preset", "")
+    presets = list(get_engine(game).presets())
+    if preset not in presets:
+        raise reader.error("table", "preset", f"{game} has no preset {preset!r}; choose from {', '.join(presets)}")
+    return game, preset
+
+
+def _timers(reader: _Reader, values: Mapping[str, Any]) -> Timers:
+    return Timers(
+        attract_after_s=reader.number(values, "timers", "attract_after_s", 60, 5, 3600),
+        results_s=reader.number(values, "timers", "results_s", 60, 5, 3600),
+        attract_game_s=reader.number(values, "timers", "attract_game_s", 40, 10, 600),
+    )
+
+
+def _house_rules(reader: _Reader, values: Mapping[str, Any], game: str, preset: str | None) -> dict[str, dict[str, Any]]:
+    """Each ``[house_rules.<game>]`` table, checked by the game's engine against its preset."""
+    out: dict[str, dict[str, Any]] = {}
+    for name, rules in values.items():
+        section = f"house_rules.{name}"
+        if not isinstance(rules, dict):
+            raise reader.error("house_rules", name, f"must be a table, e.g. [{section}]")
+        engine = get_engine(name)
+        base = preset if name == game and preset is not None else next(iter(engine.presets()), None)
+        defaults = engine.settings_to_wire(engine.default_settings(base))
+        for key, value in rules.items():
+            if key not in defaults:
+                raise reader.error(section, key, f"{name} has no setting {key!r}")
+            _check_rules(reader, engine, section, key, {**defaults, key: value}, base)
+        _check_rules(reader, engine, section, None, {**defaults, **rules}, base)  # together
+        out[name] = dict(rules)
+    return out
+
+
+def _check_rules(reader: _Reader, engine: Any, section: str, key: str | None, settings: dict[str, Any],
+                 preset: str | None) -> None:
+    try:
+        engine.settings_from_wire(settings, preset)
+    except BadSettings as exc:
+        raise reader.error(section, key, str(exc)) from None
+
+
+def _pin(reader: _Reader, admin: Mapping[str, Any]) -> str:
+    if "pin" not in admin:
+        raise reader.error("admin", "pin", "is required in kiosk mode: [admin] pin = \"4 to 8 digits\"")
+    pin = reader.text(admin, "admin", "pin", "")
+    if not PIN_PATTERN.fullmatch(pin):
+        raise reader.error("admin", "pin", "must be 4 to 8 digits in quotes, e.g. pin = \"4821\"")
+    return pin

@@ -1,0 +1,127 @@
+"""The café operator's TOML file: a good file configures the table; a bad one stops the program
+with the file, line and key, before anything starts."""
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from game.__main__ import main
+from game.config import TableConfig
+from game.kiosk.config import ConfigError, KioskConfig, load_config
+from game.session.session import Session
+from game.session.snapshot import Mode
+
+SAMPLE = Path(__file__).resolve().parents[2] / "tools" / "systemd" / "kiosk.toml"
+
+GOOD = """\
+[venue]
+name = "Café Nakhl"
+
+[table]
+languages = ["th", "en"]
+game = "speakeasy"
+preset = "th"
+idle_minutes = 15
+
+[house_rules.speakeasy]
+pointing_ms = 60000
+
+[server]
+port = 9001
+data_dir = "state"
+
+[admin]
+pin = "4821"
+"""
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "kiosk.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def error_of(tmp_path: Path, text: str) -> str:
+    with pytest.raises(ConfigError) as info:
+        load_config(write(tmp_path, text))
+    return str(info.value)
+
+
+def test_the_shipped_sample_is_a_valid_file() -> None:
+    config = load_config(SAMPLE)
+    assert config.venue.name == "Café Nakhl"
+    assert config.languages[0] == "fa" and config.admin_pin == "4821"
+    assert config.house_rules["collusion"]["conspiracy_ms"] == 120_000
+
+
+def test_a_good_file_sets_every_value(tmp_path: Path) -> None:
+    config = load_config(write(tmp_path, GOOD))
+    assert config.language == "th" and config.languages == ("th", "en")
+    assert (config.game, config.preset, config.port, config.idle_minutes) == ("speakeasy", "th", 9001, 15)
+    assert config.data_dir == tmp_path / "state"  # relative to the file
+    assert config.house_rules == {"speakeasy": {"pointing_ms": 60_000}}
+    assert config.volume == 70 and config.timers.attract_after_s == 60  # defaults
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ('[table]\nlanguages = ["fa", "en"\n', "not valid TOML"),
+    ('[admin]\npin = "4821"\n[table]\nvolume = "loud"\n', "line 4: table.volume: must be a whole number from 0 to 100"),
+    ('[admin]\npin = "4821"\n\n[table]\ngame = "poker"\n', "line 5: table.game: unknown game 'poker'"),
+    ('[admin]\npin = "4821"\n[table]\nlanguages = ["fa", "de"]\n', "line 4: table.languages: 'de' is not offered"),
+    ('[admin]\npin = "4821"\n[table]\ngame = "collusion"\npreset = "th"\n', "line 5: table.preset: collusion has no preset 'th'"),
+    ('[admin]\npin = "4821"\n[table]\nidle = 3\n', "line 4: table.idle: unknown key"),
+    ('[admin]\npin = "4821"\n[tabel]\n', "line 3: [tabel]: unknown section"),
+    ('[admin]\npin = "12"\n', "line 2: admin.pin: must be 4 to 8 digits"),
+    ('[admin]\npin = 4821\n', "line 2: admin.pin: must be text in quotes"),
+    ('[venue]\nname = "x"\n', "admin.pin: is required in kiosk mode"),
+    ('[admin]\npin = "4821"\n[venue]\nlogo = "missing.png"\n', "line 4: venue.logo: no image file"),
+    ('[admin]\npin = "4821"\n[house_rules.collusion]\nconspiracy = 5\n', "line 4: house_rules.collusion.conspiracy: collusion has no setting"),
+    ('[admin]\npin = "4821"\n[house_rules.collusion]\ntarget_score = -3\n', "line 4: house_rules.collusion.target_score:"),
+    ('[admin]\npin = "4821"\n[server]\nport = 70000\n', "line 4: server.port: must be a whole number from 1 to 65535"),
+    ('[admin]\npin = "4821"\n[disk]\nkeep_days = 0\n', "line 4: disk.keep_days"),
+])
+def test_a_bad_file_names_the_line_and_key(tmp_path: Path, text: str, expected: str) -> None:
+    message = error_of(tmp_path, text)
+    assert str(tmp_path / "kiosk.toml") in message
+    assert expected in message
+
+
+def test_a_syntax_error_names_the_line(tmp_path: Path) -> None:
+    assert "line 3" in error_of(tmp_path, '[admin]\npin = "4821"\nname = = 3\n')
+
+
+def test_a_missing_file_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="cannot read the config file"):
+        load_config(tmp_path / "nope.toml")
+
+
+def test_a_bad_file_stops_the_program_before_anything_starts(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = write(tmp_path, GOOD.replace('port = 9001', 'port = "x"').replace('"state"', '"never-made"'))
+    with pytest.raises(SystemExit) as info:
+        main(["--headless", "--mode", "kiosk", "--config", str(path)])
+    assert "server.port" in str(info.value) and "line 14" in str(info.value)
+    assert not (tmp_path / "never-made").exists()  # no journal, no server: nothing half-configured
+
+
+def test_config_needs_kiosk_mode(tmp_path: Path) -> None:
+    with pytest.raises(SystemExit, match="--config is for kiosk mode"):
+        main(["--headless", "--config", str(write(tmp_path, GOOD))])
+
+
+async def test_a_fresh_kiosk_table_uses_the_file(tmp_path: Path) -> None:
+    kiosk = load_config(write(tmp_path, GOOD))
+    assert isinstance(kiosk, KioskConfig)
+    config = TableConfig(mode=Mode.KIOSK, language=kiosk.language, game=kiosk.game, data_dir=tmp_path,
+                         admin_pin=kiosk.admin_pin, kiosk=kiosk)
+    session = Session.boot(config, None, None)
+    assert (session.table.game, session.table.preset, session.table.language) == ("speakeasy", "th", "th")
+    assert session.table.settings["pointing_ms"] == 60_000  # the house rule
+    assert session.table.table_settings.idle_reset_minutes == 15
+    session.host_command({"command": "set_game", "game": "collusion"})
+    assert session.table.settings["conspiracy_ms"] == 300_000  # no house rule for collusion: its default
+    session.host_command({"command": "set_game", "game": "speakeasy"})
+    assert session.table.settings["pointing_ms"] == 60_000
+    session.close()
+    await asyncio.sleep(0)
