@@ -9,15 +9,23 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import logging
 import os
 import sys
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .config import LANGUAGES, TableConfig, default_data_dir
 from .rules import GAMES
 from .session.snapshot import Mode
+
+if TYPE_CHECKING:
+    from .kiosk.supervise import Notifier, Watchdog
+
+CONFIG_ERROR_STATUS = 2  # the systemd unit does not restart on this status (RestartPreventExitStatus)
 
 
 def _table_parser() -> argparse.ArgumentParser:
@@ -80,11 +88,13 @@ def _kiosk_config(args: argparse.Namespace) -> TableConfig:
     from .kiosk.config import ConfigError, load_config
 
     if args.mode != Mode.KIOSK.value:
-        raise SystemExit("tabletop: --config is for kiosk mode: tabletop --mode kiosk --config FILE")
+        print("tabletop: --config is for kiosk mode: tabletop --mode kiosk --config FILE", file=sys.stderr)
+        raise SystemExit(CONFIG_ERROR_STATUS)
     try:
         kiosk = load_config(args.config)
     except ConfigError as exc:
-        raise SystemExit(f"tabletop: {exc}") from None
+        print(f"tabletop: {exc}", file=sys.stderr)
+        raise SystemExit(CONFIG_ERROR_STATUS) from None
     return TableConfig(
         host=args.host, port=kiosk.port, mode=Mode.KIOSK, language=kiosk.language, game=kiosk.game,
         data_dir=kiosk.data_dir or args.data or default_data_dir(), new=args.new, headless=args.headless,
@@ -94,11 +104,18 @@ def _kiosk_config(args: argparse.Namespace) -> TableConfig:
 
 
 def run_table(config: TableConfig) -> int:
+    from .kiosk.supervise import RENDER_LOOP, SERVER_LOOP, Notifier, start_watchdog
     from .server.runtime import StartupError, TableRuntime, run_headless
 
+    notifier = Notifier()  # systemd's NOTIFY_SOCKET, when started by the unit
     if config.headless:
-        return run_headless(config)
+        watchdog = start_watchdog((SERVER_LOOP,))
+        try:
+            return run_headless(config, on_started=partial(_supervise_loop, notifier, watchdog))
+        finally:
+            _stop_supervision(notifier, watchdog)
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    from .kiosk.supervise import SupervisedRuntime
     from .render.app import run_window
 
     runtime = TableRuntime(config)
@@ -109,10 +126,29 @@ def run_table(config: TableConfig) -> int:
         print(f"tabletop: {exc}", file=sys.stderr)
         return 2
     print(runtime.links(), flush=True)
+    watchdog = start_watchdog((RENDER_LOOP, SERVER_LOOP))
     try:
-        return run_window(runtime, config)
+        runtime.call(lambda _session: _supervise_loop(None, watchdog, asyncio.get_running_loop()))
+        return run_window(SupervisedRuntime(runtime, notifier, watchdog), config)
     finally:
+        _stop_supervision(notifier, watchdog)
         runtime.stop()
+
+
+def _supervise_loop(notifier: Notifier | None, watchdog: Watchdog | None, loop: asyncio.AbstractEventLoop) -> None:
+    """On the server loop: beat for the watchdog; headless, the table is ready once it serves."""
+    from .kiosk.supervise import beat_server_loop
+
+    if watchdog is not None:
+        beat_server_loop(watchdog, loop)
+    if notifier is not None:
+        notifier.ready("serving")
+
+
+def _stop_supervision(notifier: Notifier, watchdog: Watchdog | None) -> None:
+    notifier.stopping()
+    if watchdog is not None:
+        watchdog.stop()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -241,10 +241,12 @@ class TableRuntime:
             await stop_table(self._started)
 
 
-def run_headless(config: TableConfig, out: TextIO = sys.stdout) -> int:
-    """Run table and server without a window until SIGINT/SIGTERM. Returns the exit status."""
+def run_headless(config: TableConfig, out: TextIO = sys.stdout,
+                 on_started: Callable[[asyncio.AbstractEventLoop], None] | None = None) -> int:
+    """Run table and server without a window until SIGINT/SIGTERM. Returns the exit status.
+    ``on_started(loop)`` runs on the loop once the table serves (systemd supervision)."""
     try:
-        return asyncio.run(_headless(config, out))
+        return asyncio.run(_headless(config, out, on_started))
     except StartupError as exc:
         print(f"tabletop: {exc}", file=sys.stderr)
         return 2
@@ -252,7 +254,8 @@ def run_headless(config: TableConfig, out: TextIO = sys.stdout) -> int:
         return 0
 
 
-async def _headless(config: TableConfig, out: TextIO) -> int:
+async def _headless(config: TableConfig, out: TextIO,
+                    on_started: Callable[[asyncio.AbstractEventLoop], None] | None = None) -> int:
     started = await start_table(config)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -261,6 +264,8 @@ async def _headless(config: TableConfig, out: TextIO) -> int:
     print(join_links(started), file=out, flush=True)
     print(f"Listening on port {started.port}. Ctrl+C stops the table (it resumes on the next start).",
           file=out, flush=True)
+    if on_started is not None:
+        on_started(loop)
     try:
         await stop.wait()
     finally:
