@@ -18,8 +18,8 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from . import catalog
 from .config import LANGUAGES, TableConfig, default_data_dir
-from .rules import GAMES
 from .session.snapshot import Mode
 
 if TYPE_CHECKING:
@@ -39,7 +39,7 @@ def _table_parser() -> argparse.ArgumentParser:
     p.add_argument("--host", default=None, help="address to listen on and advertise (default: the LAN address)")
     p.add_argument("--port", type=int, default=8765)
     p.add_argument("--lang", choices=LANGUAGES, default="en", help="the table's language")
-    p.add_argument("--game", choices=GAMES, default="collusion")
+    p.add_argument("--game", choices=catalog.ids(catalog.Mode.TABLE), default="collusion")
     p.add_argument("--serial", default=None, help="serial port of the arcade-button board (default: search)")
     p.add_argument("--fullscreen", action="store_true")
     p.add_argument("--size", default="1280x720", help="window size WxH")

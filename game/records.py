@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .rules import GAMES, get_engine
+from . import catalog
+from .rules import get_engine
 from .rules.base import JSON, GameEngine, RulesError
 
 FORMAT = "tabletop-record"
@@ -149,8 +150,8 @@ def record_from_json(data: Any) -> GameRecord:
     if version != VERSION:
         raise BadRecord(f"record version {version!r} is not supported (this program reads {VERSION})")
     game = _need(data, "game", str)
-    if game not in GAMES:
-        raise BadRecord(f"unknown game {game!r}; known: {', '.join(GAMES)}")
+    if game not in catalog.ids():
+        raise BadRecord(f"unknown game {game!r}; known: {', '.join(catalog.ids())}")
     preset = data.get("preset")
     if preset is not None and not isinstance(preset, str):
         raise BadRecord("record: 'preset' must be text or null")

@@ -25,10 +25,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
+from . import catalog
 from .bots import BOT_KINDS, Bot, UnknownBot, make_bot, uses_view
 from .records import GameRecord, PlayerInfo, Recorder, new_record, save
 from .replay import describe, seat_name
-from .rules import GAMES, get_engine
+from .rules import get_engine
 from .rules.base import BadSettings, GameEngine
 
 MAX_STEPS = 200_000  # a game longer than this is a bug (bots and engine both), not a long game
@@ -352,7 +353,7 @@ def format_summary(s: Summary) -> str:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tabletop simulate", description="Play bot games headless.")
-    parser.add_argument("--game", choices=GAMES, default="collusion")
+    parser.add_argument("--game", choices=catalog.ids(), default="collusion")
     parser.add_argument("--players", type=int, default=8)
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)

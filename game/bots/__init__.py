@@ -1,5 +1,5 @@
-"""Players for every game: ``make_bot(game, kind, seat, seed)`` dispatches to
-``game.bots.<game>.make_bot(kind, seat, seed)``; kinds are ``"random"`` and ``"heuristic"``.
+"""Players for every game: ``make_bot(game, kind, seat, seed)`` asks the game's catalog entry
+(:mod:`game.catalog`) for its bot factory; kinds are ``"random"`` and ``"heuristic"``.
 
 A bot sees only what its seat may see (``view(state, seat)``) and the legal actions; it is
 deterministic for a seed (its own ``random.Random`` — bots are not engines, so that is allowed).
@@ -7,10 +7,9 @@ deterministic for a seed (its own ``random.Random`` — bots are not engines, so
 from __future__ import annotations
 
 import enum
-import importlib
 from typing import Any, Protocol, runtime_checkable
 
-from ..rules import GAMES
+from game import catalog
 
 
 class BotKind(enum.Enum):
@@ -44,16 +43,10 @@ def uses_view(bot: Bot) -> bool:
     return bool(getattr(bot, "uses_view", True))
 
 
-def make_bot(game: str, kind: str, seat: int, seed: int) -> Bot:
+def make_bot(game: str, kind: BotKind | str, seat: int, seed: int) -> Bot:
     """A bot of ``kind`` for ``game`` playing ``seat``; raises :class:`UnknownBot` for bad names."""
-    if game not in GAMES:
-        raise UnknownBot(f"unknown game {game!r}; choose one of {', '.join(GAMES)}")
-    if kind not in BOT_KINDS:
-        raise UnknownBot(f"unknown bot kind {kind!r}; choose one of {', '.join(BOT_KINDS)}")
     try:
-        module = importlib.import_module(f"{__name__}.{game}")
-    except ModuleNotFoundError as exc:
-        if exc.name != f"{__name__}.{game}":
-            raise
-        raise UnknownBot(f"no bots for {game!r} yet") from None
-    return module.make_bot(kind, seat, seed)
+        desc = catalog.get(game)
+    except catalog.UnknownGame:
+        raise UnknownBot(f"unknown game {game!r}; choose one of {', '.join(catalog.ids())}") from None
+    return desc.make_bot(kind, seat, seed)

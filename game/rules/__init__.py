@@ -1,15 +1,17 @@
-"""Pure rules engines, one module per game, sharing the types of :mod:`game.rules.base`."""
+"""Pure rules engines, one module per game, sharing the types of :mod:`game.rules.base`.
+
+Which games exist is the catalog's business (:mod:`game.catalog`); this package only offers the
+lookup by id for callers that want an engine."""
 from __future__ import annotations
 
-import importlib
+from game import catalog
 
 from .base import GameEngine
 
-GAMES: tuple[str, ...] = ("collusion", "speakeasy", "cheating_moth")
+GAMES: tuple[str, ...] = catalog.ids(catalog.Mode.TABLE)
+"""The table games' ids at import time (old callers; new code asks :func:`game.catalog.games`)."""
 
 
 def get_engine(name: str) -> GameEngine:
-    """The engine of a game by name (each module defines a module-level ``ENGINE``)."""
-    if name not in GAMES:
-        raise KeyError(f"unknown game {name!r}; choose one of {', '.join(GAMES)}")
-    return importlib.import_module(f"game.rules.{name}").ENGINE
+    """The engine of a game by catalog id (raises :class:`game.catalog.UnknownGame`, a KeyError)."""
+    return catalog.get(name).load_engine()

@@ -221,6 +221,44 @@ class TimerRequest:
     label: str = ""
 
 
+# ----------------------------------------------------------------------------------------- races
+class RaceMode(enum.Enum):
+    """How a race is decided (Cheating Moth M14/M15; any game with a slap or a buzzer)."""
+
+    SLOWEST_LOSES = "slowest_loses"  # every eligible seat must press; the slowest (or one who never presses) loses
+    FASTEST_WINS = "fastest_wins"  # the first press wins; the others need not press
+
+
+@dataclass(frozen=True, slots=True)
+class RacePress:
+    """One seat's counted press, as the session's judge hands it to the engine."""
+
+    seat: Seat
+    t_ms: int  # ms since the race opened, on the session clock (never negative: false starts are the session's)
+    error_ms: int  # the press's error bound (arcade < phone < keyboard)
+
+
+@dataclass(frozen=True, slots=True)
+class RaceRequest:
+    """A race the session must judge now, beside :class:`TimerRequest`. ``key`` names this race
+    instance: while the engine keeps returning the same key the race runs on; a new key is a new
+    race; ``None`` (no request) means no race. The session collects presses from every source and
+    applies ``on_result(presses)`` (fastest first) as the table (seat ``None``); the engine fills in
+    what only it knows (e.g. which card a seat raced).
+
+    ``eligible``: the seats whose presses count (empty: nobody can press; the timeout ends it).
+    ``secret``: ``eligible`` is private (a Beetle's holders): the session shows nobody's
+    eligibility, who has pressed while it runs, or who stayed still — only presses made."""
+
+    key: str
+    mode: RaceMode
+    eligible: frozenset[Seat]
+    timeout_ms: int
+    on_result: Callable[[tuple[RacePress, ...]], Any]
+    label: str = ""
+    secret: bool = False
+
+
 # ------------------------------------------------------------------------------------ the engine
 class GameEngine(Generic[T]):
     """The contract every game module implements (as a module-level ``ENGINE`` instance)."""
@@ -265,6 +303,10 @@ class GameEngine(Generic[T]):
         return []
 
     def timer(self, state: T) -> TimerRequest | None:
+        return None
+
+    def race(self, state: T) -> RaceRequest | None:
+        """The race the session must judge now (none by default; see :class:`RaceRequest`)."""
         return None
 
     def seats_to_act(self, state: T) -> tuple[Seat, ...]:

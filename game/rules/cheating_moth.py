@@ -25,6 +25,9 @@ from .base import (
     IllegalAction,
     MalformedAction,
     NotYourTurn,
+    RaceMode,
+    RacePress,
+    RaceRequest,
     Seat,
     StaleState,
     TimerRequest,
@@ -1059,6 +1062,34 @@ def _decide_beetle(state: State, race: Race, entries: list[_Entry]) -> tuple[Sta
     return _to_play(state, _next(state, after)), events
 
 
+def race_request(state: State) -> RaceRequest | None:
+    """The race the session judges now (M14/M15): a Mosquito's slowest loses, a Beetle's fastest
+    holder wins. A Beetle's eligible seats are the holders of its number, a secret."""
+    race = state.race
+    if race is None or state.current_phase not in RACE_PHASES:
+        return None
+    if race.kind is Kind.MOSQUITO:
+        mode, eligible = RaceMode.SLOWEST_LOSES, frozenset(race.eligible)
+    else:
+        mode, eligible = RaceMode.FASTEST_WINS, frozenset(s for s in race.eligible if _race_cards(state, s))
+    return RaceRequest(key=str(race.id), mode=mode, eligible=eligible, timeout_ms=state.settings.race_timeout_ms,
+                       on_result=functools.partial(race_result, state), label="race",
+                       secret=race.kind is Kind.BEETLE)
+
+
+def race_result(state: State, presses: tuple[RacePress, ...]) -> RaceResult:
+    """The table's :class:`RaceResult` for the running race from the judge's presses (fastest
+    first); a Beetle entry races the holder's lowest card of the number (any of them plays alike)."""
+    race = state.race
+    if race is None:
+        raise IllegalAction("no race is running")
+    seats = tuple(p.seat for p in presses)
+    cards: tuple[int | None, ...] = ()
+    if race.kind is Kind.BEETLE:
+        cards = tuple(next(iter(_race_cards(state, s)), None) for s in seats)
+    return RaceResult(race.id, 0, seats, tuple(p.t_ms for p in presses), cards, tuple(p.error_ms for p in presses))
+
+
 # ---------------------------------------------------------------------------------- legal moves
 def _give_actions(state: State, seat: int, giving: Giving) -> list[Any]:
     if seat not in giving.givers:
@@ -1317,6 +1348,9 @@ class CheatingMothEngine(GameEngine[State]):
 
     def is_over(self, state: State) -> bool:
         return state.phase is Phase.GAME_OVER
+
+    def race(self, state: State) -> RaceRequest | None:
+        return race_request(state)
 
     def timer(self, state: State) -> TimerRequest | None:
         if state.race is not None and state.current_phase in RACE_PHASES:

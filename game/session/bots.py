@@ -1,19 +1,15 @@
-"""Bots at the table: the contract the session drives (see ``docs/architecture.md``) and the
-default factory, ``game.bots.make_bot(game, kind, seat, seed)``."""
+"""Bots at the table: the contract the session drives (:class:`game.bots.Bot`, see
+``docs/architecture.md``) and the default factory, which asks the game's catalog entry."""
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
-from typing import Any, Protocol
+
+from game import catalog
+from game.bots import Bot, UnknownBot
 
 from .seats import BotKind
 
-
-class Bot(Protocol):
-    def choose(self, view: dict[str, Any], legal: list[Any]) -> Any | None: ...
-
-    def think_ms(self) -> int: ...
-
+__all__ = ["MAX_BOT_STREAK", "Bot", "BotFactory", "NoBotForGame", "bot_seed", "default_bot_factory"]
 
 BotFactory = Callable[[str, BotKind, int, int], Bot]
 
@@ -24,18 +20,13 @@ waits, then, for the others or the timer)."""
 
 
 class NoBotForGame(Exception):
-    """``game.bots`` has no bot for this game (yet)."""
+    """The game's catalog entry names no bot of that kind."""
 
 
 def default_bot_factory(game: str, kind: BotKind, seat: int, seed: int) -> Bot:
     try:
-        module = importlib.import_module("game.bots")
-        make_bot = module.make_bot
-    except (ImportError, AttributeError) as exc:
-        raise NoBotForGame(f"no bots available: {exc}") from exc
-    try:
-        return make_bot(game, kind.value, seat, seed)
-    except (KeyError, ImportError, ValueError) as exc:
+        return catalog.get(game).make_bot(kind.value, seat, seed)
+    except (catalog.UnknownGame, UnknownBot, ImportError) as exc:
         raise NoBotForGame(f"no {kind.value} bot for {game}: {exc}") from exc
 
 

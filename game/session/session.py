@@ -21,8 +21,9 @@ from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any, Protocol
 
+from game import catalog
 from game.config import LANGUAGES, TableConfig
-from game.rules import GAMES, get_engine
+from game.rules import get_engine
 from game.rules.base import (
     BadSettings,
     GameEngine,
@@ -433,7 +434,7 @@ class Session:
     def _host_set_game(self, p: Mapping[str, Any]) -> None:
         self._require_lobby()
         game = _field(p, "game", str)
-        if game not in GAMES:
+        if game not in catalog.ids():
             raise BadSettings(f"unknown game {game!r}")
         try:
             engine = self._engines(game)
@@ -888,7 +889,7 @@ class Session:
         return {
             "seat_count": self.table.seat_count, "min_seats": low,
             "max_seats": min(MAX_SEATS, self.engine.max_seats), "can_start": self._can_start(),
-            "presets": list(self.engine.presets()), "games": list(GAMES),
+            "presets": list(self.engine.presets()), "games": list(catalog.ids(catalog.Mode.TABLE)),
             "table_settings": self.table.table_settings.to_json(), "host_url": f"{self.base_url}/host",
             "host_error": self.host_error, "race": self._races.to_json(),
             "arcade": self._board.to_json(self.table.arcade_map),

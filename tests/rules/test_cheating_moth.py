@@ -9,7 +9,17 @@ from typing import Any
 import pytest
 
 from game.rules import get_engine
-from game.rules.base import BadSettings, GameOver, IllegalAction, MalformedAction, NotYourTurn, StaleState, UnknownSeat
+from game.rules.base import (
+    BadSettings,
+    GameOver,
+    IllegalAction,
+    MalformedAction,
+    NotYourTurn,
+    RaceMode,
+    RacePress,
+    StaleState,
+    UnknownSeat,
+)
 from game.rules.cheating_moth import (
     ENGINE,
     Accuse,
@@ -626,6 +636,23 @@ def test_M14_race_results_are_checked():
         apply(after, None, RaceResult(state.race.id))
 
 
+def test_M14_race_request_every_other_player_must_slap_and_the_result_comes_from_the_presses():
+    state = mosquito_table()
+    assert ENGINE.race(state) is None
+    state, _ = apply(state, 0, Play(card_of(state, 0, "q4")))
+    request = ENGINE.race(state)
+    assert request is not None and request.mode is RaceMode.SLOWEST_LOSES and not request.secret
+    assert request.eligible == frozenset({1, 2, 3}) and request.timeout_ms == 5000
+    assert ENGINE.race(state).key == request.key  # the same race while it runs
+    action = request.on_result((RacePress(2, 250, 3), RacePress(1, 300, 17), RacePress(3, 410, 3)))
+    after, events = apply(state, None, action)
+    decided = of(events, "race_decided")[0]
+    assert decided["order"] == [2, 1, 3] and decided["slowest"] == 3 and decided["error_ms"] == [3, 17, 3]
+    assert ENGINE.race(after) is None
+    nobody, events = apply(state, None, request.on_result(()))
+    assert of(events, "race_decided")[0]["no_press"] == [1, 2, 3]
+
+
 # ----------------------------------------------------------------------------------------- M15
 def beetle_table(**settings: Any) -> State:
     return table([["b4", "4", "1"], ["4", "4", "2"], ["a4", "m4", "2"], ["4", "5"]], top="3", **settings)
@@ -655,6 +682,20 @@ def test_M15_a_beetle_race_nobody_enters():
     decided = of(events, "race_decided")[0]
     assert decided["winner"] is None and decided["order"] == []
     assert state.discard[-1] == top and state.turn == 1 and state.phase is Phase.PLAY
+
+
+def test_M15_race_request_only_holders_may_press_a_secret_and_the_engine_names_their_card():
+    state = beetle_table()
+    state, _ = apply(state, 0, Play(card_of(state, 0, "b4")))
+    request = ENGINE.race(state)
+    assert request is not None and request.mode is RaceMode.FASTEST_WINS and request.secret
+    assert request.eligible == frozenset({0, 1, 3})  # seat 2 holds only an Ant and a moth of 4
+    action = request.on_result((RacePress(3, 300, 0), RacePress(1, 320, 0)))
+    assert action.cards == (card_of(state, 3, "4"), min(c for c in state.hands[1] if state.card(c).number == 4))
+    after, events = apply(state, None, action)
+    assert of(events, "race_decided")[0]["winner"] == 3 and ENGINE.race(after) is None
+    _, events = apply(state, None, request.on_result(()))
+    assert of(events, "race_decided")[0]["winner"] is None
 
 
 def test_M15_entries_without_a_plain_matching_card_are_void():

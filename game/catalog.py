@@ -1,0 +1,121 @@
+"""The game catalog: one :class:`GameDescriptor` per game and per variant, the one registry the
+session, the server, the screen and the phone app read.
+
+Adding a game = its files (engine, bots, screen, phone module, strings) and one line in
+:data:`CATALOG`. Nothing else branches on a game's name. Module paths are resolved lazily, so
+importing the catalog imports no game (and no pygame).
+
+Tests register extra games (a toy game) with :func:`register`; :func:`unregister` takes them off.
+"""
+from __future__ import annotations
+
+import enum
+import importlib
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from game.bots import Bot, BotKind
+    from game.rules.base import GameEngine
+
+
+class Mode(enum.Enum):
+    """How a variant is played: on the big screen with phones as hands, or as a companion to a
+    boxed copy of the game on a real table."""
+
+    TABLE = "table"
+    COMPANION = "companion"
+
+
+class UnknownGame(KeyError):
+    """No game of that id is in the catalog."""
+
+
+def _resolve(path: str) -> Any:
+    """``"package.module:attribute"`` -> the attribute (imported on first use)."""
+    module, _, attribute = path.partition(":")
+    if not attribute:
+        raise ValueError(f"{path!r} is not 'module:attribute'")
+    return getattr(importlib.import_module(module), attribute)
+
+
+@dataclass(frozen=True, slots=True)
+class GameDescriptor:
+    """Everything the house needs to know about one game or variant."""
+
+    id: str  # unique: "collusion", "cheating_moth", "collusion_companion", ...
+    family: str  # the game it is a variant of ("collusion"); the lobby groups by family
+    mode: Mode
+    engine: str  # "game.rules.collusion:ENGINE" (an import path, resolved lazily)
+    bots: str | None  # "game.bots.collusion:make_bot" (``make_bot(kind, seat, seed)``) or None
+    screen: str  # the module exporting the game's scenes on the big screen
+    phone: str  # the phone module, relative to game/web/js/ ("games/collusion.js")
+    strings: tuple[str, ...]  # i18n domains the game's screen uses, e.g. ("screen_cheating_moth",)
+    title_key: str  # i18n key of the game's name (in the "screen" and "web" domains)
+
+    def load_engine(self) -> GameEngine:
+        return _resolve(self.engine)
+
+    @property
+    def has_bots(self) -> bool:
+        return self.bots is not None
+
+    def make_bot(self, kind: BotKind | str, seat: int, seed: int) -> Bot:
+        """A bot of ``kind`` playing ``seat``; raises ``game.bots.UnknownBot`` when there is none."""
+        from game.bots import BotKind, UnknownBot
+
+        try:
+            kind_value = BotKind(kind).value
+        except ValueError:
+            kinds = ", ".join(k.value for k in BotKind)
+            raise UnknownBot(f"unknown bot kind {kind!r}; choose one of {kinds}") from None
+        if self.bots is None:
+            raise UnknownBot(f"no bots for {self.id!r}")
+        return _resolve(self.bots)(kind_value, seat, seed)
+
+
+def _table_game(game: str, strings: tuple[str, ...]) -> GameDescriptor:
+    return GameDescriptor(
+        id=game, family=game, mode=Mode.TABLE, engine=f"game.rules.{game}:ENGINE",
+        bots=f"game.bots.{game}:make_bot", screen=f"game.render.{game}", phone=f"games/{game}.js",
+        strings=strings, title_key=f"game.{game}",
+    )
+
+
+CATALOG: tuple[GameDescriptor, ...] = (
+    _table_game("collusion", ("screen",)),
+    _table_game("speakeasy", ("screen_speakeasy",)),
+    _table_game("cheating_moth", ("screen_cheating_moth",)),
+)
+
+_registered: dict[str, GameDescriptor] = {}
+
+
+def register(desc: GameDescriptor) -> GameDescriptor:
+    """Add a game at run time (tests: a toy game); its id must be new."""
+    if any(d.id == desc.id for d in games()):
+        raise ValueError(f"a game with id {desc.id!r} is already in the catalog")
+    _registered[desc.id] = desc
+    return desc
+
+
+def unregister(game_id: str) -> None:
+    """Take a game added by :func:`register` off again (the catalog's own lines stay)."""
+    _registered.pop(game_id, None)
+
+
+def games(mode: Mode | None = None) -> tuple[GameDescriptor, ...]:
+    """Every game in catalog order (then registered ones), or those of one ``mode``."""
+    every = CATALOG + tuple(_registered.values())
+    return every if mode is None else tuple(d for d in every if d.mode is mode)
+
+
+def ids(mode: Mode | None = None) -> tuple[str, ...]:
+    return tuple(d.id for d in games(mode))
+
+
+def get(game_id: str) -> GameDescriptor:
+    for desc in games():
+        if desc.id == game_id:
+            return desc
+    raise UnknownGame(f"unknown game {game_id!r}; choose one of {', '.join(ids())}")

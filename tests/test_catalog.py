@@ -1,0 +1,88 @@
+"""The game catalog: every entry resolves to real files, ids are unique, tests can add a game."""
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from game import catalog
+from game.bots import Bot, BotKind, UnknownBot, make_bot
+from game.i18n import LANGUAGES, load
+from game.rules import get_engine
+from game.rules.base import GameEngine
+from game.session.bots import NoBotForGame, default_bot_factory
+from game.session.seats import BotKind as SeatBotKind
+
+WEB_JS = Path(__file__).resolve().parents[1] / "game" / "web" / "js"
+ENTRIES = catalog.games()
+
+
+def test_ids_are_unique_and_every_table_game_is_its_own_family():
+    ids = [d.id for d in ENTRIES]
+    assert len(ids) == len(set(ids))
+    assert {d.id for d in catalog.games(catalog.Mode.TABLE)} >= {"collusion", "speakeasy", "cheating_moth"}
+    for desc in catalog.games(catalog.Mode.TABLE):
+        assert desc.family == desc.id
+
+
+@pytest.mark.parametrize("desc", ENTRIES, ids=lambda d: d.id)
+def test_entry_names_files_that_exist(desc: catalog.GameDescriptor):
+    engine = desc.load_engine()
+    assert isinstance(engine, GameEngine)
+    assert get_engine(desc.id) is engine
+    assert importlib.util.find_spec(desc.screen) is not None, f"{desc.id}: no screen module {desc.screen}"
+    assert (WEB_JS / desc.phone).is_file(), f"{desc.id}: no phone module {desc.phone}"
+    for lang in LANGUAGES:
+        for domain in desc.strings:
+            assert load(lang, domain), f"{desc.id}: no {domain} strings in {lang}"
+        assert desc.title_key in load(lang, "screen"), f"{desc.id}: no screen title in {lang}"
+        assert desc.title_key in load(lang, "web"), f"{desc.id}: no phone title in {lang}"
+
+
+@pytest.mark.parametrize("desc", [d for d in ENTRIES if d.has_bots], ids=lambda d: d.id)
+def test_every_bot_kind_of_an_entry_plays_its_seat(desc: catalog.GameDescriptor):
+    engine = desc.load_engine()
+    state = engine.new_game(engine.default_settings(), max(engine.min_seats, 4), 3)
+    for kind in BotKind:
+        bot = desc.make_bot(kind, 1, 7)
+        assert isinstance(bot, Bot)
+        legal = engine.legal_actions(state, 1)
+        choice = bot.choose(engine.view(state, 1), legal)
+        assert choice is None or choice in legal
+        # the old entry points read the same entry
+        assert type(make_bot(desc.id, kind.value, 1, 7)) is type(bot)
+        assert type(default_bot_factory(desc.id, SeatBotKind(kind.value), 1, 7)) is type(bot)
+
+
+def test_unknown_games_and_kinds_are_refused_with_the_known_names():
+    with pytest.raises(catalog.UnknownGame, match="collusion"):
+        catalog.get("chess")
+    with pytest.raises(KeyError):
+        get_engine("chess")
+    with pytest.raises(UnknownBot):
+        make_bot("chess", "random", 0, 1)
+    with pytest.raises(UnknownBot, match="heuristic"):
+        catalog.get("collusion").make_bot("genius", 0, 1)
+    with pytest.raises(NoBotForGame):
+        default_bot_factory("chess", SeatBotKind.RANDOM, 0, 1)
+
+
+def test_register_adds_a_game_everywhere_and_unregister_takes_it_off():
+    desc = catalog.GameDescriptor(
+        id="catalog_probe", family="collusion", mode=catalog.Mode.COMPANION,
+        engine="game.rules.collusion:ENGINE", bots=None, screen="game.render.collusion",
+        phone="games/collusion.js", strings=("screen",), title_key="game.collusion")
+    catalog.register(desc)
+    try:
+        assert catalog.get("catalog_probe") is desc
+        assert "catalog_probe" in catalog.ids(catalog.Mode.COMPANION)
+        assert "catalog_probe" not in catalog.ids(catalog.Mode.TABLE)
+        assert get_engine("catalog_probe") is get_engine("collusion")
+        with pytest.raises(UnknownBot, match="no bots"):
+            make_bot("catalog_probe", "random", 0, 1)
+        with pytest.raises(ValueError, match="already"):
+            catalog.register(desc)
+    finally:
+        catalog.unregister("catalog_probe")
+    assert "catalog_probe" not in catalog.ids()
