@@ -7,7 +7,11 @@ received (and parsed) the ``state`` with the new version. Then the same with 200
 sockets, which live in a second client process (spectators are other devices: they must not slow
 down the phones' own reading in the measuring process).
 
-    python3 bench/bench_ws.py [--samples 300] [--spectators 200]
+    python3 bench/bench_ws.py [--samples 300] [--spectators 200,1000]
+
+Spectators get the coalesced public feed (at most 10 states a second, ``game/server/hub.py``); the
+bench prints the rate each spectator saw, and the server's RSS and CPU per spectator (from /proc).
+The load average is printed with the figures: the machine is shared, run it a few times.
 
 Actions are spaced ``--interval-ms`` apart (default 50 ms: twenty a second, far more than a table
 of people makes). Prints p50 / p99 / max in milliseconds (``time.monotonic_ns``, comparable across processes).
@@ -19,6 +23,7 @@ import argparse
 import asyncio
 import json
 import os
+import re
 import socket
 import statistics
 import subprocess
@@ -33,6 +38,8 @@ import aiohttp
 ROOT = Path(__file__).resolve().parent.parent
 PIN = "9753"
 SEATS = 12
+STATE_PREFIX = '{"v":1,"kind":"state"'
+VERSION = re.compile(r'"version":(\d+)')
 
 
 def free_port() -> int:
@@ -48,7 +55,17 @@ class Receiver:
         self.ws, self.bench = ws, bench
         self.version = 0
         self.state: dict[str, Any] | None = None
-        self.task = asyncio.create_task(self.run())
+        self.task = asyncio.create_task(self.run() if isinstance(bench, Bench) else self.watch())
+
+    async def watch(self) -> None:
+        """A spectator: only the version of each state (a thousand of them share one process)."""
+        async for msg in self.ws:
+            if msg.type is not aiohttp.WSMsgType.TEXT:
+                break
+            if msg.data.startswith(STATE_PREFIX):
+                match = VERSION.search(msg.data)
+                if match:
+                    self.bench.arrived(self, int(match.group(1)))
 
     async def run(self) -> None:
         async for msg in self.ws:
@@ -93,8 +110,12 @@ class Tally:
         self.counts: dict[int, int] = {}
         self.last: dict[int, int] = {}
         self.held: dict[int, int] = {}  # receiver id -> version it holds
+        self.states = 0  # state messages received by all spectators
+        self.first_ns = 0
 
     def arrived(self, receiver: Receiver, version: int) -> None:
+        self.states += 1
+        self.first_ns = self.first_ns or time.monotonic_ns()
         # a slow socket may skip versions (the server sends only the newest pending state):
         # holding version v counts as holding every version before it
         before = self.held.get(id(receiver), version - 1)
@@ -139,14 +160,17 @@ async def spectator_worker(url: str, count: int) -> None:
         tally = Tally(count)
         watchers = [Receiver(await hello(http, url, role="spectator"), tally) for _ in range(count)]
         print("READY", flush=True)
+        tally.states, tally.first_ns = 0, 0  # count the feed's rate from here on
         last = int((await asyncio.to_thread(sys.stdin.read)).strip())  # the last version sent
         for _ in range(1000):
             if last in tally.last:
                 break
             await asyncio.sleep(0.01)
+        seconds = max(1e-9, (time.monotonic_ns() - tally.first_ns) / 1e9)
+        closed = sum(1 for r in watchers if r.ws.closed)
         for r in watchers:
             await r.ws.close()
-    print(json.dumps(tally.last), flush=True)
+    print(json.dumps({"last": tally.last, "rate": tally.states / count / seconds, "closed": closed}), flush=True)
 
 
 def start_spectators(url: str, count: int) -> subprocess.Popen[str]:
@@ -156,6 +180,23 @@ def start_spectators(url: str, count: int) -> subprocess.Popen[str]:
     if proc.stdout.readline().strip() != "READY":
         raise RuntimeError("the spectator process did not start")
     return proc
+
+
+def rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def cpu_s(pid: int) -> float:
+    """User + system CPU seconds the process has used."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def load_average() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 async def run(samples: int, url: str, interval_s: float) -> tuple[list[float], list[tuple[int, int]]]:
@@ -202,11 +243,28 @@ def report(label: str, values: list[float]) -> None:
           f"   max {max(values):6.2f} ms   (n={len(values)})")
 
 
-def start_server(data_dir: str, port: int) -> subprocess.Popen[str]:
+async def serve(data_dir: str, port: int, max_sockets: int) -> None:
+    """``--server-worker``: the real table and server (``start_table``, as ``python -m game.server``
+    runs it) with room for the crowd: the default socket cap is below 1,000 spectators."""
+    sys.path.insert(0, str(ROOT))
+    from game.config import TableConfig
+    from game.server.app import ServerSettings
+    from game.server.runtime import start_table, stop_table
+
+    config = TableConfig(host="127.0.0.1", port=port, data_dir=Path(data_dir), admin_pin=PIN, new=True, headless=True)
+    started = await start_table(config, ServerSettings(max_sockets=max_sockets), arcade=False)
+    print(f"Listening on port {started.port}", flush=True)
+    try:
+        await asyncio.to_thread(sys.stdin.read)  # until the bench closes our stdin
+    finally:
+        await stop_table(started)
+
+
+def start_server(data_dir: str, port: int, max_sockets: int = 100) -> subprocess.Popen[str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen([sys.executable, "-m", "game.server", "--host", "127.0.0.1", "--port", str(port),
-                             "--data-dir", data_dir, "--pin", PIN, "--new"],
-                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.Popen([sys.executable, __file__, "--server-worker", data_dir, str(port), str(max_sockets)],
+                            cwd=ROOT, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
     assert proc.stdout is not None
     for line in proc.stdout:
         if line.startswith("Listening on port"):
@@ -214,28 +272,42 @@ def start_server(data_dir: str, port: int) -> subprocess.Popen[str]:
     raise RuntimeError("the server did not start")
 
 
-def one_run(samples: int, spectators: int, interval_s: float) -> None:
+def one_run(samples: int, spectators: int, interval_s: float) -> tuple[list[float], float]:
+    """Prints the run's figures; returns the phones' samples and the server's CPU seconds per second."""
     with tempfile.TemporaryDirectory(prefix="bench-ws-", dir=os.environ.get("BENCH_DIR")) as data_dir:
         port = free_port()
         url = f"http://127.0.0.1:{port}/ws"
-        server = start_server(data_dir, port)
+        server = start_server(data_dir, port, max_sockets=spectators + 100)
+        rss_before = rss_kib(server.pid)
         watchers = start_spectators(url, spectators) if spectators else None
+        rss_crowd = rss_kib(server.pid)
         try:
+            cpu0, t0 = cpu_s(server.pid), time.monotonic()
             phones, sent = asyncio.run(run(samples, url, interval_s))
-            last_spectator: dict[str, int] = {}
+            cpu_rate = (cpu_s(server.pid) - cpu0) / (time.monotonic() - t0)
+            feed: dict[str, Any] = {}
             if watchers is not None:
-                out, _ = watchers.communicate(str(sent[-1][0]), timeout=60)
-                last_spectator = json.loads(out.strip().splitlines()[-1])
+                out, _ = watchers.communicate(str(sent[-1][0]), timeout=120)
+                feed = json.loads(out.strip().splitlines()[-1])
         finally:
             for proc in (server, watchers):
                 if proc is not None and proc.poll() is None:
-                    proc.terminate()
+                    if proc is server and proc.stdin is not None:
+                        proc.stdin.close()
+                    else:
+                        proc.terminate()
                     proc.wait(10)
     suffix = f" + {spectators} spectators" if spectators else ""
     report(f"action -> all 12 phones updated{suffix}", phones)
+    print(f"{'':<46} server CPU {cpu_rate * 100:5.1f} % of a core; load average {load_average()}")
     if spectators:
-        everyone = [max(p, (last_spectator[str(v)] - t0) / 1e6) for p, (v, t0) in zip(phones, sent)]
+        last = feed["last"]
+        everyone = [max(p, (last[str(v)] - t) / 1e6) for p, (v, t) in zip(phones, sent) if str(v) in last]
         report(f"action -> all {SEATS + spectators} sockets updated", everyone)
+        print(f"{'':<46} spectator feed {feed['rate']:.1f} states/s each (actions: {1 / interval_s:.0f}/s); "
+              f"server RSS +{(rss_crowd - rss_before) / spectators:.1f} KiB per spectator; "
+              f"closed by the server: {feed['closed']}")
+    return phones, cpu_rate
 
 
 class Encoder:
@@ -293,18 +365,24 @@ def main() -> int:
     if len(sys.argv) == 4 and sys.argv[1] == "--spectator-worker":
         asyncio.run(spectator_worker(sys.argv[2], int(sys.argv[3])))
         return 0
+    if len(sys.argv) == 5 and sys.argv[1] == "--server-worker":
+        asyncio.run(serve(sys.argv[2], int(sys.argv[3]), int(sys.argv[4])))
+        return 0
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--samples", type=int, default=300)
-    parser.add_argument("--spectators", type=int, default=200)
+    parser.add_argument("--spectators", default="200,1000", help="comma-separated crowd sizes (0: none)")
     parser.add_argument("--interval-ms", type=float, default=50.0,
                         help="time from one action to the next (a real table: far more than 50 ms)")
     args = parser.parse_args()
     print(f"{args.samples} actions, one every {args.interval_ms:g} ms; journal with fsync in "
           f"{os.environ.get('BENCH_DIR') or tempfile.gettempdir()}")
+    print(f"load average at start: {load_average()}")
     report("server work per action (no sockets)", asyncio.run(server_work(args.samples)))
-    one_run(args.samples, 0, args.interval_ms / 1000)
-    if args.spectators:
-        one_run(args.samples, args.spectators, args.interval_ms / 1000)
+    _, cpu_alone = one_run(args.samples, 0, args.interval_ms / 1000)
+    for crowd in (int(n) for n in args.spectators.split(",") if int(n) > 0):
+        _, cpu_crowd = one_run(args.samples, crowd, args.interval_ms / 1000)
+        print(f"{'':<46} server CPU per spectator: {(cpu_crowd - cpu_alone) / crowd * 1e6:.0f} µs/s "
+              f"({(cpu_crowd - cpu_alone) / crowd * 100:.3f} % of a core)")
     return 0
 
 

@@ -3,6 +3,8 @@ client messages into the session and pushes each client its own ``state`` after 
 
 All of it runs on the session's loop thread; message handling is synchronous (the session is),
 sending goes through a per-client :class:`Outbox` task so a slow phone never holds up the table.
+Seats and host links get every change at once; spectators get the :class:`SpectatorFeed`, the
+newest public state at most ``SPECTATOR_HZ`` times a second, sent after the seats' own updates.
 """
 from __future__ import annotations
 
@@ -50,6 +52,10 @@ log = logging.getLogger(__name__)
 
 MAX_PIN_TRIES = 3
 RATE_ERROR_EVERY_S = 1.0
+SPECTATOR_HZ = 10.0  # the crowd's feed: at most this many public states a second
+SPECTATOR_CHUNK = 50  # spectators offered a frame per loop turn (a phone's message waits at most one turn)
+SPECTATOR_STALL_S = 3.0  # a spectator whose state has waited this long is not reading: closed
+TOO_SLOW_CLOSE = 4008  # close code for a spectator that stopped reading (documented in docs/protocol.md)
 
 NOTICE_TEXT: dict[NoticeCode, str] = {
     NoticeCode.KICKED: "The host freed this seat.",
@@ -69,7 +75,9 @@ class Outbox:
         self._items: collections.deque[tuple[bool, bytes]] = collections.deque()
         self._wake = asyncio.Event()
         self._close: tuple[int, str] | None = None
-        self._task = asyncio.get_running_loop().create_task(self._run())
+        self._loop = asyncio.get_running_loop()
+        self.waiting_since: float | None = None  # loop time the oldest unwritten frame was queued
+        self._task = self._loop.create_task(self._run())
 
     def put(self, data: bytes, *, state: bool = False) -> None:
         """Queue one UTF-8 encoded JSON text frame."""
@@ -79,7 +87,32 @@ class Outbox:
             self._items[-1] = (True, data)
         else:
             self._items.append((state, data))
+        if self.waiting_since is None:
+            self.waiting_since = self._loop.time()
         self._wake.set()
+
+    def stalled(self, now: float, limit_s: float) -> bool:
+        """True when a frame has waited longer than ``limit_s`` (the peer is not reading)."""
+        return self.waiting_since is not None and now - self.waiting_since > limit_s
+
+    def abandon(self, code: int, reason: str) -> None:
+        """Stop writing at once (a peer that does not read) and close the socket with ``code``:
+        the close frame is tried for a moment, then the connection is cut."""
+        self._close = (code, reason)
+        self._items.clear()
+        self._task.cancel()
+        self._task = self._loop.create_task(self._close_now(code, reason))
+
+    async def _close_now(self, code: int, reason: str) -> None:
+        try:
+            await asyncio.wait_for(self._ws.close(code=code, message=reason.encode()), 1.0)
+        except (TimeoutError, ConnectionError, RuntimeError) as exc:
+            log.debug("closing a stalled socket: %s", exc)
+        finally:
+            if not self._ws.closed:
+                transport = getattr(getattr(self._ws, "_writer", None), "transport", None)
+                if transport is not None:  # the peer never read the close frame: cut it off
+                    transport.abort()
 
     def close_after(self, code: int, reason: str) -> None:
         """Send what is queued, then close the socket with ``code``."""
@@ -95,6 +128,8 @@ class Outbox:
                 while self._items:
                     _, data = self._items.popleft()
                     await self._send(data)
+                    if not self._items:
+                        self.waiting_since = None
                 if self._close is not None:
                     await self._ws.close(code=self._close[0], message=self._close[1].encode())
                     return
@@ -137,6 +172,72 @@ class StateFrames:
         return frame
 
 
+class SpectatorFeed:
+    """The public table for the crowd (``/watch``): the newest public state, at most
+    ``SPECTATOR_HZ`` times a second. A change only marks the feed dirty; the feed's task waits one
+    loop turn (the seats' own frames are written first), encodes the public state once and offers it
+    ``SPECTATOR_CHUNK`` spectators per turn, so a phone's message is never stuck behind the crowd.
+    A frame a spectator has not taken yet is replaced by the newer one (nothing queues up); a
+    spectator with a frame waiting longer than ``SPECTATOR_STALL_S`` is closed (4008 too slow)."""
+
+    def __init__(self, hub: Hub) -> None:
+        self._hub = hub
+        self._dirty = asyncio.Event()
+        self._loop = asyncio.get_running_loop()
+        self._task = self._loop.create_task(self._run())
+        self.sent = 0  # frames offered (for tests and the bench)
+        self.dropped_slow = 0  # spectators closed for not reading
+
+    def changed(self) -> None:
+        self._dirty.set()
+
+    async def _run(self) -> None:
+        period = 1.0 / SPECTATOR_HZ
+        while True:
+            await self._dirty.wait()
+            self._dirty.clear()
+            started = self._loop.time()
+            await asyncio.sleep(0)  # the seats' outboxes write this change first
+            await self.flush()
+            await asyncio.sleep(max(0.0, period - (self._loop.time() - started)))
+
+    async def flush(self) -> None:
+        """Offer the newest public state to every spectator, a chunk per loop turn."""
+        watchers = self._watchers()
+        if not watchers:
+            return
+        frame = StateFrames(self._hub.session).get(None, host=False)
+        for start in range(0, len(watchers), SPECTATOR_CHUNK):
+            self._offer(watchers[start:start + SPECTATOR_CHUNK], frame)
+            await asyncio.sleep(0)
+
+    def catch_up(self) -> None:
+        """Before a notice: queue the pending state now, so that spectators read them in order."""
+        if self._dirty.is_set():
+            self._dirty.clear()
+            self._offer(self._watchers(), StateFrames(self._hub.session).get(None, host=False))
+
+    def _watchers(self) -> list[Client]:
+        return [c for c in self._hub.clients if c.role is Role.SPECTATOR and not c.closing]
+
+    def _offer(self, watchers: list[Client], frame: bytes) -> None:
+        now = self._loop.time()
+        for client in watchers:
+            if client.closing:
+                continue
+            if client.outbox.stalled(now, SPECTATOR_STALL_S):
+                self.dropped_slow += 1
+                log.info("spectator %s closed: not reading its feed", client.address)
+                client.abandon(TOO_SLOW_CLOSE, "too slow: the feed was not read")
+                continue
+            client.outbox.put(frame, state=True)
+            self.sent += 1
+
+    async def stop(self) -> None:
+        self._task.cancel()
+        await asyncio.gather(self._task, return_exceptions=True)
+
+
 class Client:
     def __init__(self, ws: web.WebSocketResponse, address: str, bucket: TokenBucket,
                  clock: Callable[[], float]) -> None:
@@ -175,6 +276,12 @@ class Client:
         self.stop_sync()
         self.outbox.close_after(int(code), reason)
 
+    def abandon(self, code: int, reason: str) -> None:
+        """Close a socket that stopped reading, without waiting for what is queued."""
+        self.closing = True
+        self.stop_sync()
+        self.outbox.abandon(code, reason)
+
     def stop_sync(self) -> None:
         if self.sync_handle is not None:
             self.sync_handle.cancel()
@@ -192,6 +299,7 @@ class Hub:
         self.pin_failures = pin_failures
         self.clients: set[Client] = set()
         self.by_seat: dict[int, Client] = {}
+        self.feed = SpectatorFeed(self)
         session.attach(self)
 
     # ---------------------------------------------------------------------- registration
@@ -211,21 +319,22 @@ class Hub:
 
     async def close_all(self, code: int, reason: str) -> None:
         """Close every socket at once (server shutdown)."""
+        await self.feed.stop()
         closing = [client.ws.close(code=code, message=reason.encode()) for client in list(self.clients)]
         await asyncio.gather(*closing, return_exceptions=True)
 
     # ------------------------------------------------------------------ session listener
     def table_changed(self) -> None:
-        """Queue every socket its new state: seats first, then host links, then spectators (who
-        share one encoded message). The shared part is encoded once per change."""
+        """Queue every seat and host link its new state now (the shared part encoded once); the
+        spectators' feed only learns that there is something new (it sends later, coalesced)."""
         frames = StateFrames(self.session)
         for client in list(self.by_seat.values()):
             if not client.closing:
                 client.outbox.put(frames.get(client.seat, host=False), state=True)
         for client in list(self.clients):
-            if client.closing or client.role is None or client.role is Role.SEAT:
-                continue
-            client.outbox.put(frames.get(None, host=client.role is Role.HOST), state=True)
+            if client.role is Role.HOST and not client.closing:
+                client.outbox.put(frames.get(None, host=True), state=True)
+        self.feed.changed()
 
     def seat_revoked(self, seat: int) -> None:
         client = self.by_seat.pop(seat, None)
@@ -235,6 +344,7 @@ class Hub:
         client.close(CloseCode.KICKED, "kicked")
 
     def notice(self, code: NoticeCode) -> None:
+        self.feed.catch_up()
         data = encode(notice_message(code.value, NOTICE_TEXT[code]))
         for client in self.clients:
             if client.greeted and not client.closing:
