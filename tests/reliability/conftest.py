@@ -13,13 +13,13 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "server"))
 
-from tabletop_wsphone import PIN, Table  # noqa: E402
+from tabletop_wsphone import PIN, Table
 
-from game.config import TableConfig  # noqa: E402
-from game.server.app import ServerSettings, make_app  # noqa: E402
-from game.server.ratelimit import RateLimit  # noqa: E402
-from game.session.journal import Journal  # noqa: E402
-from game.session.session import Session  # noqa: E402
+from game.config import TableConfig
+from game.server.app import ServerSettings, make_app
+from game.server.ratelimit import RateLimit
+from game.session.journal import Journal
+from game.session.session import Session
 
 
 @pytest.fixture
