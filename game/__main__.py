@@ -164,7 +164,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _table_parser().parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    return run_table(config_from_args(args))
+    config = config_from_args(args)
+    if config.mode is Mode.KIOSK:
+        _kiosk_log_file(config)
+    return run_table(config)
+
+
+def _kiosk_log_file(config: TableConfig) -> None:
+    """Kiosk: the log also goes to ``<data>/logs/tabletop.log``, rotated (``[disk]`` settings)."""
+    from .kiosk.config import DiskLimits
+    from .kiosk.keeper import rotating_log
+
+    limits = config.kiosk.disk if config.kiosk is not None else DiskLimits()
+    try:
+        logging.getLogger().addHandler(rotating_log(config.data_dir, limits))
+    except OSError as exc:
+        print(f"tabletop: cannot write the log in {config.data_dir}: {exc}", file=sys.stderr)
 
 
 if __name__ == "__main__":

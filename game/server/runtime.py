@@ -24,7 +24,7 @@ from game.rules.base import RulesError
 from game.seating import look
 from game.session.journal import CorruptJournal, Journal, move_aside
 from game.session.session import Session
-from game.session.snapshot import InputEvent, TablePhase, TableSnapshot
+from game.session.snapshot import InputEvent, Mode, TablePhase, TableSnapshot
 
 from .app import ServerSettings, make_app
 from .netaddr import base_url, lan_address
@@ -87,7 +87,12 @@ async def start_table(config: TableConfig, settings: ServerSettings | None = Non
         raise StartupError(f"cannot open the table's data in {config.data_dir}: {exc}") from exc
     except (RulesError, KeyError, ImportError) as exc:
         raise StartupError(f"cannot set up the table for {config.game!r}: {exc}") from exc
-    runner = web.AppRunner(make_app(session, settings), handle_signals=False, access_log=None)
+    app = make_app(session, settings)
+    if session.mode is Mode.KIOSK:
+        from game.kiosk.web import install_kiosk  # archive, pruning and the owner's page
+
+        install_kiosk(app, session, journal, config)
+    runner = web.AppRunner(app, handle_signals=False, access_log=None)
     await runner.setup()
     bind = config.host or ALL_INTERFACES
     site = web.TCPSite(runner, bind, config.port, reuse_address=True)

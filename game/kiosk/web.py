@@ -1,0 +1,72 @@
+"""Kiosk mode on the server: the housekeeper on the table's loop, and the owner's page routes
+(``/api/owner`` JSON and ``/api/owner.csv``; the admin PIN in the ``X-Admin-Pin`` header, wrong
+PINs counted per address like the host link's)."""
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+from aiohttp import web
+
+from game.config import TableConfig
+from game.server.app import HUB, SESSION
+from game.session.journal import Journal
+from game.session.session import Session
+
+from .archive import Archive
+from .config import DiskLimits
+from .keeper import SEEN_EVERY_S, KioskKeeper
+from .owner import owner_report, report_csv
+
+KEEPER = web.AppKey("kiosk_keeper", KioskKeeper)
+PIN_HEADER = "X-Admin-Pin"
+
+
+def install_kiosk(app: web.Application, session: Session, journal: Journal | None, config: TableConfig) -> KioskKeeper:
+    """Attach the housekeeper and add the owner's routes (before the app's runner is set up)."""
+    limits = config.kiosk.disk if config.kiosk is not None else DiskLimits()
+    keeper = KioskKeeper(session, journal, Archive.beside(config.data_dir), limits)
+    keeper.attach()
+    app[KEEPER] = keeper
+    app.add_routes([web.get("/api/owner", owner_json), web.get("/api/owner.csv", owner_csv)])
+    app.cleanup_ctx.append(_chores)
+    return keeper
+
+
+async def _chores(app: web.Application) -> AsyncIterator[None]:
+    keeper = app[KEEPER]
+
+    async def loop() -> None:
+        while True:
+            await asyncio.sleep(SEEN_EVERY_S)
+            keeper.chore()
+
+    task = asyncio.create_task(loop())
+    yield
+    task.cancel()
+    await asyncio.gather(task, return_exceptions=True)
+    keeper.close()
+
+
+def _check_pin(request: web.Request) -> None:
+    limiter = request.app[HUB].pin_failures
+    address = request.remote or "?"
+    if limiter.blocked(address):
+        raise web.HTTPTooManyRequests(text="Too many wrong PINs from this device; wait a minute.")
+    if not request.app[SESSION].check_pin(request.headers.get(PIN_HEADER, "")):
+        limiter.failed(address)
+        raise web.HTTPForbidden(text="wrong PIN")
+
+
+async def owner_json(request: web.Request) -> web.Response:
+    _check_pin(request)
+    keeper = request.app[KEEPER]
+    keeper.flush_errors()
+    return web.json_response(owner_report(keeper.archive), headers={"Cache-Control": "no-store"})
+
+
+async def owner_csv(request: web.Request) -> web.Response:
+    _check_pin(request)
+    text = report_csv(request.app[KEEPER].archive)
+    return web.Response(text=text, content_type="text/csv", charset="utf-8", headers={
+        "Content-Disposition": 'attachment; filename="tabletop-games.csv"', "Cache-Control": "no-store"})
