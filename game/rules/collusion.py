@@ -54,6 +54,7 @@ class Rule(enum.Enum):
     C13 = "C13"
     C14 = "C14"
     C15 = "C15"
+    C17 = "C17"
     C18 = "C18"
     C20 = "C20"
 
@@ -577,8 +578,9 @@ def _draw(deck: tuple[int, ...], gold: tuple[tuple[int, ...], ...], seats: list[
 
 
 # ------------------------------------------------------------------------------- rounds and votes
-def _start_round(state: CollusionState, participants: tuple[int, ...], events: Events) -> CollusionState:
-    """C19: every ID stands up, the pot is refilled to 4 (C4; C20 when the deck runs short)."""
+def start_round(state: CollusionState, participants: tuple[int, ...], events: Events) -> CollusionState:
+    """C19: every ID stands up, the pot is refilled to 4 (C4; C20 when the deck runs short); only
+    ``participants`` play (all seats, or the tied ones of a C18 tie-break round)."""
     need = max(0, POT_SIZE - len(state.pot))
     refill = state.deck[len(state.deck) - need :] if need else ()
     deck = state.deck[: len(state.deck) - len(refill)]
@@ -788,28 +790,41 @@ def _reveal_showdown(state: CollusionState, events: Events) -> CollusionState:
 # ------------------------------------------------------------------------------------ end of game
 def _after_round(state: CollusionState, events: Events) -> CollusionState:
     """C17: totals are checked; C18: one winner or a tie-break round; C19: else the next round."""
-    totals = state.totals
-    target = state.settings.target_for(state.n)
-    reached = [t for t in totals if t >= target]
-    if not reached:
-        return _start_round(state, tuple(range(state.n)), events)
-    best = max(reached)
-    top = tuple(s for s in range(state.n) if totals[s] == best)
+    top = target_leaders(dict(enumerate(state.totals)), state.settings.target_for(state.n))
+    if not top:
+        return start_round(state, tuple(range(state.n)), events)
     if len(top) == 1:
         return _game_over(state, top, EndReason.TARGET, Rule.C18, events)
     events.append(TieBreak(top))
-    return _start_round(state, top, events)
+    return start_round(state, top, events)
+
+
+def target_leaders(totals: Mapping[int, int], target: int) -> tuple[int, ...]:
+    """C17/C18: the seats with the highest total among those that reached ``target`` (seat order);
+    empty when nobody did. One seat wins; several play a tie-break round. ``totals`` maps the
+    seats being checked to their totals (the companion's physical gold checks only some)."""
+    reached = [t for t in totals.values() if t >= target]
+    if not reached:
+        return ()
+    best = max(reached)
+    return tuple(sorted(s for s, t in totals.items() if t == best))
+
+
+def dry_winners(totals: Mapping[int, int], bars: Mapping[int, int], dry_tie: DryTie) -> tuple[int, ...]:
+    """C20: deck and pot both empty: the highest total wins (ties: more bars, then shared)."""
+    best = max(totals.values())
+    top = [s for s, t in totals.items() if t == best]
+    if dry_tie is DryTie.MORE_BARS_THEN_SHARED:
+        most = max(bars[s] for s in top)
+        top = [s for s in top if bars[s] == most]
+    return tuple(sorted(top))
 
 
 def _end_game_dry(state: CollusionState, events: Events) -> CollusionState:
     """C20: deck and pot both empty: the highest total wins (ties: more bars, then shared)."""
-    totals = state.totals
-    best = max(totals)
-    top = [s for s in range(state.n) if totals[s] == best]
-    if state.settings.dry_tie is DryTie.MORE_BARS_THEN_SHARED:
-        most = max(len(state.gold[s]) for s in top)
-        top = [s for s in top if len(state.gold[s]) == most]
-    return _game_over(state, tuple(top), EndReason.DECK_EMPTY, Rule.C20, events)
+    winners = dry_winners(dict(enumerate(state.totals)), {s: len(g) for s, g in enumerate(state.gold)},
+                          state.settings.dry_tie)
+    return _game_over(state, winners, EndReason.DECK_EMPTY, Rule.C20, events)
 
 
 def _game_over(state: CollusionState, winners: tuple[int, ...], reason: EndReason, cause: Rule,
@@ -1135,6 +1150,19 @@ def private_view(state: CollusionState, seat: int) -> dict[str, JSON]:
     return view
 
 
+def new_game_with_bars(settings: CollusionSettings, n_seats: int, seed: int, bars: tuple[int, ...]) -> CollusionState:
+    """C4 with the given bar values: shuffled by the seed, 4 to the centre; round 1 starts. The
+    companion's physical gold passes bars of unknown value (0): it moves bars by count only."""
+    deck, rng = Rng.from_seed(seed).shuffled(bars)
+    n = n_seats
+    everyone = (True,) * n
+    state = CollusionState(
+        settings, n, Ballot((NO_CARD,) * n, (False,) * n),
+        Stage(Phase.VOTE, 0, 0, everyone, everyone, (False,) * n), Bank(rng, deck, (), ((),) * n), History(),
+    )
+    return start_round(state, tuple(range(n)), [])
+
+
 # ----------------------------------------------------------------------------------------- engine
 class CollusionEngine(GameEngine[CollusionState]):
     name = "collusion"
@@ -1160,14 +1188,7 @@ class CollusionEngine(GameEngine[CollusionState]):
         if not isinstance(n_seats, int) or not MIN_SEATS <= n_seats <= MAX_SEATS:
             raise BadSettings(f"collusion is played by {MIN_SEATS}–{MAX_SEATS} players (C1, C5)")
         bars = (3,) * settings.gold_threes + (4,) * settings.gold_fours + (5,) * settings.gold_fives
-        deck, rng = Rng.from_seed(seed).shuffled(bars)
-        n = n_seats
-        everyone = (True,) * n
-        state = CollusionState(
-            settings, n, Ballot((NO_CARD,) * n, (False,) * n),
-            Stage(Phase.VOTE, 0, 0, everyone, everyone, (False,) * n), Bank(rng, deck, (), ((),) * n), History(),
-        )
-        return _start_round(state, tuple(range(n)), [])
+        return new_game_with_bars(settings, n_seats, seed, bars)
 
     def legal_actions(self, state: CollusionState, seat: Seat) -> list[Any]:
         """Cards first (targets in seat order, Ambush / showdown picks / ambush victims), then
