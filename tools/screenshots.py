@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import pygame
 
-from game.render.scene import RenderContext
+from game.render.kit.scene import RenderContext
 from game.render.scripted import Moment, moments, moth_moments, play_moment, speakeasy_moments
 
 DEFAULT_SIZES = ((1280, 720), (1920, 1080))

@@ -7,21 +7,22 @@ screen without a window (tests, screenshots, benchmarks).
 """
 from __future__ import annotations
 
+import importlib
 import os
 from collections.abc import Iterator
-from typing import Protocol
+from functools import cache
+from typing import Protocol, cast
 
 import pygame
 
 from game.config import TableConfig
 from game.session.snapshot import InputEvent, InputKind, InputSource, TablePhase, TableSnapshot
 
-from . import cheating_moth, collusion, speakeasy
+from .kit.qr import QrCache
+from .kit.scene import Director, Frame, HostCommand, Intent, RenderContext, Scene, WindowOp
+from .kit.sound import SoundBank
+from .kit.text import TextProbe, TextRenderer
 from .lobby import LobbyScene
-from .qr import QrCache
-from .scene import Director, Frame, HostCommand, Intent, RenderContext, Scene, WindowOp
-from .sound import SoundBank
-from .text import TextProbe, TextRenderer
 
 FPS = 60
 STEP_S = 1 / FPS  # the fixed animation step
@@ -35,19 +36,38 @@ class Runtime(Protocol):
     def send(self, event: InputEvent) -> None: ...
 
 
-GAME_SCENES = {"collusion": collusion, "speakeasy": speakeasy, "cheating_moth": cheating_moth}
-"""Each game's scene module: ``choose_base(snapshot)`` and ``beats_for(snapshot, previous)``."""
+class GameScreen(Protocol):
+    """A game's screen package (``game/render/games/<game>/``)."""
+
+    def choose_base(self, snapshot: TableSnapshot) -> Scene: ...
+
+    def beats_for(self, snapshot: TableSnapshot, previous: TableSnapshot | None) -> list[Scene]: ...
+
+
+SCREENS: dict[str, str] = {
+    "collusion": "game.render.games.collusion",
+    "speakeasy": "game.render.games.speakeasy",
+    "cheating_moth": "game.render.games.cheating_moth",
+}
+"""The one table from a game's id to its screen package."""
+
+
+@cache
+def game_screen(game: str) -> GameScreen | None:
+    """The screen package of ``game`` (imported on first use), or None for a game with no screen."""
+    path = SCREENS.get(game)
+    return cast(GameScreen, importlib.import_module(path)) if path else None
 
 
 def choose_base(snapshot: TableSnapshot) -> Scene:
-    scenes = GAME_SCENES.get(snapshot.game)
+    scenes = game_screen(snapshot.game)
     if snapshot.phase is TablePhase.LOBBY or snapshot.public_view is None or scenes is None:
         return LobbyScene()
     return scenes.choose_base(snapshot)
 
 
 def beats_for(snapshot: TableSnapshot, previous: TableSnapshot | None) -> list[Scene]:
-    scenes = GAME_SCENES.get(snapshot.game)
+    scenes = game_screen(snapshot.game)
     if scenes is None or snapshot.public_view is None:
         return []
     return scenes.beats_for(snapshot, previous)

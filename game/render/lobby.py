@@ -17,10 +17,10 @@ from game.config import LANGUAGES
 from game.rules import GAMES
 from game.session.snapshot import SeatInfo, SeatStatus, TableSnapshot
 
-from . import shapes, theme
-from .scene import Frame, Intent, PushScene, RenderContext, Scene, host
-from .text import Align, TextStyle, VAlign
-from .widgets import Button, draw_button, hit, row
+from .kit import shapes, theme
+from .kit.scene import Frame, Intent, PushScene, RenderContext, Scene, host
+from .kit.text import Align, TextStyle, VAlign
+from .kit.widgets import Button, draw_button, hit, row
 
 MIN_SEATS, MAX_SEATS = 3, 12
 BOT_CYCLE: tuple[str | None, ...] = ("heuristic", "random", None)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from game.render.app import Screen
-from game.render.scene import RenderContext
+from game.render.kit.scene import RenderContext
 from game.render.settings import SettingsScene
 from game.rules import get_engine
 from game.seating import look

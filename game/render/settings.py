@@ -9,9 +9,9 @@ import pygame
 
 from game import i18n
 
-from . import shapes, theme
-from .scene import Frame, Intent, PopScene, RenderContext, Scene, host
-from .text import Align, TextStyle
+from .kit import shapes, theme
+from .kit.scene import Frame, Intent, PopScene, RenderContext, Scene, host
+from .kit.text import Align, TextStyle
 
 # settings whose value is one of a few words: the screen cycles through them
 CHOICES: dict[str, tuple[str, ...]] = {

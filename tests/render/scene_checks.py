@@ -8,10 +8,10 @@ from collections.abc import Callable
 
 import pygame
 
-from game.render.qr import QrCache
-from game.render.scene import RenderContext
-from game.render.sound import SoundBank
-from game.render.text import TextRenderer
+from game.render.kit.qr import QrCache
+from game.render.kit.scene import RenderContext
+from game.render.kit.sound import SoundBank
+from game.render.kit.text import TextRenderer
 
 SIZES = ((1280, 720), (1920, 1080), (3840, 2160))
 LANGS = ("en", "fa", "th")

@@ -9,14 +9,17 @@ import pygame
 import pytest
 
 from game import i18n
-from game.render import cheating_moth as cm
 from game.render.app import Screen, choose_base
-from game.render.cheating_moth_model import Kind, Source, Tell, race_from, seat_models
-from game.render.qr import QrCache
-from game.render.scene import RenderContext
+from game.render.games import cheating_moth as cm
+from game.render.games.cheating_moth.beats import AccusationBeat, FlightBeat, Move, RaceResultBeat
+from game.render.games.cheating_moth.model import Kind, Source, Tell, race_from, seat_models
+from game.render.games.cheating_moth.table import DOMAIN, bug_spot, moth_layout, neighbours
+from game.render.kit import theme
+from game.render.kit.qr import QrCache
+from game.render.kit.scene import RenderContext
+from game.render.kit.sound import Effect, SoundBank
+from game.render.kit.text import TextRenderer
 from game.render.scripted import moth_moments, play_moment
-from game.render.sound import Effect, SoundBank
-from game.render.text import TextRenderer
 
 EN = {m.name: m for m in moth_moments("en")}
 
@@ -39,9 +42,9 @@ class RecordingBank(SoundBank):
 
 
 def test_neighbours_wrap_around_m5():
-    assert cm.neighbours(1) == (5, 2)
-    assert cm.neighbours(3) == (2, 4)
-    assert cm.neighbours(5) == (4, 1)
+    assert neighbours(1) == (5, 2)
+    assert neighbours(3) == (2, 4)
+    assert neighbours(5) == (4, 1)
 
 
 def test_the_race_verdict_joins_the_judges_sources_and_false_starts():
@@ -75,14 +78,14 @@ def test_hand_sizes_are_exact_only_up_to_three_and_tells_are_read():
     screen.advance(0.1, (1280, 720))
     screen.draw(pygame.Surface((1280, 720)))
     for key, n in (("hand.exact", 2), ("hand.exact", 3)):
-        assert i18n.text("en", cm.DOMAIN, key, n=n) in shown
-    assert i18n.text("en", cm.DOMAIN, "hand.many") in shown
-    assert i18n.text("en", cm.DOMAIN, "hand.none") in shown
+        assert i18n.text("en", DOMAIN, key, n=n) in shown
+    assert i18n.text("en", DOMAIN, "hand.many") in shown
+    assert i18n.text("en", DOMAIN, "hand.none") in shown
     assert not any(t.endswith(" cards") and t[0].isdigit() and int(t.split()[0]) > 3 for t in shown)
 
 
 def _fan_region(snap, seat: int, size=(1280, 720)) -> pygame.Rect:
-    ml = cm.moth_layout(size, len(snap.public_view["seats"]))
+    ml = moth_layout(size, len(snap.public_view["seats"]))
     x, y = ml.table.spots[seat].card
     rect = pygame.Rect(0, 0, ml.card[0] * 3, round(ml.card[1] * 0.8))
     rect.midbottom = (round(x), round(y + ml.card[1] * 0.2))
@@ -110,14 +113,14 @@ def test_the_guard_bug_walks_to_the_new_guard(name, shared_ctx):
     moment = EN[name]
     after = moment.snapshots[-1]
     new = after.public_view["guard"]
-    ml = cm.moth_layout((1280, 720), len(after.public_view["seats"]))
-    spot = cm.bug_spot(ml, new)
+    ml = moth_layout((1280, 720), len(after.public_view["seats"]))
+    spot = bug_spot(ml, new)
 
     def gold_near_spot(screen: Screen) -> int:
         surface = pygame.Surface((1280, 720))
         screen.draw(surface)
         r = 4
-        return sum(surface.get_at((round(spot[0]) + dx, round(spot[1]) + dy))[:3] == cm.theme.GOLD
+        return sum(surface.get_at((round(spot[0]) + dx, round(spot[1]) + dy))[:3] == theme.GOLD
                    for dx in range(-r, r + 1) for dy in range(-r, r + 1))
 
     screen = play_moment(dataclasses.replace(moment, play_s=0.3), (1280, 720), shared_ctx)
@@ -132,7 +135,7 @@ def test_beats_follow_the_events():
     assert [type(b).__name__ for b in cm.beats_for(caught[1], caught[0])] == ["AccusationBeat"]
     beats = cm.beats_for(wrong[1], wrong[0])
     assert [type(b).__name__ for b in beats] == ["AccusationBeat", "FlightBeat"]
-    assert beats[1].moves == (cm.Move(None, beats[0].accusation.guard),)  # the guard draws (M10)
+    assert beats[1].moves == (Move(None, beats[0].accusation.guard),)  # the guard draws (M10)
     ant = EN["m08_ant"].snapshots
     player = next(e["seat"] for e in ant[1].events if e["type"] == "effect")
     (beat,) = cm.beats_for(ant[1], ant[0])
@@ -143,14 +146,14 @@ def test_beats_follow_the_events():
 
 def test_a_race_result_names_the_raced_number():
     before, after = EN["m15_beetle_result"].snapshots
-    (beat,) = [b for b in cm.beats_for(after, before) if isinstance(b, cm.RaceResultBeat)]
+    (beat,) = [b for b in cm.beats_for(after, before) if isinstance(b, RaceResultBeat)]
     assert beat.race.number == before.public_view["race"]["number"]
     assert beat.race.sources and all(s is not None for s in beat.race.sources)
 
 
 def test_nothing_flies_over_the_round_summary():
     over = EN["m18_game_over"].snapshots[-1]
-    assert not [b for b in cm.beats_for(over, None) if isinstance(b, (cm.FlightBeat, cm.AccusationBeat))]
+    assert not [b for b in cm.beats_for(over, None) if isinstance(b, (FlightBeat, AccusationBeat))]
 
 
 def test_the_base_scene_follows_the_phase():
@@ -159,8 +162,8 @@ def test_the_base_scene_follows_the_phase():
     assert choose_base(EN["m18_game_over"].snapshots[-1]).name == "moth_game_over"
 
 
-@pytest.mark.parametrize("name, effect", [("m03_card_played", Effect.VOTE_DOWN), ("m04_caught", Effect.AMBUSH),
-                                          ("m07_wrong_guess", Effect.DEATH), ("m11_mosquito_race", Effect.SHOWDOWN),
+@pytest.mark.parametrize("name, effect", [("m03_card_played", Effect.PLACE), ("m04_caught", Effect.STING),
+                                          ("m07_wrong_guess", Effect.LOSS), ("m11_mosquito_race", Effect.SUSPENSE),
                                           ("m12_mosquito_result", Effect.REVEAL)])
 def test_sound_cues(name, effect):
     bank = RecordingBank()

@@ -13,12 +13,12 @@ import pytest
 from game import i18n
 from game.config import TableConfig
 from game.render.app import Screen
+from game.render.kit.qr import QrCache
+from game.render.kit.scene import Frame, HostCommand, RenderContext
+from game.render.kit.sound import SoundBank
+from game.render.kit.text import TextRenderer
 from game.render.lobby import ArcadeStage, ArcadeStatus, layout
-from game.render.qr import QrCache
-from game.render.scene import Frame, HostCommand, RenderContext
 from game.render.scripted import lobby_snapshot
-from game.render.sound import SoundBank
-from game.render.text import TextRenderer
 from game.session.session import Session
 from game.session.snapshot import InputKind, TableSnapshot
 

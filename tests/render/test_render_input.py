@@ -4,8 +4,8 @@ from __future__ import annotations
 import pygame
 
 from game.render.app import Screen
+from game.render.kit.scene import HostCommand, WindowOp
 from game.render.lobby import layout
-from game.render.scene import HostCommand, WindowOp
 from game.render.scripted import lobby_snapshot, moments, play_moment
 from game.session.snapshot import InputKind, InputSource
 

@@ -6,11 +6,11 @@ import pygame
 import pytest
 import zxingcpp
 
-from game.render import qr
 from game.render.app import Screen
+from game.render.kit import qr
+from game.render.kit.theme import contrast, parse_hex
 from game.render.lobby import layout
 from game.render.scripted import lobby_snapshot, seat_infos
-from game.render.theme import contrast, parse_hex
 from game.seating import SEAT_LOOKS
 from game.session.snapshot import SeatStatus
 

@@ -6,11 +6,11 @@ import pygame
 import pytest
 from scene_checks import LANGS, SIZES, assert_draw_is_pure, assert_paints_the_whole_window, probing_context
 
-from game.render.qr import QrCache
-from game.render.scene import RenderContext
+from game.render.kit.qr import QrCache
+from game.render.kit.scene import RenderContext
+from game.render.kit.sound import SoundBank
+from game.render.kit.text import TextRenderer
 from game.render.scripted import moments, play_moment
-from game.render.sound import SoundBank
-from game.render.text import TextRenderer
 
 MOMENTS = {lang: list(moments(lang)) for lang in LANGS}
 EXPECTED_TOP = {

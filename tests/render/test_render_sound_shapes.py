@@ -7,8 +7,8 @@ import itertools
 import pygame
 import pytest
 
-from game.render import shapes
-from game.render.sound import RECIPES, Effect, SoundBank, Tone, render
+from game.render.kit import shapes
+from game.render.kit.sound import RECIPES, Effect, SoundBank, Tone, render
 from game.seating import SEAT_LOOKS
 
 
@@ -29,7 +29,7 @@ def test_the_bank_loads_plays_and_mutes():
     assert bank.loaded
     bank.play(Effect.REVEAL)
     assert bank.toggle_mute() is True
-    bank.play(Effect.DEATH)  # silent, no error
+    bank.play(Effect.LOSS)  # silent, no error
     assert bank.toggle_mute() is False
 
 
@@ -42,7 +42,7 @@ def test_no_audio_device_means_silence_not_a_crash(monkeypatch):
     bank = SoundBank()
     assert not bank.available
     bank.load()
-    bank.play(Effect.AMBUSH)
+    bank.play(Effect.STING)
     assert not bank.loaded
 
 
@@ -87,7 +87,7 @@ class RecordingBank(SoundBank):
 
 
 def test_scenes_cue_their_effects_as_the_story_unfolds(shared_ctx):
-    from game.render.scene import RenderContext
+    from game.render.kit.scene import RenderContext
     from game.render.scripted import moments, play_moment
 
     by_name = {m.name: m for m in moments("en")}
@@ -95,19 +95,19 @@ def test_scenes_cue_their_effects_as_the_story_unfolds(shared_ctx):
     ctx = RenderContext(shared_ctx.text, shared_ctx.qr, bank)
     table = by_name["03_table"]
     play_moment(table, (1280, 720), ctx)
-    assert bank.played == [Effect.VOTE_DOWN] * 5  # five cards went down after the screen started
+    assert bank.played == [Effect.PLACE] * 5  # five cards went down after the screen started
     bank.played.clear()
     play_moment(dataclasses.replace(table, snapshots=table.snapshots[-1:]), (1280, 720), ctx)
     assert bank.played == []  # cards already down when the screen starts make no sound
     play_moment(by_name["06_ambush"], (1280, 720), ctx)
-    story = [e for e in bank.played if e not in (Effect.TICK, Effect.VOTE_DOWN)]
-    assert story == [Effect.REVEAL, Effect.AMBUSH]  # no deaths yet: the ambushing target is choosing
+    story = [e for e in bank.played if e not in (Effect.TICK, Effect.PLACE)]
+    assert story == [Effect.REVEAL, Effect.STING]  # no deaths yet: the ambushing target is choosing
     bank.played.clear()
     play_moment(by_name["08_deaths"], (1280, 720), ctx)
-    assert Effect.DEATH in bank.played
+    assert Effect.LOSS in bank.played
     bank.played.clear()
     play_moment(by_name["11_showdown_reveal"], (1280, 720), ctx)
-    assert Effect.SHOWDOWN in bank.played
+    assert Effect.SUSPENSE in bank.played
     bank.played.clear()
     play_moment(by_name["04_last_seconds"], (1280, 720), ctx)
     assert Effect.TICK in bank.played

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from game import i18n
-from game.render.text import (
+from game.render.kit.text import (
     ZWSP,
     Family,
     RunKind,

@@ -12,11 +12,11 @@ from scene_checks import LANGS, SIZES, assert_draw_is_pure, assert_paints_the_wh
 
 from game import i18n
 from game.render.app import Screen
-from game.render.qr import QrCache
-from game.render.scene import RenderContext
+from game.render.kit.qr import QrCache
+from game.render.kit.scene import RenderContext
+from game.render.kit.sound import Effect, SoundBank
+from game.render.kit.text import TextRenderer
 from game.render.scripted import Moment, play_moment, speakeasy_moments, speakeasy_table
-from game.render.sound import Effect, SoundBank
-from game.render.text import TextRenderer
 
 MOMENTS = {lang: list(speakeasy_moments(lang)) for lang in LANGS}
 EXPECTED_TOP = {
@@ -214,17 +214,17 @@ def test_scenes_cue_their_sounds_as_the_story_unfolds(shared_ctx):
     ctx = RenderContext(shared_ctx.text, shared_ctx.qr, bank)
     moments = by_name()
     play_moment(moments["s02_pointing"], (1280, 720), ctx)
-    assert bank.played.count(Effect.VOTE_DOWN) == 3  # three seats pointed after the screen started
+    assert bank.played.count(Effect.PLACE) == 3  # three seats pointed after the screen started
     bank.played.clear()
     play_moment(moments["s03_last_seconds"], (1280, 720), ctx)
     assert Effect.TICK in bank.played
     bank.played.clear()
     play_moment(moments["s07_reveal_points"], (1280, 720), ctx)
-    story = [e for e in bank.played if e not in (Effect.TICK, Effect.VOTE_DOWN)]
-    assert story == [Effect.REVEAL, Effect.AMBUSH]  # the arrows, then an Informant caught
+    story = [e for e in bank.played if e not in (Effect.TICK, Effect.PLACE)]
+    assert story == [Effect.REVEAL, Effect.STING]  # the arrows, then an Informant caught
     bank.played.clear()
     play_moment(moments["s11_final_secrets"], (1280, 720), ctx)
-    assert bank.played[0] is Effect.SHOWDOWN
+    assert bank.played[0] is Effect.SUSPENSE
 
 
 def test_the_timer_only_hurries_while_someone_must_act():
@@ -290,7 +290,7 @@ def test_every_language_has_every_string_with_the_same_placeholders_in_its_own_s
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_the_clue_s_place_in_the_middle_stays_clear_of_every_seat(size):
-    from game.render.speakeasy import stage
+    from game.render.games.speakeasy.table import stage
 
     for n in range(3, 13):
         st = stage(size, n)

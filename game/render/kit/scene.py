@@ -122,15 +122,6 @@ class Scene:
         return (self.name,)
 
 
-class FinalScene(Scene):
-    """A game's last screen: Enter, N or a click takes the table back to the lobby."""
-
-    def handle(self, event: pygame.event.Event, frame: Frame) -> list[Intent]:
-        confirm = (event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_n)
-                   or event.type == pygame.MOUSEBUTTONDOWN and event.button == 1)
-        return [host("next")] if confirm else []
-
-
 class Director:
     """Holds the stack: one base scene (chosen from the snapshot) plus beats and overlays on top."""
 
@@ -219,3 +210,8 @@ class Director:
     def pending(self) -> int:
         return len(self._queue)
 
+
+
+def view_of(frame: Frame) -> dict[str, Any]:
+    """The game's public view in this frame (empty in the lobby)."""
+    return frame.snapshot.public_view or {}

@@ -17,11 +17,11 @@ RATE = 22050
 
 
 class Effect(enum.Enum):
-    VOTE_DOWN = "vote_down"  # a card put face down
-    REVEAL = "reveal"  # cards turn over
-    DEATH = "death"
-    AMBUSH = "ambush"
-    SHOWDOWN = "showdown"
+    PLACE = "place"  # a card put down, a choice made
+    REVEAL = "reveal"  # cards turn over, arrows fly
+    LOSS = "loss"  # someone falls or guessed wrong
+    STING = "sting"  # a trap springs, someone is caught
+    SUSPENSE = "suspense"  # a drum roll: a duel, a race, the final tally
     TICK = "tick"  # a timer's last seconds
 
 
@@ -71,21 +71,21 @@ def render(tones: tuple[Tone, ...], rate: int = RATE) -> array.array:
 
 
 RECIPES: dict[Effect, tuple[Tone, ...]] = {
-    Effect.VOTE_DOWN: (Tone(180, 90, 0.09, volume=0.7, wave="tri"), Tone(0, 0, 0.04, volume=0.25, wave="noise")),
+    Effect.PLACE: (Tone(180, 90, 0.09, volume=0.7, wave="tri"), Tone(0, 0, 0.04, volume=0.25, wave="noise")),
     Effect.REVEAL: (
         Tone(523, 523, 0.5, volume=0.35),
         Tone(659, 659, 0.5, start=0.07, volume=0.3),
         Tone(784, 784, 0.6, start=0.14, volume=0.3),
         Tone(0, 0, 0.12, volume=0.15, wave="noise"),
     ),
-    Effect.DEATH: (Tone(220, 70, 0.7, volume=0.6, wave="tri"), Tone(110, 40, 0.8, volume=0.4)),
-    Effect.AMBUSH: (
+    Effect.LOSS: (Tone(220, 70, 0.7, volume=0.6, wave="tri"), Tone(110, 40, 0.8, volume=0.4)),
+    Effect.STING: (
         Tone(0, 0, 0.25, volume=0.5, wave="noise"),
         Tone(466, 440, 0.6, start=0.05, volume=0.3, wave="square"),
         Tone(494, 466, 0.6, start=0.05, volume=0.3, wave="square"),
         Tone(98, 60, 0.7, start=0.05, volume=0.5, wave="tri"),
     ),
-    Effect.SHOWDOWN: (
+    Effect.SUSPENSE: (
         Tone(0, 0, 0.6, volume=0.3, wave="noise", attack=0.4),
         Tone(196, 196, 0.9, start=0.5, volume=0.35),
         Tone(247, 247, 0.9, start=0.5, volume=0.3),

@@ -1,5 +1,5 @@
-"""The Collusion table: where seats sit around the oval, and the static layer (background, felt,
-seat plates) drawn once per change and cached, so a frame only blits it and adds what moves."""
+"""The table every game sits at: where seats sit around the oval, the room and the felt (drawn once
+per window size and cached), and a small cache of full-window layers."""
 from __future__ import annotations
 
 import math
@@ -9,10 +9,8 @@ from dataclasses import dataclass
 
 import pygame
 
-from . import shapes, theme
-from .collusion_model import SeatModel
-from .scene import Frame, RenderContext
-from .text import TextStyle, VAlign
+from . import theme
+from .scene import Frame
 
 Point = tuple[float, float]
 
@@ -82,18 +80,7 @@ class LayerCache:
         return layer
 
 
-_LAYERS = LayerCache()
 _BACKGROUNDS = LayerCache(capacity=3)
-_PLATES: OrderedDict[tuple, pygame.Surface] = OrderedDict()
-_PLATE_CACHE_SIZE = 256
-
-
-def static_layer(frame: Frame, ctx: RenderContext, seats: tuple[SeatModel, ...], highlight: frozenset[int] = frozenset(),
-                 dim_all: bool = False) -> pygame.Surface:
-    """Background, felt and every seat plate in one opaque surface; rebuilt only when one of them
-    changes, and then cheaply (the felt and each plate are cached on their own)."""
-    key = (frame.size, frame.lang, seats, highlight, dim_all, ctx.text.serial)
-    return _LAYERS.get(key, lambda: _build(frame, ctx, seats, highlight, dim_all))
 
 
 def background(frame: Frame, n: int) -> pygame.Surface:
@@ -117,77 +104,6 @@ def _display_format(surf: pygame.Surface) -> pygame.Surface:
     if pygame.display.get_init() and pygame.display.get_surface() is not None:
         return surf.convert()
     return surf
-
-
-def plate_surface(frame: Frame, ctx: RenderContext, size: tuple[int, int], seat: SeatModel, highlight: bool,
-                  dim: bool) -> tuple[pygame.Surface, int]:
-    """A seat's plate on a transparent surface with room for its highlight ring, and that margin."""
-    margin = round(6 * frame.scale.u)
-    key = (size, frame.lang, seat, highlight, dim, margin, ctx.text.serial)
-    surf = _PLATES.get(key)
-    if surf is None:
-        surf = pygame.Surface((size[0] + 2 * margin, size[1] + 2 * margin), pygame.SRCALPHA)
-        draw_plate(surf, pygame.Rect(margin, margin, *size), seat, frame, ctx, highlight, dim)
-        _PLATES[key] = surf
-        if len(_PLATES) > _PLATE_CACHE_SIZE:
-            _PLATES.popitem(last=False)
-    else:
-        _PLATES.move_to_end(key)
-    return surf, margin
-
-
-def _build(frame: Frame, ctx: RenderContext, seats: tuple[SeatModel, ...], highlight: frozenset[int],
-           dim_all: bool) -> pygame.Surface:
-    surf = background(frame, len(seats)).copy()
-    lay = table_layout(frame.size, len(seats))
-    for spot, seat in zip(lay.spots, seats):
-        plate, margin = plate_surface(frame, ctx, spot.plate.size, seat, spot.seat in highlight, dim_all)
-        surf.blit(plate, (spot.plate.x - margin, spot.plate.y - margin))
-    return surf
-
-
-def draw_plate(surface: pygame.Surface, plate: pygame.Rect, seat: SeatModel, frame: Frame, ctx: RenderContext,
-               highlight: bool = False, dim: bool = False) -> None:
-    """A seat's name plate: symbol in its colour, name, bar count (never values), alive or fallen."""
-    u = frame.scale.u
-    colour = theme.seat_colour(seat.seat, seat.colour)
-    active = seat.alive and seat.in_round and not dim
-    fill = theme.PANEL if active else theme.mix(theme.PANEL, theme.BACKGROUND, 0.6)
-    border = colour if active else theme.mix(colour, theme.DEAD, 0.65)
-    shapes.panel(surface, plate, fill, border, radius=round(10 * u), width=max(2, round((5 if highlight else 3) * u)))
-    if highlight:
-        pygame.draw.rect(surface, theme.GOLD, plate.inflate(round(8 * u), round(8 * u)), max(2, round(3 * u)),
-                         border_radius=round(12 * u))
-    rtl = frame.lang == "fa"
-    pad = round(plate.height * 0.1)
-    sym_r = plate.height * 0.3
-    sym_c = (plate.right - pad - sym_r, plate.centery) if rtl else (plate.x + pad + sym_r, plate.centery)
-    shapes.symbol(surface, seat.symbol, colour if active else theme.mix(colour, theme.DEAD, 0.6), sym_c, sym_r)
-    if not seat.alive and seat.in_round:
-        shapes.skull_cross(surface, sym_c, sym_r * 0.8, theme.DANGER)
-    if not seat.connected and not seat.bot:
-        draw_away_mark(surface, sym_c, sym_r, (plate.y + pad + sym_r * 0.3), rtl, u)
-    text_w = plate.width - round(2 * sym_r) - 3 * pad
-    text_x = plate.x + pad if rtl else plate.x + 2 * pad + round(2 * sym_r)
-    name_box = pygame.Rect(text_x, plate.y + pad // 2, text_w, round(plate.height * 0.5))
-    name = seat.name or frame.s("seat.name", n=seat.seat + 1)
-    ink = theme.TEXT if active else theme.TEXT_DIM
-    ctx.text.draw(surface, name, frame.lang, name_box, TextStyle(round(20 * u), ink, bold=True, max_lines=1, min_px=7,
-                                                                 valign=VAlign.BOTTOM))
-    line = pygame.Rect(text_x, name_box.bottom, text_w, plate.bottom - name_box.bottom - pad // 2)
-    bar = pygame.Rect(0, 0, round(line.height * 0.75), round(line.height * 0.42))
-    bar.centery = line.centery
-    if rtl:
-        bar.right = line.right
-    else:
-        bar.x = line.x
-    shapes.gold_bar(surface, bar)
-    status = frame.s("table.bars", n=seat.bars)  # fallen: the cross on the symbol; watching: dimmed
-    rest = pygame.Rect(line.x, line.y, line.width - bar.width - pad, line.height)
-    if not rtl:
-        rest.x = bar.right + pad
-    ctx.text.draw(surface, status, frame.lang, rest,
-                  TextStyle(round(17 * u), theme.GOLD if active else theme.TEXT_DIM, max_lines=1, min_px=7))
 
 
 def draw_away_mark(surface: pygame.Surface, sym_c: Point, sym_r: float, y: float, rtl: bool, u: float) -> None:

@@ -11,9 +11,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from game.render.kit.seats import SeatModel, look_of
+
 # The engine's own enums: one source for the wire values.
 from game.rules.cheating_moth import Kind, Phase
-from game.session.snapshot import SeatInfo, TableSnapshot
+from game.session.snapshot import TableSnapshot
 
 OUTCOME_KEY = "race_outcome"  # snapshot.extras key: the judge's RaceOutcome.to_wire() of the latest race
 
@@ -35,15 +37,9 @@ GIVE_PHASES = (Phase.SPIDER_GIVE, Phase.MOSQUITO_GIVE, Phase.PENALTY_GIVE)
 
 
 @dataclass(frozen=True, slots=True)
-class SeatModel:
-    """One seat as the table shows it: looks from the lobby, the public game state (M11)."""
+class Seat(SeatModel):
+    """A seat at the Cheating Moth table: its look and its public state (M11)."""
 
-    seat: int
-    name: str
-    colour: str
-    symbol: str
-    connected: bool
-    bot: bool
     hand: int | None  # exact count, or None for "many" (M11)
     guard: bool
     tell: Tell | None
@@ -145,24 +141,17 @@ def phase(view: Mapping[str, Any] | None) -> Phase | None:
     return _enum(Phase, view.get("phase")) if view else None
 
 
-def seat_models(snapshot: TableSnapshot, view: Mapping[str, Any] | None = None) -> tuple[SeatModel, ...]:
+def seat_models(snapshot: TableSnapshot, view: Mapping[str, Any] | None = None) -> tuple[Seat, ...]:
     """Seats joined with their public game state (names and looks from the lobby)."""
     view = view if view is not None else (snapshot.public_view or {})
     raw = view.get("seats", [])
     game_seats = {s.get("seat"): s for s in raw if isinstance(s, Mapping)} if isinstance(raw, list) else {}
     n = len(game_seats) or len(snapshot.seats)
-    out: list[SeatModel] = []
+    out: list[Seat] = []
     for i in range(n):
-        info: SeatInfo | None = snapshot.seats[i] if i < len(snapshot.seats) else None
         g = game_seats.get(i, {})
-        hand = g.get("hand")
-        out.append(SeatModel(
-            seat=i, name=info.name if info and info.name else "", colour=info.colour if info else "",
-            symbol=info.symbol if info else "circle", connected=bool(info.connected) if info else False,
-            bot=bool(info and info.status.value == "bot"),
-            hand=_int_or_none(hand), guard=bool(g.get("guard", False)), tell=_enum(Tell, g.get("tell")),
-            total=_int(g.get("total")),
-        ))
+        out.append(Seat(**look_of(snapshot, i), hand=_int_or_none(g.get("hand")), guard=bool(g.get("guard", False)),
+                        tell=_enum(Tell, g.get("tell")), total=_int(g.get("total"))))
     return tuple(out)
 
 

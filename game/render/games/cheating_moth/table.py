@@ -1,13 +1,9 @@
-"""Cheating Moth on the big screen: the discard pile and its top number, the draw pile, every
-seat's fan (exact count only at 3 or fewer, M11) with the cheat tell, the Guard Bug walking to its
-new guard, whose turn it is, accusations and their outcome, the action cards' effects, the races
-with their order, margins, error bound and sources, the round's penalty points and the final table.
-
-Base scenes follow the view's phase; timed beats (overlays on the table) play the events of one
-accepted action. Strings: ``game/i18n/screen_cheating_moth_<lang>.json``."""
+"""Cheating Moth's table: the discard pile and its top number, the draw pile, every seat's fan
+(exact count only at 3 or fewer, M11) with the cheat tell, the Guard Bug walking to its new guard,
+whose turn it is, the races; and the round's penalty points (M17). Strings:
+``game/i18n/screen_cheating_moth_<lang>.json``."""
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
@@ -17,43 +13,37 @@ from typing import Any
 import pygame
 
 from game import i18n
-from game.session.snapshot import TableSnapshot
+from game.render.kit import shapes, theme
+from game.render.kit.hud import Ticker, draw_caption, draw_notices, draw_timer
+from game.render.kit.motion import ease, span
+from game.render.kit.plates import Plate, PlateLook, plates_layer
+from game.render.kit.scene import Frame, RenderContext, Scene, view_of
+from game.render.kit.seats import look, seat_name
+from game.render.kit.sound import Effect
+from game.render.kit.table import LayerCache, Point, TableLayout, table_layout
+from game.render.kit.text import Align, TextStyle
 
-from . import shapes, theme
-from .cheating_moth_model import (
+from .model import (
     GIVE_PHASES,
-    OUTCOME_KEY,
     RACE_PHASES,
-    Accusation,
     Kind,
     Phase,
-    RaceResult,
-    Rank,
     RoundScore,
-    SeatModel,
+    Seat,
     Tell,
     TopCard,
-    accusation_from,
     event_types,
     events_of,
     int_at,
     kind_of,
     mapping,
     phase,
-    race_from,
-    ranking_from,
     round_from,
     seat_models,
     top_card,
 )
-from .collusion import draw_caption, draw_notices, draw_timer, ease, edge_point, span
-from .scene import FinalScene, Frame, RenderContext, Scene
-from .sound import Effect
-from .table_art import LayerCache, TableLayout, background, table_layout
-from .text import Align, TextStyle, VAlign
 
 DOMAIN = "screen_cheating_moth"
-Point = tuple[float, float]
 FAN_SHOWN_WHEN_MANY = 6  # card backs drawn for a hand shown as "many"
 FAN_MAX = 8
 TICK_FROM_MS = 5_000
@@ -68,23 +58,6 @@ KIND_COLOUR: dict[Kind, theme.Colour] = {
 # ------------------------------------------------------------------------------------- helpers
 def s(frame: Frame, key: str, **values: Any) -> str:
     return i18n.text(frame.lang, DOMAIN, key, **values)
-
-
-def view_of(frame: Frame) -> Mapping[str, Any]:
-    return frame.snapshot.public_view or {}
-
-
-def seat_name(frame: Frame, seats: Sequence[SeatModel], seat: int | None) -> str:
-    if seat is None or not 0 <= seat < len(seats):
-        return "?"
-    return seats[seat].name or frame.s("seat.name", n=seat + 1)
-
-
-def names(frame: Frame, seats: Sequence[SeatModel], which: Sequence[int]) -> str:
-    items = [seat_name(frame, seats, x) for x in which]
-    if len(items) <= 1:
-        return "".join(items)
-    return frame.s("list.sep").join(items[:-1]) + frame.s("list.last") + items[-1]
 
 
 def neighbours(number: int) -> tuple[int, int]:
@@ -284,70 +257,30 @@ def draw_face(surface: pygame.Surface, frame: Frame, ctx: RenderContext, rect: p
 
 
 # -------------------------------------------------------------------------------- static layer
-_LAYERS = LayerCache()
+_DIMMED = LayerCache()
 
 
-@dataclass(frozen=True, slots=True)
-class Plate:
-    """The parts of a seat's plate that change rarely (the layer cache keys on these)."""
-
-    seat: int
-    name: str
-    colour: str
-    symbol: str
-    total: int
-    away: bool
+def plates(frame: Frame, seats: Sequence[Seat]) -> tuple[Plate, ...]:
+    """Each seat's look and penalty points so far: the parts of a plate that change rarely."""
+    return tuple((look(x), PlateLook(s(frame, "points", n=x.total))) for x in seats)
 
 
-def plates(seats: Sequence[SeatModel]) -> tuple[Plate, ...]:
-    return tuple(Plate(x.seat, x.name, x.colour, x.symbol, x.total, not x.connected and not x.bot) for x in seats)
+def static_layer(frame: Frame, ctx: RenderContext, seats: Sequence[Seat]) -> pygame.Surface:
+    return plates_layer(frame, ctx, plates(frame, seats))
 
 
-def static_layer(frame: Frame, ctx: RenderContext, seats: Sequence[SeatModel]) -> pygame.Surface:
-    key = (frame.size, frame.lang, plates(seats), ctx.text.serial)
-    return _LAYERS.get(key, lambda: _build_layer(frame, ctx, plates(seats)))
-
-
-def dimmed_layer(frame: Frame, ctx: RenderContext, seats: Sequence[SeatModel]) -> pygame.Surface:
+def dimmed_layer(frame: Frame, ctx: RenderContext, seats: Sequence[Seat]) -> pygame.Surface:
     """The table's static layer, darkened: the backdrop of a full-screen panel (one opaque blit)."""
-    key = ("dimmed", frame.size, frame.lang, plates(seats), ctx.text.serial)
+    key = (frame.size, frame.lang, plates(frame, seats), ctx.text.serial)
 
     def build() -> pygame.Surface:
         layer = static_layer(frame, ctx, seats).copy()
         layer.fill(DIM, special_flags=pygame.BLEND_RGB_MULT)
         return layer
 
-    return _LAYERS.get(key, build)
+    return _DIMMED.get(key, build)
 
 
-def _build_layer(frame: Frame, ctx: RenderContext, items: tuple[Plate, ...]) -> pygame.Surface:
-    surf = background(frame, len(items)).copy()
-    ml = moth_layout(frame.size, len(items))
-    for spot, plate in zip(ml.table.spots, items):
-        draw_plate(surf, frame, ctx, spot.plate, plate)
-    return surf
-
-
-def draw_plate(surface: pygame.Surface, frame: Frame, ctx: RenderContext, rect: pygame.Rect, plate: Plate) -> None:
-    """Symbol in the seat's colour, the name and the penalty points so far."""
-    u = frame.scale.u
-    colour = theme.seat_colour(plate.seat, plate.colour)
-    shapes.panel(surface, rect, theme.PANEL, colour, radius=round(10 * u), width=max(2, round(3 * u)))
-    rtl = frame.lang == "fa"
-    pad = round(rect.height * 0.1)
-    r = rect.height * 0.3
-    sym = (rect.right - pad - r, rect.centery) if rtl else (rect.x + pad + r, rect.centery)
-    shapes.symbol(surface, plate.symbol, colour, sym, r)
-    if plate.away:
-        pygame.draw.line(surface, theme.DANGER, (sym[0] - r, sym[1] + r), (sym[0] + r, sym[1] - r), max(2, round(3 * u)))
-    text_w = rect.width - round(2 * r) - 3 * pad
-    text_x = rect.x + pad if rtl else rect.x + 2 * pad + round(2 * r)
-    name_box = pygame.Rect(text_x, rect.y + pad // 2, text_w, round(rect.height * 0.5))
-    ctx.text.draw(surface, plate.name or frame.s("seat.name", n=plate.seat + 1), frame.lang, name_box,
-                  TextStyle(round(20 * u), theme.TEXT, bold=True, max_lines=1, min_px=7, valign=VAlign.BOTTOM))
-    line = pygame.Rect(text_x, name_box.bottom, text_w, rect.bottom - name_box.bottom - pad // 2)
-    ctx.text.draw(surface, s(frame, "points", n=plate.total), frame.lang, line,
-                  TextStyle(round(17 * u), theme.GOLD, max_lines=1, min_px=7))
 
 
 # --------------------------------------------------------------------------------- base scenes
@@ -376,7 +309,7 @@ class TableScene(Scene):
         self._bug_since = -99.0
         self._flight: Flight | None = None
         self._top: TopCard | None = None  # the top card as last seen
-        self._last_tick = -1
+        self._ticker = Ticker(TICK_FROM_MS)
 
     def update(self, dt: float, frame: Frame, ctx: RenderContext) -> None:
         super().update(dt, frame, ctx)
@@ -400,22 +333,16 @@ class TableScene(Scene):
             kind = kind_of(e.get("kind"))
             if isinstance(e.get("seat"), int) and kind is not None:
                 self._flight = Flight(int(e["seat"]), TopCard(kind, int(e.get("number", 0))), self.t, self._top)
-                ctx.sound.play(Effect.VOTE_DOWN)
+                ctx.sound.play(Effect.PLACE)
         if "race_started" in types:
-            ctx.sound.play(Effect.SHOWDOWN)
+            ctx.sound.play(Effect.SUSPENSE)
         if guard != self._guard:
             self._bug_from, self._guard = self._guard, guard
             delay = ACCUSE_S if "accused" in types else 0.0  # the bug walks after the verdict
             self._bug_since = self.t + delay
 
     def _tick(self, frame: Frame, ctx: RenderContext) -> None:
-        left = frame.timer_left_ms()
-        if left is None or not 0 < left <= TICK_FROM_MS or phase(view_of(frame)) is Phase.ROUND_OVER:
-            return
-        second = left // 1000
-        if second != self._last_tick:
-            self._last_tick = second
-            ctx.sound.play(Effect.TICK)
+        self._ticker.update(frame, ctx, active=phase(view_of(frame)) is not Phase.ROUND_OVER)
 
     def draw(self, surface: pygame.Surface, frame: Frame, ctx: RenderContext) -> None:
         view = view_of(frame)
@@ -460,7 +387,7 @@ class TableScene(Scene):
                                  border_radius=round(14 * u))
 
     def _draw_seat_fan(self, surface: pygame.Surface, frame: Frame, ctx: RenderContext, ml: MothLayout,
-                       seat: SeatModel) -> None:
+                       seat: Seat) -> None:
         if seat.seat >= len(ml.table.spots):
             return
         u = frame.scale.u
@@ -500,7 +427,7 @@ class TableScene(Scene):
         rect.center = (round(start[0] + (dest.centerx - start[0]) * p), round(start[1] + (dest.centery - start[1]) * p))
         draw_face(surface, frame, ctx, rect, f.top, label=False)
 
-    def _draw_bug(self, surface: pygame.Surface, frame: Frame, ml: MothLayout, seats: Sequence[SeatModel]) -> None:
+    def _draw_bug(self, surface: pygame.Surface, frame: Frame, ml: MothLayout, seats: Sequence[Seat]) -> None:
         guard = self._guard
         if guard is None or guard >= len(ml.table.spots):
             return
@@ -520,7 +447,7 @@ class TableScene(Scene):
         draw_bug(surface, pos, r, self.t, walking)
 
     def _draw_race(self, surface: pygame.Surface, frame: Frame, ctx: RenderContext, ml: MothLayout,
-                   seats: Sequence[SeatModel], view: Mapping[str, Any], ph: Phase) -> None:
+                   seats: Sequence[Seat], view: Mapping[str, Any], ph: Phase) -> None:
         u = frame.scale.u
         race = mapping(view, "race")
         player = int_at(race, "player")
@@ -613,7 +540,7 @@ def draw_timer_labelled(surface: pygame.Surface, frame: Frame, ctx: RenderContex
         ctx.text.draw(surface, s(frame, key), frame.lang, under, style(15, theme.TEXT_DIM, frame))
 
 
-def status_text(frame: Frame, seats: Sequence[SeatModel], view: Mapping[str, Any], ph: Phase | None) -> str:
+def status_text(frame: Frame, seats: Sequence[Seat], view: Mapping[str, Any], ph: Phase | None) -> str:
     """The caption: whose turn and what they may play, or who gives to whom."""
     pending = mapping(view, "pending")
     if ph is Phase.SPIDER_GIVE:
@@ -662,7 +589,7 @@ class RoundOverScene(Scene):
 
     @staticmethod
     def _draw_rows(surface: pygame.Surface, frame: Frame, ctx: RenderContext, area: pygame.Rect,
-                   seats: Sequence[SeatModel], score: RoundScore, p: float) -> None:
+                   seats: Sequence[Seat], score: RoundScore, p: float) -> None:
         u = frame.scale.u
         n = len(seats)
         cell_h = min(area.height // max(1, n), round(62 * u))
@@ -705,371 +632,4 @@ def row_columns(rect: pygame.Rect, frame: Frame, weights: Sequence[float]) -> li
         x += width
     if frame.lang == "fa":
         out = [pygame.Rect(rect.x + rect.right - c.right, c.y, c.width, c.height) for c in out]
-    return out
-
-
-class GameOverScene(FinalScene):
-    """The final table (M19): lowest total first, moths as the tie-break, the winners in gold."""
-
-    name = "moth_game_over"
-
-    def draw(self, surface: pygame.Surface, frame: Frame, ctx: RenderContext) -> None:
-        w, h = frame.size
-        view = view_of(frame)
-        seats = seat_models(frame.snapshot)
-        ranking = ranking_from(view)
-        winners = [r.seat for r in ranking if r.rank == 1]
-        surface.fill(theme.BACKGROUND)
-        title = pygame.Rect(0, round(h * 0.03), w, round(h * 0.08))
-        ctx.text.draw(surface, s(frame, "over.title"), frame.lang, title, style(38, theme.TEXT_DIM, frame, bold=True))
-        glow = 0.5 + 0.5 * math.sin(self.t * 3)
-        r = h * 0.07
-        for k, seat in enumerate(winners[:4]):
-            c = (w / 2 + (k - (len(winners[:4]) - 1) / 2) * r * 3, title.bottom + r * 1.3)
-            pygame.draw.circle(surface, theme.mix(theme.BACKGROUND, theme.GOLD, 0.25 + 0.2 * glow), c, r * 1.35)
-            if seat < len(seats):
-                shapes.symbol(surface, seats[seat].symbol, theme.seat_colour(seat, seats[seat].colour), c, r)
-        line = pygame.Rect(round(w * 0.08), round(title.bottom + r * 2.9), round(w * 0.84), round(h * 0.08))
-        if len(winners) == 1:
-            total = next((x.total for x in ranking if x.seat == winners[0]), 0)
-            text = s(frame, "over.wins", name=seat_name(frame, seats, winners[0]), n=total)
-        else:
-            text = s(frame, "over.shared", names=names(frame, seats, winners))
-        ctx.text.draw(surface, text, frame.lang, line, style(38, theme.GOLD, frame, bold=True))
-        rule = pygame.Rect(round(w * 0.1), line.bottom, round(w * 0.8), round(h * 0.05))
-        ctx.text.draw(surface, s(frame, "over.rule"), frame.lang, rule, style(18, theme.TEXT_DIM, frame))
-        self._draw_ranking(surface, frame, ctx, seats, ranking,
-                           pygame.Rect(round(w * 0.15), rule.bottom + round(h * 0.02), round(w * 0.7), round(h * 0.42)))
-        hint = pygame.Rect(0, round(h * 0.93), w, round(h * 0.05))
-        ctx.text.draw(surface, s(frame, "over.next"), frame.lang, hint, style(20, theme.ACCENT, frame))
-
-    @staticmethod
-    def _draw_ranking(surface: pygame.Surface, frame: Frame, ctx: RenderContext, seats: Sequence[SeatModel],
-                      ranking: Sequence[Rank], area: pygame.Rect) -> None:
-        u = frame.scale.u
-        cell_h = min(area.height // max(1, len(ranking)), round(56 * u))
-        rtl = frame.lang == "fa"
-        for k, r in enumerate(ranking):
-            rect = pygame.Rect(area.x, area.y + k * cell_h + 2, area.width, cell_h - 4)
-            win = r.rank == 1
-            colour = theme.seat_colour(r.seat, seats[r.seat].colour if r.seat < len(seats) else None)
-            shapes.panel(surface, rect, theme.PANEL_LIGHT if win else theme.PANEL, theme.GOLD if win else colour,
-                         radius=round(8 * u), width=max(1, round(2 * u)))
-            rank_box = pygame.Rect(0, rect.y, round(rect.height * 1.1), rect.height)
-            sym_c = (rect.x + rect.height * 1.5, rect.centery)
-            text_box = pygame.Rect(rect.x + round(rect.height * 2.1), rect.y, rect.width - round(rect.height * 2.3), rect.height)
-            if rtl:
-                rank_box.right = rect.right
-                sym_c = (rect.right - rect.height * 1.5, rect.centery)
-                text_box.right = rect.right - round(rect.height * 2.1)
-            else:
-                rank_box.x = rect.x
-            ctx.text.draw(surface, i18n.number(frame.lang, r.rank), frame.lang, rank_box.inflate(-4, -4),
-                          TextStyle(round(24 * u), theme.GOLD if win else theme.TEXT_DIM, bold=True, align=Align.CENTER,
-                                    max_lines=1, min_px=7))
-            if r.seat < len(seats):
-                shapes.symbol(surface, seats[r.seat].symbol, colour, sym_c, rect.height * 0.3)
-            line = s(frame, "over.row", name=seat_name(frame, seats, r.seat), points=r.total, moths=r.moths)
-            ctx.text.draw(surface, line, frame.lang, text_box,
-                          TextStyle(round(21 * u), theme.GOLD if win else theme.TEXT, bold=win, max_lines=1, min_px=7))
-
-
-# ---------------------------------------------------------------------------------------- beats
-class AccusationBeat(Scene):
-    """The guard points at a player: an arrow, then CAUGHT! or WRONG! and what follows (M10)."""
-
-    name = "moth_accusation"
-    overlay = True
-    duration_s = ACCUSE_S
-
-    def __init__(self, accusation: Accusation, seats: tuple[SeatModel, ...]) -> None:
-        super().__init__()
-        self.accusation = accusation
-        self.seats = seats
-        self._sounded = False
-
-    def update(self, dt: float, frame: Frame, ctx: RenderContext) -> None:
-        super().update(dt, frame, ctx)
-        if not self._sounded and self.t >= 0.7:
-            self._sounded = True
-            ctx.sound.play(Effect.AMBUSH if self.accusation.caught else Effect.DEATH)
-
-    def draw(self, surface: pygame.Surface, frame: Frame, ctx: RenderContext) -> None:
-        u = frame.scale.u
-        a = self.accusation
-        ml = moth_layout(frame.size, len(self.seats))
-        if max(a.guard, a.target) >= len(ml.table.spots):
-            return
-        end_full = edge_point(plate_of(ml, a.target), plate_of(ml, a.guard).center)
-        start = edge_point(plate_of(ml, a.guard), end_full)
-        p = ease(span(self.t, 0.0, 0.6))
-        tip = (start[0] + (end_full[0] - start[0]) * p, start[1] + (end_full[1] - start[1]) * p)
-        shapes.arrow(surface, start, tip, (10, 10, 14), max(4, round(10 * u)), 26 * u)
-        shapes.arrow(surface, start, tip, theme.GOLD, max(3, round(7 * u)), 22 * u)
-        g, t = seat_name(frame, self.seats, a.guard), seat_name(frame, self.seats, a.target)
-        if self.t < 0.7:
-            beat_caption(surface, frame, ctx, ml.table.caption, s(frame, "accuse.title", guard=g, target=t), theme.GOLD,
-                         theme.GOLD)
-            return
-        grow = ease(span(self.t, 0.7, 0.3))
-        colour = theme.DANGER if a.caught else theme.ACCENT
-        stamp = pygame.Rect(0, 0, round(frame.size[0] * 0.34 * (0.6 + 0.4 * grow)), round(frame.size[1] * 0.13))
-        stamp.center = (round(ml.table.centre[0]), round(ml.table.middle.y + stamp.height * 0.5))
-        pygame.draw.rect(surface, theme.mix(theme.BACKGROUND, colour, 0.75), stamp, border_radius=round(16 * u))
-        pygame.draw.rect(surface, theme.TEXT, stamp, max(2, round(4 * u)), border_radius=round(16 * u))
-        word = s(frame, "accuse.caught" if a.caught else "accuse.wrong")
-        ctx.text.draw(surface, word, frame.lang, stamp.inflate(-round(20 * u), -round(10 * u)),
-                      style(64, theme.TEXT, frame, bold=True))
-        story = s(frame, "accuse.caught_story" if a.caught else "accuse.wrong_story", guard=g, target=t)
-        beat_caption(surface, frame, ctx, ml.table.caption, story, theme.TEXT, colour)
-
-
-@dataclass(frozen=True, slots=True)
-class Move:
-    """A card flying face down: from a seat (or the draw pile when ``src`` is None) to a seat."""
-
-    src: int | None
-    dst: int
-
-
-class FlightBeat(Scene):
-    """Cards flying face down (Ant draws, Spider and Mosquito gifts, a penalty card, a wrong guess)
-    with a caption saying what happens."""
-
-    name = "moth_flight"
-    overlay = True
-    duration_s = 2.2
-    EACH_S = 0.7
-
-    def __init__(self, moves: tuple[Move, ...], caption: str, seats: tuple[SeatModel, ...]) -> None:
-        super().__init__()
-        self.moves = moves
-        self.caption = caption
-        self.seats = seats
-        self._played = 0
-
-    def _stagger(self) -> float:
-        return min(0.25, 1.0 / max(1, len(self.moves)))
-
-    def update(self, dt: float, frame: Frame, ctx: RenderContext) -> None:
-        super().update(dt, frame, ctx)
-        due = sum(1 for k in range(len(self.moves)) if self.t >= k * self._stagger())
-        if due > self._played:
-            self._played = due
-            ctx.sound.play(Effect.VOTE_DOWN)
-
-    def draw(self, surface: pygame.Surface, frame: Frame, ctx: RenderContext) -> None:
-        ml = moth_layout(frame.size, len(self.seats))
-        n = len(ml.table.spots)
-        for k, move in enumerate(self.moves):
-            if move.dst >= n or (move.src is not None and move.src >= n):
-                continue
-            p = ease(span(self.t, k * self._stagger(), self.EACH_S))
-            if p <= 0 or p >= 1:
-                continue
-            start = mirror(ml.draw, frame, ml.table.middle.centerx).center if move.src is None else fan_centre(ml, move.src)
-            end = fan_centre(ml, move.dst)
-            lift = math.sin(p * math.pi) * ml.card[1] * 0.8
-            pos = (start[0] + (end[0] - start[0]) * p, start[1] + (end[1] - start[1]) * p - lift)
-            img = _card_back_at(ml.card, round(p * 360) % 360 // 15 * 15)
-            surface.blit(img, img.get_rect(center=(round(pos[0]), round(pos[1]))))
-        beat_caption(surface, frame, ctx, ml.table.caption, self.caption, theme.GOLD, theme.GOLD)
-
-
-class RaceResultBeat(Scene):
-    """A race's verdict (M14–M16): the order with each time and the margin to the one before, the
-    source of every press, the error bound, 'too close to call', false starts and who did not press."""
-
-    name = "moth_race_result"
-    duration_s = 7.0
-    ROW_S = 0.35
-
-    def __init__(self, race: RaceResult, seats: tuple[SeatModel, ...]) -> None:
-        super().__init__()
-        self.race = race
-        self.seats = seats
-        self._sounded = False
-
-    def update(self, dt: float, frame: Frame, ctx: RenderContext) -> None:
-        super().update(dt, frame, ctx)
-        if not self._sounded:
-            self._sounded = True
-            ctx.sound.play(Effect.REVEAL)
-
-    def draw(self, surface: pygame.Surface, frame: Frame, ctx: RenderContext) -> None:
-        u = frame.scale.u
-        w, h = frame.size
-        r = self.race
-        panel = pygame.Rect(round(w * 0.14), round(h * 0.06), round(w * 0.72), round(h * 0.88))
-        surface.blit(dimmed_layer(frame, ctx, seat_models(frame.snapshot)), (0, 0))
-        pygame.draw.rect(surface, theme.BACKGROUND, panel, border_radius=round(18 * u))
-        pygame.draw.rect(surface, theme.GOLD, panel, max(2, round(3 * u)), border_radius=round(18 * u))
-        title = pygame.Rect(panel.x, panel.y + round(h * 0.015), panel.width, round(h * 0.08))
-        if r.kind is Kind.MOSQUITO:
-            head = s(frame, "result.mosquito")
-        else:
-            head = s(frame, "result.beetle", n=r.number) if r.number is not None else s(frame, "result.beetle_plain")
-        ctx.text.draw(surface, head, frame.lang, title, style(36, theme.GOLD, frame, bold=True))
-        for side in (-1, 1):
-            draw_kind_icon(surface, r.kind, (title.centerx + side * panel.width * 0.4, title.centery), title.height * 0.3,
-                           theme.GOLD)
-        rows = pygame.Rect(panel.x + round(w * 0.03), title.bottom + round(h * 0.01), panel.width - round(w * 0.06),
-                           round(h * 0.46))
-        self._draw_rows(surface, frame, ctx, rows)
-        notes = pygame.Rect(rows.x, rows.bottom + round(h * 0.01), rows.width, panel.bottom - rows.bottom - round(h * 0.12))
-        lines = self._notes(frame)
-        line_h = min(notes.height // max(1, len(lines)), round(36 * u))
-        for k, (text, ink) in enumerate(lines):
-            ctx.text.draw(surface, text, frame.lang, pygame.Rect(notes.x, notes.y + k * line_h, notes.width, line_h),
-                          style(19, ink, frame))
-        verdict = pygame.Rect(panel.x + round(w * 0.02), panel.bottom - round(h * 0.11), panel.width - round(w * 0.04),
-                              round(h * 0.095))
-        if self.t >= self.ROW_S * len(r.order) + 0.3:
-            draw_caption(surface, frame, ctx, verdict, self._verdict(frame), theme.GOLD, px=26, border=theme.GOLD)
-
-    def _draw_rows(self, surface: pygame.Surface, frame: Frame, ctx: RenderContext, area: pygame.Rect) -> None:
-        u = frame.scale.u
-        r = self.race
-        n = max(1, len(r.order))
-        cell_h = min(area.height // n, round(64 * u))
-        for k, seat in enumerate(r.order):
-            if self.t < k * self.ROW_S:
-                break
-            rect = pygame.Rect(area.x, area.y + k * cell_h + 2, area.width, cell_h - 4)
-            key = seat == r.slowest or seat == r.winner
-            colour = theme.seat_colour(seat, self.seats[seat].colour if seat < len(self.seats) else None)
-            shapes.panel(surface, rect, theme.PANEL_LIGHT if key else theme.PANEL,
-                         theme.DANGER if seat == r.slowest else theme.GOLD if key else colour,
-                         radius=round(8 * u), width=max(1, round((4 if key else 2) * u)))
-            cols = row_columns(rect, frame, (0.08, 0.09, 0.31, 0.17, 0.17, 0.18))
-            shapes.symbol(surface, self.seats[seat].symbol if seat < len(self.seats) else "circle", colour,
-                          cols[1].center, rect.height * 0.3)
-            time = r.times_ms[k] if k < len(r.times_ms) else 0
-            margin = r.margins_ms[k] if k < len(r.margins_ms) else 0
-            source = r.sources[k] if k < len(r.sources) else None
-            cells = (
-                (i18n.number(frame.lang, k + 1), theme.GOLD, Align.CENTER),
-                (seat_name(frame, self.seats, seat), theme.TEXT, Align.START),
-                (s(frame, "result.ms", n=time), theme.TEXT, Align.END),
-                (s(frame, "result.margin", n=margin) if k else "", theme.DANGER if r.too_close(k) else theme.TEXT_DIM,
-                 Align.END),
-                (s(frame, f"source.{source.value}") if source else "", theme.ACCENT, Align.CENTER),
-            )
-            for box, (text, ink, align) in zip((cols[0], cols[2], cols[3], cols[4], cols[5]), cells):
-                if text:
-                    ctx.text.draw(surface, text, frame.lang, box.inflate(-round(8 * u), -round(8 * u)),
-                                  TextStyle(round(22 * u), ink, bold=align is Align.CENTER, align=align, max_lines=1,
-                                            min_px=7))
-
-    def _notes(self, frame: Frame) -> list[tuple[str, theme.Colour]]:
-        r = self.race
-        out: list[tuple[str, theme.Colour]] = []
-        if r.order:
-            out.append((s(frame, "result.error", n=_ms(r.error_bound_ms)), theme.TEXT_DIM))
-        if r.close:
-            out.append((s(frame, "result.close"), theme.DANGER))
-        if r.by_rng:
-            out.append((s(frame, "result.by_rng"), theme.DANGER))
-        if r.no_press and r.kind is Kind.MOSQUITO:
-            out.append((s(frame, "result.no_press", names=names(frame, self.seats, r.no_press)), theme.TEXT))
-        if r.void:
-            out.append((s(frame, "result.void", names=names(frame, self.seats, r.void)), theme.TEXT))
-        for seat, early in r.false_starts[:2]:
-            out.append((s(frame, "result.false_start", name=seat_name(frame, self.seats, seat), n=_ms(early)), theme.DANGER))
-        return out[:4]
-
-    def _verdict(self, frame: Frame) -> str:
-        r = self.race
-        if r.kind is Kind.MOSQUITO:
-            return s(frame, "result.slowest", name=seat_name(frame, self.seats, r.slowest))
-        if r.winner is None:
-            return s(frame, "result.nobody")
-        return s(frame, "result.winner", name=seat_name(frame, self.seats, r.winner))
-
-
-def _ms(value: float) -> int | str:
-    """Whole milliseconds, or one decimal under 10 ms (arcade presses are that precise)."""
-    return round(value) if value >= 10 or value == round(value) else f"{value:.1f}"
-
-
-# ---------------------------------------------------------------------------------------- rules
-def choose_base(snapshot: TableSnapshot) -> Scene:
-    ph = phase(snapshot.public_view)
-    if ph is Phase.ROUND_OVER:
-        return RoundOverScene()
-    if ph is Phase.GAME_OVER:
-        return GameOverScene()
-    return TableScene()
-
-
-def _gives(events: Sequence[Mapping[str, Any]]) -> list[tuple[int, int, str]]:
-    return [(int(e["giver"]), int(e["receiver"]), str(e.get("cause", ""))) for e in events_of(events, "card_given")
-            if isinstance(e.get("giver"), int) and isinstance(e.get("receiver"), int)]
-
-
-def race_number(race_id: int, events: Sequence[Mapping[str, Any]], previous: TableSnapshot | None) -> int | None:
-    """The raced number: the decided event does not carry it, the race (still in the view before) does."""
-    for e in events_of(events, "race_started"):
-        if e.get("race") == race_id and isinstance(e.get("number"), int):
-            return int(e["number"])
-    before = (previous.public_view or {}).get("race") if previous is not None and previous.public_view else None
-    if isinstance(before, Mapping) and before.get("id") == race_id and isinstance(before.get("number"), int):
-        return int(before["number"])
-    return None
-
-
-def beats_for(snapshot: TableSnapshot, previous: TableSnapshot | None) -> list[Scene]:
-    """The beats one batch of events calls for, in order."""
-    view = snapshot.public_view or {}
-    events = snapshot.events
-    seats = seat_models(snapshot)
-    lang = snapshot.language if snapshot.language in i18n.LANGUAGES else i18n.FALLBACK
-
-    def t(key: str, **values: Any) -> str:
-        return i18n.text(lang, DOMAIN, key, **values)
-
-    def nm(seat: int | None) -> str:
-        if seat is None or not 0 <= seat < len(seats):
-            return "?"
-        return seats[seat].name or i18n.text(lang, "screen", "seat.name", n=seat + 1)
-
-    out: list[Scene] = []
-    race = race_from(view.get("last_race"), snapshot.extras.get(OUTCOME_KEY))
-    if race is not None and events_of(events, "race_decided"):
-        out.append(RaceResultBeat(dataclasses.replace(race, number=race_number(race.race, events, previous)), seats))
-    if phase(view) in (Phase.ROUND_OVER, Phase.GAME_OVER):
-        return out  # the round's summary tells the rest; table beats would play over it
-    for e in events_of(events, "accused"):
-        acc = accusation_from(e)
-        if acc is not None:
-            out.append(AccusationBeat(acc, seats))
-            if not acc.caught:
-                out.append(FlightBeat((Move(None, acc.guard),), t("accuse.wrong_story", guard=nm(acc.guard),
-                                                                    target=nm(acc.target)), seats))
-    for e in events_of(events, "effect"):
-        seat = e.get("seat") if isinstance(e.get("seat"), int) else None
-        if e.get("kind") == "ant":
-            drew = tuple(Move(None, int(d["seat"])) for d in events_of(events, "drew")
-                         if d.get("cause") == "M12" and isinstance(d.get("seat"), int) and d.get("count"))
-            out.append(FlightBeat(drew, t("effect.ant", name=nm(seat)), seats))
-        elif e.get("kind") == "spider" and e.get("outcome") == "no_card_to_give":
-            out.append(FlightBeat((), t("effect.spider_none", name=nm(seat)), seats))
-    gives = _gives(events)
-    if gives:
-        receivers = {r for _, r, _ in gives}
-        if len(gives) == 1:
-            caption = t("give.one", giver=nm(gives[0][0]), receiver=nm(gives[0][1]))
-        elif len(receivers) == 1:
-            lang_names = [nm(g) for g, _, _ in gives]
-            joined = i18n.text(lang, "screen", "list.sep").join(lang_names[:-1]) + i18n.text(lang, "screen", "list.last") + lang_names[-1]
-            caption = t("give.many", names=joined, receiver=nm(gives[0][1]))
-        else:
-            caption = i18n.text(lang, "screen", "sep").join(t("give.one", giver=nm(g), receiver=nm(r)) for g, r, _ in gives)
-        out.append(FlightBeat(tuple(Move(g, r) for g, r, _ in gives), caption, seats))
-    for e in events_of(events, "guard_passed"):
-        if e.get("cause") == "M18":  # a new round: the bug goes to the next first guard (the table shows it walk)
-            out.append(FlightBeat((), t("bug.passed", name=nm(int_at(e, "new"))), seats))
-    for e in events_of(events, "give_skipped"):
-        out.append(FlightBeat((), t("give.skipped", giver=nm(e.get("giver") if isinstance(e.get("giver"), int) else None)),
-                              seats))
     return out

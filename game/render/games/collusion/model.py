@@ -8,26 +8,22 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from game.render.kit.seats import SeatModel, look_of
+
 # The engine's own enums: one source for the wire values.
 from game.rules.collusion import CardKind as Card
 from game.rules.collusion import DeathKind, Phase
 from game.rules.collusion import ShowdownChoice as Choice
-from game.session.snapshot import SeatInfo, TableSnapshot
+from game.session.snapshot import TableSnapshot
 
 
 @dataclass(frozen=True, slots=True)
-class SeatModel:
-    """One seat as the table shows it (static parts: the layer cache keys on these)."""
+class Seat(SeatModel):
+    """A seat at the Collusion table: its look and its public state (the layer cache keys on these)."""
 
-    seat: int
-    name: str
-    colour: str
-    symbol: str
     alive: bool
     in_round: bool
     bars: int
-    connected: bool
-    bot: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,30 +81,17 @@ def _int_or_none(v: Any) -> int | None:
     return v if isinstance(v, int) and not isinstance(v, bool) else None
 
 
-def seat_models(snapshot: TableSnapshot, view: Mapping[str, Any] | None = None) -> tuple[SeatModel, ...]:
+def seat_models(snapshot: TableSnapshot, view: Mapping[str, Any] | None = None) -> tuple[Seat, ...]:
     """Seats joined with their public game state (names and looks from the lobby)."""
     view = view if view is not None else (snapshot.public_view or {})
     game_seats = {s.get("seat"): s for s in view.get("seats", []) if isinstance(s, Mapping)}
-    out: list[SeatModel] = []
     n = len(view.get("seats", [])) or len(snapshot.seats)
-    for i in range(n):
-        info: SeatInfo | None = snapshot.seats[i] if i < len(snapshot.seats) else None
-        g = game_seats.get(i, {})
-        out.append(SeatModel(
-            seat=i,
-            name=(info.name if info and info.name else ""),
-            colour=info.colour if info else "",
-            symbol=info.symbol if info else "circle",
-            alive=bool(g.get("alive", True)),
-            in_round=bool(g.get("in_round", True)),
-            bars=int(g.get("bars", 0) or 0),
-            connected=bool(info.connected) if info else False,
-            bot=bool(info and info.status.value == "bot"),
-        ))
-    return tuple(out)
+    return tuple(Seat(**look_of(snapshot, i), alive=bool(game_seats.get(i, {}).get("alive", True)),
+                      in_round=bool(game_seats.get(i, {}).get("in_round", True)),
+                      bars=int(game_seats.get(i, {}).get("bars", 0) or 0)) for i in range(n))
 
 
-def with_alive(seats: Sequence[SeatModel], alive: Sequence[bool]) -> tuple[SeatModel, ...]:
+def with_alive(seats: Sequence[Seat], alive: Sequence[bool]) -> tuple[Seat, ...]:
     from dataclasses import replace
 
     return tuple(replace(s, alive=a) for s, a in zip(seats, alive))

@@ -1,7 +1,5 @@
-"""Collusion on the big screen: the table during the conspiracy, the animated reveal with arrows
-and deaths explained, the Ambush drama, the Final Showdown, the round's end and the winner.
-
-Base scenes follow the view's phase; timed beats play the events of one accepted action."""
+"""Collusion's table scenes: the conspiracy (cards going down, the timer, who must choose an
+Ambush victim) and the Final Showdown stage, with the drawing the reveal beats reuse."""
 from __future__ import annotations
 
 import dataclasses
@@ -12,112 +10,34 @@ from typing import Any
 import pygame
 
 from game import i18n
-from game.session.snapshot import TableSnapshot
+from game.render.kit import shapes, theme
+from game.render.kit.hud import Ticker, draw_badge, draw_caption, draw_notices, draw_timer
+from game.render.kit.motion import ease, edge_point, span
+from game.render.kit.plates import PlateLook, draw_plate, plate_surface, plates_layer
+from game.render.kit.scene import Frame, RenderContext, Scene, view_of
+from game.render.kit.seats import names, seat_name
+from game.render.kit.sound import Effect
+from game.render.kit.table import TableLayout, table_layout
+from game.render.kit.text import Align, TextStyle
 
-from . import shapes, theme
-from .collusion_model import (
-    Card,
-    Choice,
-    Death,
-    DeathKind,
-    Final,
-    Phase,
-    Reveal,
-    RoundEnd,
-    SeatModel,
-    ShowdownResult,
-    alive_before,
-    event_types,
-    final_from,
-    phase,
-    reveal_from,
-    round_end_from,
-    seat_models,
-    showdown_from,
-    with_alive,
-)
-from .scene import FinalScene, Frame, RenderContext, Scene
-from .sound import Effect
-from .table_art import TableLayout, static_layer, table_layout
-from .text import Align, TextStyle
+from .model import Card, Choice, Death, DeathKind, Phase, Reveal, Seat, phase, reveal_from, seat_models
 
-TICK_FROM_MS = 10_000  # the timer turns red and ticks in its last ten seconds
+
+def plate_look(frame: Frame, seat: Seat, highlight: bool = False, dim: bool = False) -> PlateLook:
+    """A Collusion plate: the bar count (never values); fallen seats crossed, watchers dimmed."""
+    active = seat.alive and seat.in_round and not dim
+    return PlateLook(frame.s("table.bars", n=seat.bars), theme.GOLD if active else theme.TEXT_DIM, dim=not active,
+                     fallen=not seat.alive and seat.in_round, bold_border=highlight,
+                     ring=theme.GOLD if highlight else None, bar_icon=True)
+
+
+def static_layer(frame: Frame, ctx: RenderContext, seats: tuple[Seat, ...],
+                 highlight: frozenset[int] = frozenset()) -> pygame.Surface:
+    """Room, felt and every plate (cached until one of them changes)."""
+    return plates_layer(frame, ctx, tuple((s, plate_look(frame, s, s.seat in highlight)) for s in seats))
 
 
 # ------------------------------------------------------------------------------------- helpers
-def ease(x: float) -> float:
-    x = max(0.0, min(1.0, x))
-    return 1 - (1 - x) ** 3
-
-
-def span(t: float, start: float, length: float) -> float:
-    """Progress 0..1 of an animation step that starts at ``start`` and lasts ``length`` seconds."""
-    return max(0.0, min(1.0, (t - start) / length)) if length > 0 else float(t >= start)
-
-
-def seat_name(frame: Frame, seats: Sequence[SeatModel], seat: int | None) -> str:
-    if seat is None or not (0 <= seat < len(seats)):
-        return "?"
-    return seats[seat].name or frame.s("seat.name", n=seat + 1)
-
-
-def names(frame: Frame, seats: Sequence[SeatModel], which: Sequence[int]) -> str:
-    items = [seat_name(frame, seats, s) for s in which]
-    if len(items) <= 1:
-        return "".join(items)
-    return frame.s("list.sep").join(items[:-1]) + frame.s("list.last") + items[-1]
-
-
-def view_of(frame: Frame) -> Mapping[str, Any]:
-    return frame.snapshot.public_view or {}
-
-
-def draw_caption(surface: pygame.Surface, frame: Frame, ctx: RenderContext, rect: pygame.Rect, text: str,
-                 colour: theme.Colour = theme.TEXT, px: int = 26, border: theme.Colour | None = None) -> None:
-    u = frame.scale.u
-    surface.blit(shapes.veil(rect.size, (*theme.BACKGROUND, 215), round(12 * u)), rect.topleft)
-    if border is not None:
-        pygame.draw.rect(surface, border, rect, max(2, round(3 * u)), border_radius=round(12 * u))
-    ctx.text.draw(surface, text, frame.lang, rect.inflate(-round(24 * u), -round(10 * u)),
-                  TextStyle(round(px * u), colour, align=Align.CENTER, max_lines=3, min_px=7))
-
-
-def draw_notices(surface: pygame.Surface, frame: Frame, ctx: RenderContext) -> None:
-    """The session's notices (e.g. unplugged arcade buttons) in a thin band at the top."""
-    notes = [frame.s(f"notice.{n}") if i18n.has(frame.lang, "screen", f"notice.{n}") else n
-             for n in frame.snapshot.notices]
-    if not notes:
-        return
-    w, h = frame.size
-    band = pygame.Rect(round(w * 0.2), round(h * 0.005), round(w * 0.6), round(h * 0.05))
-    ctx.text.draw(surface, frame.s("sep").join(notes), frame.lang, band,
-                  TextStyle(round(17 * frame.scale.u), theme.DANGER, align=Align.CENTER, max_lines=1, min_px=7))
-
-
-def draw_timer(surface: pygame.Surface, frame: Frame, ctx: RenderContext, centre: tuple[float, float], r: float) -> None:
-    timer = frame.snapshot.timer
-    left = frame.timer_left_ms()
-    if timer is None or left is None:
-        return
-    u = frame.scale.u
-    urgent = left <= TICK_FROM_MS
-    colour = theme.DANGER if urgent else theme.ACCENT
-    pygame.draw.circle(surface, theme.BACKGROUND, centre, r)
-    shapes.timer_ring(surface, centre, r, left / max(1, timer.duration_ms), colour, max(3, round(r * 0.16)))
-    secs = math.ceil(left / 1000)
-    label = i18n.number(frame.lang, f"{secs // 60}:{secs % 60:02d}") if secs >= 60 else i18n.number(frame.lang, secs)
-    box = pygame.Rect(0, 0, round(r * 1.3), round(r * 0.9))
-    box.center = (round(centre[0]), round(centre[1]))
-    ctx.text.draw(surface, label, frame.lang, box, TextStyle(round(r * 0.6), theme.DANGER if urgent else theme.TEXT,
-                                                             bold=True, align=Align.CENTER, max_lines=1, min_px=6))
-    key = f"timer.{timer.label}"
-    if timer.label and i18n.has(frame.lang, "screen", key):
-        under = pygame.Rect(0, 0, round(r * 3.2), round(26 * u))
-        under.midtop = (round(centre[0]), round(centre[1] + r + 4 * u))
-        ctx.text.draw(surface, frame.s(key), frame.lang, under,
-                      TextStyle(round(17 * u), colour, align=Align.CENTER, max_lines=1, min_px=7))
-
-
 def draw_middle(surface: pygame.Surface, frame: Frame, ctx: RenderContext, lay: TableLayout, view: Mapping[str, Any],
                 timer: bool = True) -> None:
     """Round and vote, the pot (as bar pictures, counts only), the deck, the target score, the timer."""
@@ -178,7 +98,7 @@ def card_rect(lay: TableLayout, seat: int, scale: float = 1.0) -> pygame.Rect:
     return rect
 
 
-def draw_card_face(surface: pygame.Surface, rect: pygame.Rect, card: Card, target: SeatModel | None) -> None:
+def draw_card_face(surface: pygame.Surface, rect: pygame.Rect, card: Card, target: Seat | None) -> None:
     if card is Card.TARGET and target is not None:
         shapes.card(surface, rect, theme.CARD_FACE, theme.seat_colour(target.seat, target.colour))
         shapes.symbol(surface, target.symbol, theme.seat_colour(target.seat, target.colour), rect.center,
@@ -190,7 +110,7 @@ def draw_card_face(surface: pygame.Surface, rect: pygame.Rect, card: Card, targe
         pygame.draw.rect(surface, theme.TEXT_DIM, rect, max(1, rect.width // 14), border_radius=max(2, rect.width // 8))
 
 
-def draw_flip(surface: pygame.Surface, rect: pygame.Rect, progress: float, card: Card, target: SeatModel | None) -> None:
+def draw_flip(surface: pygame.Surface, rect: pygame.Rect, progress: float, card: Card, target: Seat | None) -> None:
     """A card turning over: its back shrinks to an edge, then the face grows (progress 0..1)."""
     if card is Card.OUT:
         return
@@ -201,17 +121,6 @@ def draw_flip(surface: pygame.Surface, rect: pygame.Rect, progress: float, card:
     w = max(2, round(rect.width * (progress - 0.5) * 2))
     face = pygame.Rect(rect.centerx - w // 2, rect.y, w, rect.height)
     draw_card_face(surface, face, card, target)
-
-
-def edge_point(spot_rect: pygame.Rect, towards: tuple[float, float]) -> tuple[float, float]:
-    cx, cy = spot_rect.center
-    dx, dy = towards[0] - cx, towards[1] - cy
-    if dx == dy == 0:
-        return cx, cy
-    sx = spot_rect.width / 2 / abs(dx) if dx else math.inf
-    sy = spot_rect.height / 2 / abs(dy) if dy else math.inf
-    s = min(sx, sy)
-    return cx + dx * s, cy + dy * s
 
 
 def draw_arrow_between(surface: pygame.Surface, frame: Frame, lay: TableLayout, src: int, dst: int, colour: theme.Colour,
@@ -251,7 +160,7 @@ def draw_death_label(surface: pygame.Surface, frame: Frame, ctx: RenderContext, 
                   TextStyle(round(16 * u), theme.TEXT, bold=True, align=Align.CENTER, max_lines=1, min_px=6))
 
 
-def death_sentence(frame: Frame, seats: Sequence[SeatModel], death: Death) -> str:
+def death_sentence(frame: Frame, seats: Sequence[Seat], death: Death) -> str:
     return frame.s(f"death.{death.kind.value}", name=seat_name(frame, seats, death.seat),
                    by=seat_name(frame, seats, death.by))
 
@@ -268,7 +177,7 @@ class TableScene(Scene):
     def __init__(self) -> None:
         super().__init__()
         self._down_since: dict[int, float] = {}
-        self._last_tick = -1
+        self._ticker = Ticker()
         self._warm_key: tuple | None = None
         self._warm: Iterator[None] | None = None
 
@@ -282,16 +191,11 @@ class TableScene(Scene):
                 if seat not in self._down_since:
                     self._down_since[seat] = -9.0 if first else self.t
                     if not first:
-                        ctx.sound.play(Effect.VOTE_DOWN)
+                        ctx.sound.play(Effect.PLACE)
             else:
                 self._down_since.pop(seat, None)
         self._warm_step(frame, ctx)
-        left = frame.timer_left_ms()
-        if left is not None and 0 < left <= TICK_FROM_MS:
-            second = left // 1000
-            if second != self._last_tick:
-                self._last_tick = second
-                ctx.sound.play(Effect.TICK)
+        self._ticker.update(frame, ctx)
 
     def _warm_step(self, frame: Frame, ctx: RenderContext) -> None:
         seats = seat_models(frame.snapshot)
@@ -351,7 +255,7 @@ class TableScene(Scene):
                           TextStyle(round(15 * frame.scale.u), theme.TEXT_DIM, align=Align.CENTER, max_lines=1, min_px=6))
 
     def _draw_ambush_wait(self, surface: pygame.Surface, frame: Frame, ctx: RenderContext, lay: TableLayout,
-                          seats: tuple[SeatModel, ...], view: Mapping[str, Any], pending: tuple[int, ...]) -> None:
+                          seats: tuple[Seat, ...], view: Mapping[str, Any], pending: tuple[int, ...]) -> None:
         reveal = reveal_from(view.get("last_reveal"))
         if reveal is not None:
             draw_revealed_votes(surface, frame, lay, seats, reveal, 1.0, 1.0)
@@ -376,7 +280,7 @@ class TableScene(Scene):
         draw_caption(surface, frame, ctx, lay.caption, text, theme.GOLD, px=24, border=theme.DANGER)
 
 
-def draw_revealed_votes(surface: pygame.Surface, frame: Frame, lay: TableLayout, seats: Sequence[SeatModel],
+def draw_revealed_votes(surface: pygame.Surface, frame: Frame, lay: TableLayout, seats: Sequence[Seat],
                         reveal: Reveal, flip: float, arrows: float) -> None:
     """Every card face up (``flip`` 0..1) and an arrow from each voter to whom they named."""
     for seat, card in enumerate(reveal.cards[: len(lay.spots)]):
@@ -389,23 +293,6 @@ def draw_revealed_votes(surface: pygame.Surface, frame: Frame, lay: TableLayout,
         if target is not None and target < len(lay.spots):
             colour = theme.seat_colour(seat, seats[seat].colour if seat < len(seats) else None)
             draw_arrow_between(surface, frame, lay, seat, target, colour, arrows)
-
-
-def draw_badge(surface: pygame.Surface, frame: Frame, ctx: RenderContext, lay: TableLayout, seat: int, text: str,
-               colour: theme.Colour) -> None:
-    """A small label beside a seat's plate, on the side of the table's centre."""
-    u = frame.scale.u
-    plate = lay.spots[seat].plate
-    rect = pygame.Rect(0, 0, round(plate.width * 0.7), round(frame.size[1] * 0.036))
-    rect.centerx = plate.centerx
-    if lay.spots[seat].inward[1] < -0.2:  # low on the screen: above the plate, clear of the caption
-        rect.bottom = plate.y - 2
-    else:
-        rect.y = plate.bottom + 2
-    rect.clamp_ip(pygame.Rect((0, 0), frame.size))
-    pygame.draw.rect(surface, colour, rect, border_radius=round(6 * u))
-    ctx.text.draw(surface, text, frame.lang, rect.inflate(-round(8 * u), -2),
-                  TextStyle(round(16 * u), theme.ink_on(colour), bold=True, align=Align.CENTER, max_lines=1, min_px=6))
 
 
 def draw_banner(surface: pygame.Surface, frame: Frame, ctx: RenderContext, lay: TableLayout, text: str,
@@ -447,19 +334,18 @@ def draw_tally_badge(surface: pygame.Surface, frame: Frame, ctx: RenderContext, 
 _SCRATCH: list[pygame.Surface] = []
 
 
-def reveal_warm_tasks(frame: Frame, ctx: RenderContext, seats: tuple[SeatModel, ...]) -> Iterator[None]:
+def reveal_warm_tasks(frame: Frame, ctx: RenderContext, seats: tuple[Seat, ...]) -> Iterator[None]:
     """Everything a reveal may need that is known before the votes are: each plate fallen and/or
     targeted, every death label, the Ambush badge and banner, tally numbers. The table does one
     task per frame during the conspiracy, so the reveal itself finds it all cached."""
-    from .table_art import plate_surface
-
     if not _SCRATCH:
         _SCRATCH.append(pygame.Surface((1, 1)))  # drawing off-surface still fills the caches
     scratch = _SCRATCH[0]
     lay = table_layout(frame.size, len(seats))
     for spot, seat in zip(lay.spots, seats):
         for alive, highlight in ((True, True), (False, False), (False, True)):
-            plate_surface(frame, ctx, spot.plate.size, dataclasses.replace(seat, alive=alive), highlight, False)
+            shown = dataclasses.replace(seat, alive=alive)
+            plate_surface(frame, ctx, spot.plate.size, shown, plate_look(frame, shown, highlight))
             yield
     if not lay.spots:
         return
@@ -474,111 +360,7 @@ def reveal_warm_tasks(frame: Frame, ctx: RenderContext, seats: tuple[SeatModel, 
         yield
 
 
-# ---------------------------------------------------------------------------------------- beats
-class RevealBeat(Scene):
-    """The simultaneous reveal: cards flip, arrows fly from voter to target, the tally lands on the
-    targets, an Ambush flashes, then the deaths fall, each with its cause in words.
-
-    ``resolution_only``: an Ambush choice just resolved (cards already known): show who the
-    ambushing target picked and the deaths."""
-
-    name = "reveal"
-    FLIP, ARROWS, TALLY, AMBUSH, DEATHS = 0.0, 0.9, 2.0, 2.8, 3.6
-
-    def __init__(self, reveal: Reveal, seats: tuple[SeatModel, ...], resolution_only: bool = False) -> None:
-        super().__init__()
-        self.reveal = reveal
-        self.resolution_only = resolution_only
-        self.seats = with_alive(seats, alive_before(reveal, len(seats)))
-        self.has_ambush = bool(set(reveal.ambushers) & set(reveal.targets))
-        start = 0.0 if resolution_only else self.DEATHS
-        self.deaths_at = (start + (1.2 if resolution_only else 0.0)) if reveal.resolved else None
-        self.duration_s = (self.deaths_at or start) + (4.6 if reveal.resolved else 2.4)
-        self._played: set[str] = set()
-
-    def update(self, dt: float, frame: Frame, ctx: RenderContext) -> None:
-        super().update(dt, frame, ctx)
-        cues = [("reveal", 0.0 if not self.resolution_only else 99.0, Effect.REVEAL),
-                ("ambush", self.AMBUSH if not self.resolution_only else 0.2, Effect.AMBUSH)]
-        if self.deaths_at is not None and self.reveal.deaths:
-            cues.append(("death", self.deaths_at, Effect.DEATH))
-        for name, at, effect in cues:
-            if name == "ambush" and not self.has_ambush:
-                continue
-            if self.t >= at and name not in self._played:
-                self._played.add(name)
-                ctx.sound.play(effect)
-
-    def _t(self) -> float:
-        return self.DEATHS + 0.5 + self.t if self.resolution_only else self.t
-
-    def draw(self, surface: pygame.Surface, frame: Frame, ctx: RenderContext) -> None:
-        t = self._t()
-        dead_now = {d.seat for d in self.reveal.deaths} if self.deaths_at is not None and self.t >= self.deaths_at else set()
-        seats = tuple(s if s.seat not in dead_now else _dead(s) for s in self.seats)
-        highlight = frozenset(self.reveal.targets) if t >= self.TALLY else frozenset()
-        surface.blit(static_layer(frame, ctx, seats, highlight), (0, 0))
-        lay = table_layout(frame.size, len(seats))
-        draw_middle(surface, frame, ctx, lay, {**view_of(frame), "round": self.reveal.round, "vote": self.reveal.vote},
-                    timer=False)
-        draw_revealed_votes(surface, frame, lay, seats, self.reveal, ease(span(t, self.FLIP, 0.7)),
-                            ease(span(t, self.ARROWS, 0.9)))
-        if t >= self.TALLY:
-            self._draw_tally(surface, frame, ctx, lay)
-        if self.has_ambush and t >= self.AMBUSH:
-            self._draw_ambush(surface, frame, ctx, lay, t)
-        if dead_now:
-            fade = span(self.t, self.deaths_at or 0.0, 0.5)
-            for death in self.reveal.deaths:
-                draw_death_label(surface, frame, ctx, lay, death, fade)
-        draw_caption(surface, frame, ctx, lay.caption, self._caption(frame, t, bool(dead_now)), theme.TEXT, px=24,
-                     border=theme.DANGER if self.has_ambush and t >= self.AMBUSH else None)
-
-    def _draw_tally(self, surface: pygame.Surface, frame: Frame, ctx: RenderContext, lay: TableLayout) -> None:
-        for seat, votes in enumerate(self.reveal.tally[: len(lay.spots)]):
-            if votes > 0:
-                colour = theme.DANGER if seat in self.reveal.targets else theme.PANEL_LIGHT
-                draw_tally_badge(surface, frame, ctx, lay.spots[seat].plate, votes, colour)
-
-    def _draw_ambush(self, surface: pygame.Surface, frame: Frame, ctx: RenderContext, lay: TableLayout, t: float) -> None:
-        u = frame.scale.u
-        flash = 1 - span(t, self.AMBUSH, 0.6)
-        if flash > 0:  # the room flashes red: a thick border round the screen, cheap at any size
-            edge = round(min(frame.size) * 0.06 * flash) + 1
-            pygame.draw.rect(surface, theme.mix(theme.BACKGROUND, theme.DANGER, flash), surface.get_rect(), edge)
-        for by, victim, _random in self.reveal.ambush_picks:
-            if victim is not None and by < len(lay.spots) and victim < len(lay.spots) and self.reveal.resolved:
-                end = edge_point(lay.spots[victim].plate, lay.spots[by].plate.center)
-                start = edge_point(lay.spots[by].plate, end)
-                p = ease(span(t, self.AMBUSH + 0.3, 0.6))
-                tip = (start[0] + (end[0] - start[0]) * p, start[1] + (end[1] - start[1]) * p)
-                shapes.arrow(surface, start, tip, (10, 10, 14), max(4, round(11 * u)), 30 * u)
-                shapes.arrow(surface, start, tip, theme.DANGER, max(3, round(8 * u)), 26 * u)
-        for seat in self.reveal.ambushers:
-            if seat in self.reveal.targets and seat < len(lay.spots):
-                draw_badge(surface, frame, ctx, lay, seat, frame.s("reveal.ambush"), theme.GOLD)
-        banner = span(t, self.AMBUSH, 0.25) * (1 - span(t, self.AMBUSH + 1.6, 0.5))
-        if banner > 0 and not self.resolution_only:
-            draw_banner(surface, frame, ctx, lay, frame.s("reveal.ambush"), banner)
-
-    def _caption(self, frame: Frame, t: float, deaths_shown: bool) -> str:
-        r = self.reveal
-        if deaths_shown:
-            if not r.deaths:
-                return frame.s("reveal.nobody_died")
-            return frame.s("sep").join(death_sentence(frame, self.seats, d) for d in r.deaths)
-        if self.has_ambush and t >= self.AMBUSH:
-            ambushing = [s for s in r.ambushers if s in r.targets]
-            return frame.s("reveal.ambush_by", names=names(frame, self.seats, ambushing))
-        if t >= self.TALLY:
-            if not r.targets:
-                return frame.s("reveal.no_target")
-            votes = max(r.tally[s] for s in r.targets) if r.targets else 0
-            return frame.s("reveal.targets", names=names(frame, self.seats, r.targets), n=votes)
-        return frame.s("reveal.title")
-
-
-def _dead(seat: SeatModel) -> SeatModel:
+def _dead(seat: Seat) -> Seat:
     from dataclasses import replace
 
     return replace(seat, alive=False)
@@ -601,7 +383,7 @@ class ShowdownScene(Scene):
             if picked and seat not in self._picked:
                 self._picked.add(seat)
                 if not first:
-                    ctx.sound.play(Effect.VOTE_DOWN)
+                    ctx.sound.play(Effect.PLACE)
             elif not picked:
                 self._picked.discard(seat)
 
@@ -648,11 +430,9 @@ def showdown_rects(frame: Frame) -> tuple[list[pygame.Rect], list[pygame.Rect], 
     return panels, cards, pot, caption
 
 
-def draw_showdown_stage(surface: pygame.Surface, frame: Frame, ctx: RenderContext, seats: tuple[SeatModel, ...],
+def draw_showdown_stage(surface: pygame.Surface, frame: Frame, ctx: RenderContext, seats: tuple[Seat, ...],
                         duel: tuple[int, ...], pot: int, draw_card: Callable[[int, pygame.Rect], None], caption: str,
                         timer: bool = True) -> None:
-    from .table_art import draw_plate
-
     u = frame.scale.u
     surface.fill(theme.BACKGROUND)
     w, h = frame.size
@@ -668,7 +448,7 @@ def draw_showdown_stage(surface: pygame.Surface, frame: Frame, ctx: RenderContex
         panels, cards = panels[::-1], cards[::-1]
     for i, seat in enumerate(duel):
         if seat < len(seats):
-            draw_plate(surface, panels[i], seats[seat], frame, ctx, highlight=True)
+            draw_plate(surface, panels[i], seats[seat], plate_look(frame, seats[seat], highlight=True), frame, ctx)
             draw_card(i, cards[i])
     draw_pot(surface, frame, ctx, pot_rect, pot, frame.s("table.pot", n=pot))
     if timer:
@@ -680,8 +460,8 @@ def draw_showdown_stage(surface: pygame.Surface, frame: Frame, ctx: RenderContex
         x0 = strip.centerx - cell_w * len(others) // 2
         for k, other in enumerate(others):
             col = len(others) - 1 - k if frame.lang == "fa" else k
-            draw_plate(surface, pygame.Rect(x0 + col * cell_w + 3, strip.y, cell_w - 6, strip.height), other, frame, ctx,
-                       dim=True)
+            draw_plate(surface, pygame.Rect(x0 + col * cell_w + 3, strip.y, cell_w - 6, strip.height), other,
+                       plate_look(frame, other, dim=True), frame, ctx)
     draw_caption(surface, frame, ctx, caption_rect, caption, theme.TEXT, px=24)
 
 
@@ -706,302 +486,3 @@ def draw_choice(surface: pygame.Surface, frame: Frame, ctx: RenderContext, rect:
     label = pygame.Rect(rect.x + 4, rect.bottom - round(rect.height * 0.3), rect.width - 8, round(rect.height * 0.26))
     ctx.text.draw(surface, frame.s(f"choice.{choice.value}"), frame.lang, label,
                   TextStyle(round(20 * frame.scale.u), theme.TEXT, bold=True, align=Align.CENTER, max_lines=2, min_px=6))
-
-
-class ShowdownRevealBeat(Scene):
-    """Both showdown cards flip at once; the payout in bars flies to each duellist."""
-
-    name = "showdown_reveal"
-    duration_s = 7.0
-
-    PAYOUT = 2.2
-
-    def __init__(self, result: ShowdownResult, seats: tuple[SeatModel, ...], before: tuple[SeatModel, ...]) -> None:
-        super().__init__()
-        self.result = result
-        self.seats = seats
-        self.before = before if len(before) == len(seats) else seats
-        self._played = False
-
-    def update(self, dt: float, frame: Frame, ctx: RenderContext) -> None:
-        super().update(dt, frame, ctx)
-        if not self._played:
-            self._played = True
-            ctx.sound.play(Effect.SHOWDOWN)
-
-    def draw(self, surface: pygame.Surface, frame: Frame, ctx: RenderContext) -> None:
-        flip = ease(span(self.t, 0.8, 0.8))
-        caption = self._caption(frame) if self.t >= 1.8 else frame.s("showdown.reveal")
-
-        def card(i: int, rect: pygame.Rect) -> None:
-            if flip < 0.5:
-                w = max(2, round(rect.width * (1 - flip * 2)))
-                shapes.card_back(surface, pygame.Rect(rect.centerx - w // 2, rect.y, w, rect.height))
-            else:
-                w = max(2, round(rect.width * (flip - 0.5) * 2))
-                draw_choice(surface, frame, ctx, pygame.Rect(rect.centerx - w // 2, rect.y, w, rect.height),
-                            self.result.choices[i])
-
-        landed = self.t >= self.PAYOUT + 1.0
-        draw_showdown_stage(surface, frame, ctx, self.seats if landed else self.before, self.result.seats,
-                            4 if self.t < self.PAYOUT else self.result.pot_left, card, caption, timer=False)
-        if self.t >= self.PAYOUT and not landed:
-            self._draw_payout(surface, frame)
-
-    def _draw_payout(self, surface: pygame.Surface, frame: Frame) -> None:
-        panels, _, pot_rect, _ = showdown_rects(frame)
-        if frame.lang == "fa":
-            panels = panels[::-1]
-        p = ease(span(self.t, self.PAYOUT, 1.0))
-        bw, bh = round(pot_rect.width * 0.22), round(pot_rect.height * 0.08)
-        for i, n in enumerate(self.result.payout):
-            for k in range(n):
-                sx, sy = pot_rect.centerx, pot_rect.y + pot_rect.height * 0.3
-                ex, ey = panels[i].centerx + (k - (n - 1) / 2) * bw * 1.1, panels[i].centery
-                rect = pygame.Rect(0, 0, bw, bh)
-                rect.center = (round(sx + (ex - sx) * p), round(sy + (ey - sy) * p))
-                shapes.gold_bar(surface, rect)
-
-    def _caption(self, frame: Frame) -> str:
-        r = self.result
-        a, b = (seat_name(frame, self.seats, s) for s in r.seats)
-        parts = [frame.s("showdown.chose", name=n, choice=frame.s(f"choice.{c.value}")) for n, c in zip((a, b), r.choices)]
-        if r.choices == (Choice.STEAL, Choice.STEAL):
-            parts.append(frame.s("showdown.steal_steal"))
-        else:
-            parts.append(frame.s("showdown.gets", name=a, n=r.payout[0]))
-            parts.append(frame.s("showdown.gets", name=b, n=r.payout[1]))
-        for name, late in zip((a, b), r.timed_out):
-            if late:
-                parts.append(frame.s("showdown.timed_out", name=name))
-        if r.pot_left and r.choices != (Choice.STEAL, Choice.STEAL):
-            parts.append(frame.s("showdown.pot_left", n=r.pot_left))
-        return frame.s("sep").join(parts)
-
-
-class RoundEndBeat(Scene):
-    """The round's summary: what happened to the pot, who drew a bar, and every seat's bar count."""
-
-    name = "round_end"
-    duration_s = 6.5
-
-    def __init__(self, end: RoundEnd, seats: tuple[SeatModel, ...], before: tuple[int, ...], tie: tuple[int, ...],
-                 showdown: ShowdownResult | None = None) -> None:
-        super().__init__()
-        self.end = end
-        self.showdown = showdown
-        self.seats = seats
-        self.before = before
-        self.tie = tie
-
-    def draw(self, surface: pygame.Surface, frame: Frame, ctx: RenderContext) -> None:
-        u = frame.scale.u
-        w, h = frame.size
-        surface.fill(theme.BACKGROUND)
-        title = pygame.Rect(0, round(h * 0.03), w, round(h * 0.1))
-        ctx.text.draw(surface, frame.s("round.title", round=self.end.round), frame.lang, title,
-                      TextStyle(round(44 * u), theme.GOLD, bold=True, align=Align.CENTER, max_lines=1))
-        story = pygame.Rect(round(w * 0.08), title.bottom, round(w * 0.84), round(h * 0.16))
-        draw_caption(surface, frame, ctx, story, self._story(frame), theme.TEXT, px=26)
-        self._draw_summary(surface, frame, ctx, pygame.Rect(round(w * 0.1), story.bottom + round(h * 0.03),
-                                                            round(w * 0.8), round(h * 0.64)))
-
-    def _story(self, frame: Frame) -> str:
-        e = self.end
-        if e.outcome == "taken" and e.survivors:
-            text = frame.s("round.taken", name=seat_name(frame, self.seats, e.survivors[0]), n=e.bars_taken)
-        elif e.outcome == "showdown" and self.showdown is not None:
-            sd = self.showdown
-            text = frame.s("round.showdown", names=names(frame, self.seats, sd.seats))
-            if sd.choices == (Choice.STEAL, Choice.STEAL):
-                text += frame.s("sep") + frame.s("showdown.steal_steal")
-            else:
-                text += frame.s("sep") + frame.s("sep").join(frame.s("showdown.gets", name=seat_name(frame, self.seats, s), n=p)
-                                               for s, p in zip(sd.seats, sd.payout))
-        elif e.outcome == "showdown":
-            text = frame.s("round.showdown", names=names(frame, self.seats, e.survivors))
-        else:
-            text = frame.s("round.stays")
-        if e.draws:
-            text += frame.s("sep") + frame.s("round.draws", names=names(frame, self.seats, e.draws))
-        if self.tie:
-            text += frame.s("sep") + frame.s("round.tie_break", names=names(frame, self.seats, self.tie))
-        return text
-
-    def _draw_summary(self, surface: pygame.Surface, frame: Frame, ctx: RenderContext, area: pygame.Rect) -> None:
-        u = frame.scale.u
-        n = len(self.seats)
-        cols = 1 if n <= 6 else 2
-        rows = math.ceil(n / cols)
-        cell_w = area.width // cols
-        cell_h = min(area.height // max(1, rows), round(70 * u))
-        area = area.move(0, (area.height - cell_h * rows) // 3)  # a short list sits higher than centre
-        p = ease(span(self.t, 0.6, 1.2))
-        for i, seat in enumerate(self.seats):
-            col, r = divmod(i, rows)
-            if frame.lang == "fa":
-                col = cols - 1 - col
-            rect = pygame.Rect(area.x + col * cell_w + round(6 * u), area.y + r * cell_h + round(3 * u),
-                               cell_w - round(12 * u), cell_h - round(6 * u))
-            gained = seat.bars - (self.before[i] if i < len(self.before) else seat.bars)
-            self._draw_row(surface, frame, ctx, rect, seat, gained, p)
-
-    @staticmethod
-    def _draw_row(surface: pygame.Surface, frame: Frame, ctx: RenderContext, rect: pygame.Rect, seat: SeatModel,
-                  gained: int, p: float) -> None:
-        u = frame.scale.u
-        rtl = frame.lang == "fa"
-        shapes.panel(surface, rect, theme.PANEL, theme.seat_colour(seat.seat, seat.colour), radius=round(8 * u),
-                     width=max(1, round(2 * u)))
-        r = rect.height * 0.32
-        sym = (rect.right - rect.height * 0.5, rect.centery) if rtl else (rect.x + rect.height * 0.5, rect.centery)
-        shapes.symbol(surface, seat.symbol, theme.seat_colour(seat.seat, seat.colour), sym, r)
-        name_w = round(rect.width * 0.42)
-        name_box = pygame.Rect(rect.x + round(rect.height), rect.y, name_w, rect.height)
-        if rtl:
-            name_box.right = rect.right - round(rect.height)
-        ctx.text.draw(surface, seat.name or frame.s("seat.name", n=seat.seat + 1), frame.lang, name_box,
-                      TextStyle(round(22 * u), theme.TEXT, bold=True, max_lines=1, min_px=7))
-        bars_box = pygame.Rect(0, rect.y, round(rect.width * 0.3), rect.height)
-        if rtl:
-            bars_box.x = rect.x + round(12 * u)
-        else:
-            bars_box.right = rect.right - round(12 * u)
-        shown = seat.bars - gained + round(gained * p)
-        text = frame.s("table.bars", n=shown)
-        if gained > 0:
-            text += "  " + frame.s("round.gained", n=gained)
-        ctx.text.draw(surface, text, frame.lang, bars_box,
-                      TextStyle(round(22 * u), theme.GOLD if gained > 0 else theme.TEXT_DIM, align=Align.END, max_lines=1,
-                                min_px=7))
-
-
-class GameOverScene(FinalScene):
-    """The winner, and every total revealed at last."""
-
-    name = "game_over"
-
-    def draw(self, surface: pygame.Surface, frame: Frame, ctx: RenderContext) -> None:
-        u = frame.scale.u
-        w, h = frame.size
-        view = view_of(frame)
-        seats = seat_models(frame.snapshot)
-        final = final_from(view)
-        surface.fill(theme.BACKGROUND)
-        title = pygame.Rect(0, round(h * 0.03), w, round(h * 0.09))
-        ctx.text.draw(surface, frame.s("over.title"), frame.lang, title,
-                      TextStyle(round(40 * u), theme.TEXT_DIM, bold=True, align=Align.CENTER, max_lines=1))
-        winners = final.winners if final else tuple(int(x) for x in view.get("winners", []))
-        totals = final.totals if final else ()
-        self._draw_winners(surface, frame, ctx, seats, winners, totals,
-                           pygame.Rect(0, title.bottom + round(h * 0.02), w, round(h * 0.3)))
-        if final is not None and final.reason == "deck_empty":
-            note = pygame.Rect(round(w * 0.1), round(h * 0.42), round(w * 0.8), round(h * 0.05))
-            ctx.text.draw(surface, frame.s("over.deck_empty"), frame.lang, note,
-                          TextStyle(round(22 * u), theme.TEXT_DIM, align=Align.CENTER, max_lines=1))
-        self._draw_ranking(surface, frame, ctx, seats, final, pygame.Rect(round(w * 0.12), round(h * 0.48),
-                                                                          round(w * 0.76), round(h * 0.42)))
-        hint = pygame.Rect(0, round(h * 0.92), w, round(h * 0.06))
-        ctx.text.draw(surface, frame.s("over.next"), frame.lang, hint,
-                      TextStyle(round(20 * u), theme.ACCENT, align=Align.CENTER, max_lines=1))
-
-    def _draw_winners(self, surface: pygame.Surface, frame: Frame, ctx: RenderContext, seats: tuple[SeatModel, ...],
-                      winners: tuple[int, ...], totals: tuple[int, ...], area: pygame.Rect) -> None:
-        u = frame.scale.u
-        glow = 0.5 + 0.5 * math.sin(self.t * 3)
-        for k, seat in enumerate(winners[:4]):
-            cx = area.centerx + (k - (len(winners[:4]) - 1) / 2) * area.height * 1.2
-            r = area.height * 0.24
-            pygame.draw.circle(surface, theme.mix(theme.BACKGROUND, theme.GOLD, 0.25 + 0.2 * glow), (cx, area.y + r * 1.4),
-                               r * 1.35)
-            if seat < len(seats):
-                shapes.symbol(surface, seats[seat].symbol, theme.seat_colour(seat, seats[seat].colour),
-                              (cx, area.y + r * 1.4), r)
-        if not winners:
-            return
-        line = pygame.Rect(area.x + round(area.width * 0.1), area.bottom - round(area.height * 0.25),
-                           round(area.width * 0.8), round(area.height * 0.25))
-        if len(winners) == 1:
-            total = totals[winners[0]] if winners[0] < len(totals) else 0
-            text = frame.s("over.wins", name=seat_name(frame, seats, winners[0]), n=total)
-        else:
-            text = frame.s("over.shared", names=names(frame, seats, winners))
-        ctx.text.draw(surface, text, frame.lang, line,
-                      TextStyle(round(40 * u), theme.GOLD, bold=True, align=Align.CENTER, max_lines=1))
-
-    @staticmethod
-    def _draw_ranking(surface: pygame.Surface, frame: Frame, ctx: RenderContext, seats: tuple[SeatModel, ...],
-                      final: Final | None, area: pygame.Rect) -> None:
-        if final is None:
-            return
-        u = frame.scale.u
-        order = sorted(range(len(seats)), key=lambda s: (-(final.totals[s] if s < len(final.totals) else 0), s))
-        cols = 1 if len(order) <= 6 else 2
-        rows = math.ceil(len(order) / cols)
-        cell_h = min(area.height // max(1, rows), round(56 * u))
-        cell_w = area.width // cols
-        for k, s in enumerate(order):
-            col, r = divmod(k, rows)
-            if frame.lang == "fa":
-                col = cols - 1 - col
-            rect = pygame.Rect(area.x + col * cell_w + 4, area.y + r * cell_h + 2, cell_w - 8, cell_h - 4)
-            seat = seats[s]
-            winner = s in final.winners
-            shapes.panel(surface, rect, theme.PANEL_LIGHT if winner else theme.PANEL,
-                         theme.GOLD if winner else theme.seat_colour(s, seat.colour), radius=round(8 * u),
-                         width=max(1, round(2 * u)))
-            rad = rect.height * 0.3
-            rtl = frame.lang == "fa"
-            sym = (rect.right - rect.height * 0.5, rect.centery) if rtl else (rect.x + rect.height * 0.5, rect.centery)
-            shapes.symbol(surface, seat.symbol, theme.seat_colour(s, seat.colour), sym, rad)
-            total = final.totals[s] if s < len(final.totals) else 0
-            bars = final.bars[s] if s < len(final.bars) else 0
-            text_box = pygame.Rect(rect.x + rect.height, rect.y, rect.width - round(rect.height * 1.3), rect.height)
-            if rtl:
-                text_box.right = rect.right - rect.height
-            line = frame.s("over.row", name=seat.name or frame.s("seat.name", n=s + 1), points=total, bars=bars)
-            ctx.text.draw(surface, line, frame.lang, text_box,
-                          TextStyle(round(21 * u), theme.GOLD if winner else theme.TEXT, bold=winner, max_lines=1, min_px=7))
-
-
-# ---------------------------------------------------------------------------------------- rules
-def choose_base(snapshot: TableSnapshot) -> Scene:
-    ph = phase(snapshot.public_view)
-    if ph is Phase.SHOWDOWN:
-        return ShowdownScene()
-    if ph is Phase.GAME_OVER:
-        return GameOverScene()
-    return TableScene()
-
-
-def base_name(snapshot: TableSnapshot) -> str:
-    ph = phase(snapshot.public_view)
-    return {Phase.SHOWDOWN: "showdown", Phase.GAME_OVER: "game_over"}.get(ph, "collusion_table") if ph else "collusion_table"
-
-
-def beats_for(snapshot: TableSnapshot, previous: TableSnapshot | None) -> list[Scene]:
-    """The beats one batch of events calls for, in order."""
-    view = snapshot.public_view or {}
-    types = event_types(snapshot.events)
-    seats_now = seat_models(snapshot)
-    prev_seats = seat_models(previous) if previous is not None and previous.public_view else seats_now
-    out: list[Scene] = []
-    reveal = reveal_from(view.get("last_reveal"))
-    if reveal is not None and "reveal" in types:
-        out.append(RevealBeat(reveal, prev_seats))
-    elif reveal is not None and "ambush_resolved" in types:
-        out.append(RevealBeat(reveal, prev_seats, resolution_only=True))
-    showdown = showdown_from(view.get("last_showdown"))
-    end = round_end_from(view.get("last_round_end"))
-    tie: tuple[int, ...] = ()
-    for e in snapshot.events:
-        if e.get("type") == "tie_break":
-            tie = tuple(int(s) for s in e.get("seats", []))
-    before = tuple(s.bars for s in prev_seats)
-    if showdown is not None and "showdown_reveal" in types:
-        out.append(ShowdownRevealBeat(showdown, seats_now, prev_seats))
-        if end is not None and end.outcome == "showdown":
-            out.append(RoundEndBeat(end, seats_now, before, tie, showdown))
-    elif end is not None and "round_ended" in types and end.outcome != "showdown":
-        out.append(RoundEndBeat(end, seats_now, before, tie))
-    return out

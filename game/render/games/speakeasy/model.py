@@ -9,26 +9,22 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from game.render.kit.seats import SeatModel, look_of
+
 # The engine's own enums: one source for the wire values.
 from game.rules.speakeasy import Identity, Outcome, Phase, TieBreak
-from game.session.snapshot import SeatInfo, SeatStatus, TableSnapshot
+from game.session.snapshot import TableSnapshot
 
 CLUE_LANGUAGES = ("en", "fa", "th")  # the built-in decks; "custom" is shown in the table's language
 
 
 @dataclass(frozen=True, slots=True)
-class SeatModel:
-    """One seat as the table shows it (the layer cache keys on these)."""
+class Seat(SeatModel):
+    """A seat at the Speakeasy table: its look and its public state (the layer cache keys on these)."""
 
-    seat: int
-    name: str
-    colour: str
-    symbol: str
     score: int
     correct: int
     identity: Identity | None  # only once revealed
-    connected: bool
-    bot: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,32 +83,25 @@ def _enum(kind: type[enum.Enum], value: Any, default: Any) -> Any:
         return default
 
 
-def _look(info: SeatInfo | None) -> tuple[str, str, str, bool, bool]:
-    if info is None:
-        return "", "", "circle", False, False
-    return info.name or "", info.colour, info.symbol, bool(info.connected), info.status is SeatStatus.BOT
-
-
-def seat_models(snapshot: TableSnapshot, view: Mapping[str, Any] | None = None) -> tuple[SeatModel, ...]:
+def seat_models(snapshot: TableSnapshot, view: Mapping[str, Any] | None = None) -> tuple[Seat, ...]:
     """Seats joined with their public game state (names and looks from the lobby)."""
     view = view if view is not None else (snapshot.public_view or {})
     game_seats = {s.get("seat"): s for s in view.get("seats", []) if isinstance(s, Mapping)}
     n = len(view.get("seats", [])) or len(snapshot.seats)
-    out: list[SeatModel] = []
+    out: list[Seat] = []
     for i in range(n):
-        name, colour, symbol, connected, bot = _look(snapshot.seats[i] if i < len(snapshot.seats) else None)
         g = game_seats.get(i, {})
         identity = _enum(Identity, g.get("identity"), None) if g.get("revealed") else None
-        out.append(SeatModel(i, name, colour, symbol, int(g.get("score", 0) or 0), int(g.get("correct_points", 0) or 0),
-                             identity, connected, bot))
+        out.append(Seat(**look_of(snapshot, i), score=int(g.get("score", 0) or 0),
+                        correct=int(g.get("correct_points", 0) or 0), identity=identity))
     return tuple(out)
 
 
-def with_scores(seats: Sequence[SeatModel], scores: Sequence[int]) -> tuple[SeatModel, ...]:
+def with_scores(seats: Sequence[Seat], scores: Sequence[int]) -> tuple[Seat, ...]:
     return tuple(replace(s, score=scores[s.seat]) if s.seat < len(scores) else s for s in seats)
 
 
-def with_identities(seats: Sequence[SeatModel], identities: Mapping[int, Identity | None]) -> tuple[SeatModel, ...]:
+def with_identities(seats: Sequence[Seat], identities: Mapping[int, Identity | None]) -> tuple[Seat, ...]:
     return tuple(replace(s, identity=identities[s.seat]) if s.seat in identities else s for s in seats)
 
 
@@ -163,7 +152,7 @@ def final_from(view: Mapping[str, Any] | None) -> Final | None:
     )
 
 
-def scores_before(seats: Sequence[SeatModel], lines: Sequence[ScoreLine | Bonus]) -> tuple[int, ...]:
+def scores_before(seats: Sequence[Seat], lines: Sequence[ScoreLine | Bonus]) -> tuple[int, ...]:
     """Each seat's score before ``lines`` were added (the view already holds the totals after)."""
     out = [s.score for s in seats]
     for line in lines:

@@ -1,0 +1,29 @@
+"""Cheating Moth's last screen (M19): lowest total first, moths as the tie-break, the winners in gold."""
+from __future__ import annotations
+
+from game.render.kit.final import Cell, FinalBoard, FinalRow, FinalScene
+from game.render.kit.scene import Frame, view_of
+from game.render.kit.seats import names, seat_name
+
+from .model import ranking_from, seat_models
+from .table import s
+
+
+class GameOverScene(FinalScene):
+    name = "moth_game_over"
+
+    def board(self, frame: Frame) -> FinalBoard | None:
+        seats = seat_models(frame.snapshot)
+        ranking = ranking_from(view_of(frame))
+        winners = [r.seat for r in ranking if r.rank == 1]
+        headline = ""
+        if len(winners) == 1:
+            total = next((x.total for x in ranking if x.seat == winners[0]), 0)
+            headline = s(frame, "over.wins", name=seat_name(frame, seats, winners[0]), n=total)
+        elif winners:
+            headline = s(frame, "over.shared", names=names(frame, seats, winners))
+        rows = tuple(FinalRow(seats[r.seat], r.rank == 1, (Cell(s(
+            frame, "over.row", name=seat_name(frame, seats, r.seat), points=r.total, moths=r.moths), 1.0, px=21),),
+            rank=r.rank) for r in ranking if r.seat < len(seats))
+        return FinalBoard(s(frame, "over.title"), tuple(seats[w] for w in winners if w < len(seats)), headline,
+                          (s(frame, "over.rule"),), rows, s(frame, "over.next"))

@@ -1,0 +1,100 @@
+"""What every table screen draws over its game: a caption banner, the session's notices, the round
+timer (and its ticking), a badge beside a seat's plate."""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import pygame
+
+from game import i18n
+
+from . import shapes, theme
+from .scene import Frame, RenderContext
+from .sound import Effect
+from .table import TableLayout
+from .text import Align, TextStyle
+
+URGENT_MS = 10_000  # the timer turns red in its last ten seconds
+
+
+def draw_caption(surface: pygame.Surface, frame: Frame, ctx: RenderContext, rect: pygame.Rect, text: str,
+                 colour: theme.Colour = theme.TEXT, px: int = 26, border: theme.Colour | None = None) -> None:
+    """Up to three lines of explanation on a dark veil (what just happened, what to do now)."""
+    u = frame.scale.u
+    surface.blit(shapes.veil(rect.size, (*theme.BACKGROUND, 215), round(12 * u)), rect.topleft)
+    if border is not None:
+        pygame.draw.rect(surface, border, rect, max(2, round(3 * u)), border_radius=round(12 * u))
+    ctx.text.draw(surface, text, frame.lang, rect.inflate(-round(24 * u), -round(10 * u)),
+                  TextStyle(round(px * u), colour, align=Align.CENTER, max_lines=3, min_px=7))
+
+
+def draw_notices(surface: pygame.Surface, frame: Frame, ctx: RenderContext) -> None:
+    """The session's notices (e.g. unplugged arcade buttons) in a thin band at the top."""
+    notes = [frame.s(f"notice.{n}") if i18n.has(frame.lang, "screen", f"notice.{n}") else n
+             for n in frame.snapshot.notices]
+    if not notes:
+        return
+    w, h = frame.size
+    band = pygame.Rect(round(w * 0.2), round(h * 0.005), round(w * 0.6), round(h * 0.05))
+    ctx.text.draw(surface, frame.s("sep").join(notes), frame.lang, band,
+                  TextStyle(round(17 * frame.scale.u), theme.DANGER, align=Align.CENTER, max_lines=1, min_px=7))
+
+
+def draw_timer(surface: pygame.Surface, frame: Frame, ctx: RenderContext, centre: tuple[float, float], r: float) -> None:
+    """The running timer as a ring that empties, the time left in it and its label under it."""
+    timer = frame.snapshot.timer
+    left = frame.timer_left_ms()
+    if timer is None or left is None:
+        return
+    u = frame.scale.u
+    urgent = left <= URGENT_MS
+    colour = theme.DANGER if urgent else theme.ACCENT
+    pygame.draw.circle(surface, theme.BACKGROUND, centre, r)
+    shapes.timer_ring(surface, centre, r, left / max(1, timer.duration_ms), colour, max(3, round(r * 0.16)))
+    secs = math.ceil(left / 1000)
+    label = i18n.number(frame.lang, f"{secs // 60}:{secs % 60:02d}") if secs >= 60 else i18n.number(frame.lang, secs)
+    box = pygame.Rect(0, 0, round(r * 1.3), round(r * 0.9))
+    box.center = (round(centre[0]), round(centre[1]))
+    ctx.text.draw(surface, label, frame.lang, box, TextStyle(round(r * 0.6), theme.DANGER if urgent else theme.TEXT,
+                                                             bold=True, align=Align.CENTER, max_lines=1, min_px=6))
+    key = f"timer.{timer.label}"
+    if timer.label and i18n.has(frame.lang, "screen", key):
+        under = pygame.Rect(0, 0, round(r * 3.2), round(26 * u))
+        under.midtop = (round(centre[0]), round(centre[1] + r + 4 * u))
+        ctx.text.draw(surface, frame.s(key), frame.lang, under,
+                      TextStyle(round(17 * u), colour, align=Align.CENTER, max_lines=1, min_px=7))
+
+
+@dataclass(slots=True)
+class Ticker:
+    """A tick a second in a timer's last seconds (a scene calls :meth:`update` every step)."""
+
+    from_ms: int = URGENT_MS
+    last: int = -1  # the second last ticked
+
+    def update(self, frame: Frame, ctx: RenderContext, *, active: bool = True) -> None:
+        left = frame.timer_left_ms()
+        if not active or left is None or not 0 < left <= self.from_ms:
+            return
+        second = left // 1000
+        if second != self.last:
+            self.last = second
+            ctx.sound.play(Effect.TICK)
+
+
+def draw_badge(surface: pygame.Surface, frame: Frame, ctx: RenderContext, lay: TableLayout, seat: int, text: str,
+               colour: theme.Colour) -> None:
+    """A small label beside a seat's plate, on the side of the table's centre."""
+    u = frame.scale.u
+    plate = lay.spots[seat].plate
+    rect = pygame.Rect(0, 0, round(plate.width * 0.7), round(frame.size[1] * 0.036))
+    rect.centerx = plate.centerx
+    if lay.spots[seat].inward[1] < -0.2:  # low on the screen: above the plate, clear of the caption
+        rect.bottom = plate.y - 2
+    else:
+        rect.y = plate.bottom + 2
+    rect.clamp_ip(pygame.Rect((0, 0), frame.size))
+    pygame.draw.rect(surface, colour, rect, border_radius=round(6 * u))
+    ctx.text.draw(surface, text, frame.lang, rect.inflate(-round(8 * u), -2),
+                  TextStyle(round(16 * u), theme.ink_on(colour), bold=True, align=Align.CENTER, max_lines=1, min_px=6))

@@ -1,0 +1,66 @@
+"""The render package's shape (issue 10): one kit every game builds on, one package per game's
+screen, no game's scenes importing another's, the kit importing no game."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from game.render.app import SCREENS, game_screen
+from game.render.kit.final import FinalScene
+
+RENDER = Path(__file__).resolve().parents[2] / "game" / "render"
+GAMES = sorted(p.name for p in (RENDER / "games").iterdir() if (p / "__init__.py").exists())
+
+
+def imported_modules(path: Path) -> set[str]:
+    """Absolute names of every module ``path`` imports (relative imports resolved)."""
+    package = ".".join(path.relative_to(RENDER.parents[1]).with_suffix("").parts[:-1])
+    out: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package if node.level else ""
+            module = ".".join(x for x in (base, node.module or "") if x)
+            out.add(module)
+            out.update(f"{module}.{a.name}" for a in node.names)
+    return out
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_no_game_screen_imports_another_games_screen(game):
+    others = [g for g in GAMES if g != game]
+    for path in (RENDER / "games" / game).rglob("*.py"):
+        bad = {m for m in imported_modules(path) for o in others if m.startswith(f"game.render.games.{o}")}
+        assert not bad, f"{path.name} imports {bad}"
+
+
+def test_the_kit_imports_no_game_and_no_table_scene():
+    for path in (RENDER / "kit").rglob("*.py"):
+        bad = {m for m in imported_modules(path)
+               if m.startswith(("game.render.games", "game.render.lobby", "game.render.app", "game.rules"))}
+        assert not bad, f"kit/{path.name} imports {bad}"
+
+
+def test_seat_model_and_final_scene_are_defined_once():
+    defined: dict[str, list[str]] = {"SeatModel": [], "FinalScene": []}
+    for path in RENDER.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef) and node.name in defined:
+                defined[node.name].append(str(path.relative_to(RENDER)))
+    assert defined == {"SeatModel": ["kit/seats.py"], "FinalScene": ["kit/final.py"]}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_game_package_is_reachable_through_the_screen_table_and_ends_on_the_kit_final(game):
+    screen = game_screen(game)
+    assert screen is not None and SCREENS[game] == f"game.render.games.{game}"
+    finals = [c for c in vars(__import__(f"game.render.games.{game}.final", fromlist=["x"])).values()
+              if isinstance(c, type) and issubclass(c, FinalScene) and c is not FinalScene]
+    assert len(finals) == 1
+
+
+def test_a_game_without_a_screen_falls_back_to_the_lobby():
+    assert game_screen("no_such_game") is None
