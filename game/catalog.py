@@ -77,7 +77,7 @@ class GameDescriptor:
 def _table_game(game: str, strings: tuple[str, ...]) -> GameDescriptor:
     return GameDescriptor(
         id=game, family=game, mode=Mode.TABLE, engine=f"game.rules.{game}:ENGINE",
-        bots=f"game.bots.{game}:make_bot", screen=f"game.render.{game}", phone=f"games/{game}.js",
+        bots=f"game.bots.{game}:make_bot", screen=f"game.render.games.{game}", phone=f"games/{game}.js",
         strings=strings, title_key=f"game.{game}",
     )
 

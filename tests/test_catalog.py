@@ -71,7 +71,7 @@ def test_unknown_games_and_kinds_are_refused_with_the_known_names():
 def test_register_adds_a_game_everywhere_and_unregister_takes_it_off():
     desc = catalog.GameDescriptor(
         id="catalog_probe", family="collusion", mode=catalog.Mode.COMPANION,
-        engine="game.rules.collusion:ENGINE", bots=None, screen="game.render.collusion",
+        engine="game.rules.collusion:ENGINE", bots=None, screen="game.render.games.collusion",
         phone="games/collusion.js", strings=("screen",), title_key="game.collusion")
     catalog.register(desc)
     try:

@@ -15,6 +15,7 @@ from typing import Protocol, cast
 
 import pygame
 
+from game import catalog
 from game.config import TableConfig
 from game.session.snapshot import InputEvent, InputKind, InputSource, TablePhase, TableSnapshot
 
@@ -44,19 +45,15 @@ class GameScreen(Protocol):
     def beats_for(self, snapshot: TableSnapshot, previous: TableSnapshot | None) -> list[Scene]: ...
 
 
-SCREENS: dict[str, str] = {
-    "collusion": "game.render.games.collusion",
-    "speakeasy": "game.render.games.speakeasy",
-    "cheating_moth": "game.render.games.cheating_moth",
-}
-"""The one table from a game's id to its screen package."""
-
-
 @cache
 def game_screen(game: str) -> GameScreen | None:
-    """The screen package of ``game`` (imported on first use), or None for a game with no screen."""
-    path = SCREENS.get(game)
-    return cast(GameScreen, importlib.import_module(path)) if path else None
+    """The screen package the game's catalog descriptor names (imported on first use), or None
+    for a game the catalog does not know (the lobby stays up)."""
+    try:
+        path = catalog.get(game).screen
+    except catalog.UnknownGame:
+        return None
+    return cast(GameScreen, importlib.import_module(path))
 
 
 def choose_base(snapshot: TableSnapshot) -> Scene:

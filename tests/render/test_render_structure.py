@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from game.render.app import SCREENS, game_screen
+from game import catalog
+from game.render.app import game_screen
 from game.render.kit.final import FinalScene
 
 RENDER = Path(__file__).resolve().parents[2] / "game" / "render"
@@ -54,9 +55,9 @@ def test_seat_model_and_final_scene_are_defined_once():
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_every_game_package_is_reachable_through_the_screen_table_and_ends_on_the_kit_final(game):
+def test_every_game_package_is_reachable_through_its_descriptor_and_ends_on_the_kit_final(game):
     screen = game_screen(game)
-    assert screen is not None and SCREENS[game] == f"game.render.games.{game}"
+    assert screen is not None and catalog.get(game).screen == f"game.render.games.{game}"
     finals = [c for c in vars(__import__(f"game.render.games.{game}.final", fromlist=["x"])).values()
               if isinstance(c, type) and issubclass(c, FinalScene) and c is not FinalScene]
     assert len(finals) == 1
