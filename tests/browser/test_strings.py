@@ -6,6 +6,7 @@ import json
 import re
 import unicodedata
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -96,3 +97,38 @@ def test_each_language_is_written_in_its_script(lang: str) -> None:
         joined = "".join(strings("fa").values())
         assert "\u200c" in joined and "~" not in joined
         assert "ي" not in joined and "ك" not in joined  # Persian yeh and keheh, not the Arabic letters
+
+
+# Every phone string rendered through tn() with each placeholder as a name node (as the games pass
+# names): how often each name shows against how often its placeholder is in the template.
+RENDER_EVERY_TEMPLATE = """async (lang) => {
+  const i18n = await import('/static/js/i18n.js');
+  i18n.setLang(await i18n.loadLang(lang));
+  const dict = await (await fetch(`/i18n/${lang}.json`)).json();
+  const wrong = [];
+  for (const [key, text] of Object.entries(dict)) {
+    const names = [...new Set([...text.matchAll(/\\{(\\w+)\\}/g)].map((m) => m[1]))];
+    if (!names.length) continue;
+    const params = Object.fromEntries(names.map((n) => {
+      const el = document.createElement('span');
+      el.textContent = `<${n}>`;
+      return [n, el];
+    }));
+    const box = document.createElement('div');
+    box.append(...i18n.tn(key, params));
+    for (const n of names) {
+      const want = text.split(`{${n}}`).length - 1;
+      const got = box.textContent.split(`<${n}>`).length - 1;
+      if (want !== got) wrong.push(`${key}: {${n}} ${want}x in the template, shown ${got}x`);
+    }
+  }
+  return wrong;
+}"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_name_used_twice_in_a_sentence_shows_twice(lang: str, table: Any, phones: Any) -> None:
+    """Speakeasy's "citizen found" and Cheating Moth's "caught" name a player twice: both show."""
+    page = phones.open(f"{table.url}/join")
+    page.wait_for_selector("[data-testid=code-input]")
+    assert page.evaluate(RENDER_EVERY_TEMPLATE, lang) == []

@@ -72,11 +72,13 @@ export function t(key, params = {}) {
 export function tn(key, params = {}) {
   const text = raw(key) ?? key;
   const out = [];
+  const used = new Set();
   let last = 0;
   for (const m of text.matchAll(/\{(\w+)\}/g)) {
     out.push(text.slice(last, m.index));
     const value = params[m[1]];
-    if (value instanceof Node) out.push(value);
+    // A node can stand in one place only: a name the sentence says twice is copied the second time.
+    if (value instanceof Node) out.push(used.has(value) ? value.cloneNode(true) : (used.add(value), value));
     else if (value === undefined) out.push(m[0]);
     else out.push(h("bdi", null, fmt(value)));
     last = (m.index ?? 0) + m[0].length;

@@ -1,0 +1,42 @@
+"""Every string file in game/i18n/ (the TV's ``screen*`` and the phone's ``web``): each English
+string exists in Persian and Thai, and each of its ``{placeholders}`` appears there too, so no
+sentence drops a player's name or a number in translation (issue 11 item 11)."""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+I18N = Path(__file__).resolve().parents[1] / "game" / "i18n"
+OTHERS = ("fa", "th")
+PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+def domains() -> list[str]:
+    return sorted(p.name.removesuffix("_en.json") for p in I18N.glob("*_en.json"))
+
+
+def strings(domain: str, lang: str) -> dict[str, str]:
+    path = I18N / f"{domain}_{lang}.json"
+    data: dict[str, str] = json.loads(path.read_text(encoding="utf-8"))
+    return data
+
+
+def test_every_domain_is_found() -> None:
+    assert {"screen", "web"} <= set(domains())
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+@pytest.mark.parametrize("domain", domains())
+def test_each_english_placeholder_appears_in_the_translation(domain: str, lang: str) -> None:
+    english, other = strings(domain, "en"), strings(domain, lang)
+    missing_keys = sorted(set(english) - set(other))
+    assert missing_keys == [], f"{domain}_{lang}.json lacks {missing_keys}"
+    dropped = {key: sorted(set(PLACEHOLDER.findall(text)) - set(PLACEHOLDER.findall(other[key])))
+               for key, text in english.items()}
+    assert {k: v for k, v in dropped.items() if v} == {}, f"{domain}_{lang}.json drops placeholders"
+    unknown = {key: sorted(set(PLACEHOLDER.findall(other[key])) - set(PLACEHOLDER.findall(text)))
+               for key, text in english.items()}
+    assert {k: v for k, v in unknown.items() if v} == {}, f"{domain}_{lang}.json has placeholders English lacks"
