@@ -15,8 +15,9 @@ import { hasType, isLegal, lobbySeat } from "./common.js";
 
 const FINISH_MARGIN_MS = 150; // hold a little past cheat_ms: the clock-sync error may shorten the mapped hold
 
-/** @type {{round: number, card: number | null}} a card picked to give, before choosing to whom */
-let giveDraft = { round: 0, card: null };
+/** A card picked to give, before choosing to whom; it counts only while giving it is legal (a card
+ *  given earlier in the round is gone, so a later give starts again from the card). @type {number | null} */
+let giveDraft = null;
 /** @type {ReturnType<typeof setTimeout> | null} */
 let holdTimer = null;
 
@@ -125,7 +126,7 @@ function handPanel(ctx) {
   const v = ctx.view;
   const you = v.you;
   if (!you) return null;
-  if (giveDraft.round !== v.round) giveDraft = { round: v.round, card: null };
+  const gift = pickedGift(ctx);
   const giving = you.give_to.length > 0;
   const cheating = you.cheat !== null;
   const cards = you.hand.map((/** @type {Card} */ c) => {
@@ -133,7 +134,7 @@ function handPanel(ctx) {
     const canPlay = isLegal(ctx.legal, play);
     const canGive = giving && ctx.legal.some((a) => a.type === "give" && a.card === c.id);
     const canCheat = isLegal(ctx.legal, { type: "cheat_start", card: c.id, t_ms: 0 });
-    const cls = [canPlay ? "playable" : "", canGive ? "givable" : "", giveDraft.card === c.id ? "selected" : "",
+    const cls = [canPlay ? "playable" : "", canGive ? "givable" : "", gift === c.id ? "selected" : "",
       you.cheat?.card === c.id ? "cheating" : ""].join(" ");
     return cardFace(c, {
       class: cls, "data-testid": `card-${c.id}`, disabled: ctx.pending || !(canPlay || canGive || canCheat),
@@ -153,27 +154,39 @@ function handPanel(ctx) {
     cheating ? h("div", { class: "cheat-progress", "data-testid": "cheating" },
       h("span", { style: { animationDuration: `${v.settings.cheat_ms}ms` } }), t("moth.cheating")) : null,
     isLegal(ctx.legal, { type: "draw" }) ? h("button", { class: "btn btn-ghost btn-big", type: "button", "data-testid": "draw", disabled: ctx.pending, onclick: () => ctx.act({ type: "draw" }), text: t("moth.draw") }) : null,
-    giving ? giveTargets(ctx) : null,
+    giving && gift !== null ? giveTargets(ctx, gift) : null,
     h("p", { class: "secret-note" }, icon("lock", 14), t("moth.hand_secret")));
+}
+
+/** The card picked to give, if giving it is legal now. @param {GameContext} ctx */
+function pickedGift(ctx) {
+  const id = giveDraft;
+  return id !== null && ctx.legal.some((a) => a.type === "give" && a.card === id) ? id : null;
 }
 
 /** @param {GameContext} ctx @param {number} cardId */
 function pickGift(ctx, cardId) {
   const you = ctx.view.you;
-  giveDraft = { round: ctx.view.round, card: cardId };
-  if (you.give_to.length === 1) ctx.act({ type: "give", card: cardId, to: you.give_to[0] });
-  else ctx.rerender();
+  if (you.give_to.length === 1) give(ctx, cardId, you.give_to[0]);
+  else {
+    giveDraft = cardId;
+    ctx.rerender();
+  }
 }
 
-/** @param {GameContext} ctx */
-function giveTargets(ctx) {
-  const you = ctx.view.you;
-  const cardId = giveDraft.card;
-  if (cardId === null) return null;
+/** @param {GameContext} ctx @param {number} cardId @param {number} to */
+function give(ctx, cardId, to) {
+  giveDraft = null;
+  ctx.act({ type: "give", card: cardId, to });
+}
+
+/** One button per player the picked card may go to. @param {GameContext} ctx @param {number} cardId */
+function giveTargets(ctx, cardId) {
+  const targets = ctx.view.you.give_to.filter((/** @type {number} */ s) => isLegal(ctx.legal, { type: "give", card: cardId, to: s }));
   return h("div", { class: "stack" }, h("p", { class: "lead", text: t("moth.give_to") }),
-    ...you.give_to.map((/** @type {number} */ s) => h("button", {
+    ...targets.map((/** @type {number} */ s) => h("button", {
       class: "btn btn-primary btn-big", type: "button", "data-testid": `give-${s}`, disabled: ctx.pending,
-      onclick: () => ctx.act({ type: "give", card: cardId, to: s }),
+      onclick: () => give(ctx, cardId, s),
     }, seatToken(lobbySeat(ctx, s).symbol, lobbySeat(ctx, s).colour, 28), h("bdi", { text: nameText(ctx, s) }))));
 }
 
