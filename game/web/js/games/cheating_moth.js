@@ -8,7 +8,7 @@ import { icon } from "../icons.js";
 import { phoneNow } from "../net.js";
 import { seatToken } from "../symbols.js";
 import { card as section, seatChip, seatNameNode } from "../ui.js";
-import { hasType, isLegal, lobbySeat } from "./common.js";
+import { hasType, isLegal, lobbySeat, nameList } from "./common.js";
 
 /** @typedef {import("./common.js").GameContext} GameContext */
 /** @typedef {{id: number, kind: string, number: number}} Card */
@@ -257,12 +257,16 @@ function scoreCard(ctx) {
   h("p", { class: "muted small", text: t("moth.lowest_wins") }));
 }
 
-/** @param {GameContext} ctx */
+/** At the game's end: did this phone win, and who won (M19). @param {GameContext} ctx */
 function finalBanner(ctx) {
   const v = ctx.view;
-  if (v.phase !== "game_over" || ctx.seat === null) return null;
-  const won = v.winners.includes(ctx.seat);
-  return h("div", { class: `result-banner ${won ? "win" : "lose"}`, "data-testid": "result" }, won ? icon("trophy", 36) : null, won ? t("common.you_won") : t("common.you_lost"));
+  if (v.phase !== "game_over") return null;
+  const won = ctx.seat !== null && v.winners.includes(ctx.seat);
+  return h("div", null,
+    ctx.seat === null ? null : h("div", { class: `result-banner ${won ? "win" : "lose"}`, "data-testid": "result" }, won ? icon("trophy", 36) : null, won ? t("common.you_won") : t("common.you_lost")),
+    section(t("common.winners"),
+      h("p", { class: "lead", "data-testid": "winners" },
+        ...tn(v.winners.length > 1 ? "common.winners_shared" : "common.winner_is", { names: nameList(ctx, v.winners) }), " ", rule("M19"))));
 }
 
 /** @param {GameContext} ctx */
@@ -273,7 +277,7 @@ function renderSeat(ctx) {
 
 /** @param {GameContext} ctx */
 function renderPublic(ctx) {
-  return h("div", { class: "game cheating-moth public" }, statusBar(ctx), pileCard(ctx), ...happenings(ctx), scoreCard(ctx));
+  return h("div", { class: "game cheating-moth public" }, statusBar(ctx), finalBanner(ctx), pileCard(ctx), ...happenings(ctx), scoreCard(ctx));
 }
 
 /** @type {import("./common.js").GameModule} */

@@ -1,5 +1,7 @@
 // What every game module gets from the app, and small helpers the game screens share.
 import { h } from "../dom.js";
+import { t } from "../i18n.js";
+import { seatNameNode } from "../ui.js";
 
 /**
  * @typedef {import("../ui.js").LobbySeat} LobbySeat
@@ -55,4 +57,14 @@ export function bigButton(label, onclick, opts = {}) {
     class: `btn btn-${opts.tone ?? "primary"} btn-big`, type: "button", disabled: opts.disabled,
     "data-testid": opts.testid, onclick,
   }, label);
+}
+
+/** Seats' names as one phrase ("Sara, Ali and Nok"), each name a direction-isolated node. @param {GameContext} ctx @param {number[]} seats */
+export function nameList(ctx, seats) {
+  const out = [];
+  seats.forEach((s, i) => {
+    if (i > 0) out.push(i === seats.length - 1 ? t("common.and") : t("common.comma"));
+    out.push(seatNameNode(lobbySeat(ctx, s)));
+  });
+  return h("span", { class: "names" }, ...out);
 }
