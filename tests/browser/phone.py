@@ -18,14 +18,26 @@ def join(page: Page, name: str) -> None:
     page.wait_for_selector("[data-testid=me-card]")
 
 
+def look(page: Page, secret: str) -> None:
+    """Turn a secret face up (tap its cover) unless it is already shown: ``secret`` is its test id
+    ("gold", "identity", "hand-card")."""
+    page.wait_for_selector(f"[data-testid={secret}]")
+    cover = page.locator(f"[data-testid={secret}-peek]")
+    if cover.count():
+        cover.click()
+    page.wait_for_selector(f"[data-testid={secret}-hide]")
+
+
 def shown_gold(page: Page) -> list[int]:
-    """The bar values this phone shows (empty when it has none)."""
+    """The bar values this phone shows once its player looks (empty when it has none)."""
+    look(page, "gold")
     if page.locator("[data-testid=my-gold]").count() == 0:
         return []
     return [int(v) for v in page.locator("[data-testid=my-gold] .bar-value").all_inner_texts()]
 
 
 def shown_total(page: Page) -> int:
+    look(page, "gold")
     return int(page.inner_text("[data-testid=my-total]"))
 
 

@@ -43,7 +43,7 @@ def test_the_final_names_the_winners(lang: str, table: Table, phones: Phones, sh
     table.host("set_game", game="cheating_moth")
     table.host("set_seats", count=3)
     table.host("start")
-    pages[0].wait_for_selector("[data-testid=hand]")
+    pages[0].wait_for_selector("[data-testid=hand-card]")
 
     winners = finish_game(table)
     assert winners

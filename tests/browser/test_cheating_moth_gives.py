@@ -11,7 +11,7 @@ import pytest
 from game.rules.cheating_moth import Giving, Phase
 
 from .conftest import Phones, Table
-from .phone import join
+from .phone import join, look
 from .test_cheating_moth_phones import wait_until, you
 
 pytestmark = pytest.mark.browser
@@ -38,6 +38,7 @@ def give_buttons(page: Any) -> int:
 
 def give_one(page: Any, table: Table, to: int) -> None:
     """Tap a card that can be given, then the receiver; the card lands in the receiver's hand."""
+    look(page, "hand-card")
     page.wait_for_selector(".moth-card.givable")
     assert give_buttons(page) == 0, "a 'Give to' button before any card was picked"
     before = hand_size(table, to)
@@ -58,7 +59,7 @@ def test_two_spider_gives_in_one_round_pick_a_card_then_a_player(table: Table, p
     table.host("set_seats", count=3)
     table.host("start")
     sara = pages[0]
-    sara.wait_for_selector("[data-testid=hand]")
+    sara.wait_for_selector("[data-testid=hand-card]")
 
     spider_give(table, 0)
     give_one(sara, table, 1)

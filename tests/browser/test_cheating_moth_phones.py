@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from .conftest import Phones, Table
-from .phone import join
+from .phone import join, look
 from .test_screenshots import shoot
 
 pytestmark = pytest.mark.browser
@@ -19,6 +19,8 @@ def you(table: Table, seat: int) -> dict[str, Any]:
 
 
 def shown_hand(page: Any) -> list[int]:
+    """The cards this phone shows once its player looks at the hand."""
+    look(page, "hand-card")
     return sorted(page.locator("[data-testid=hand] [data-testid^=card-]").evaluate_all(
         "els => els.map(e => Number(e.dataset.testid.slice(5)))"))
 
@@ -41,7 +43,7 @@ def test_hands_turns_cheating_and_accusing(table: Table, phones: Phones, shots: 
 
     # Each phone shows exactly its own hand.
     for i, page in enumerate(pages):
-        page.wait_for_selector("[data-testid=hand]")
+        page.wait_for_selector("[data-testid=hand-card]")
         assert shown_hand(page) == sorted(c["id"] for c in you(table, i)["hand"])
     shoot(pages[0], shots, "en", "moth_turn")
     guard = table.call(lambda s: s.state_message(None)["view"]["guard"])
@@ -57,6 +59,7 @@ def test_hands_turns_cheating_and_accusing(table: Table, phones: Phones, shots: 
 
     # Ali cheats: press and hold a card that is not playable now until it slips away (M8).
     ali = pages[1]
+    look(ali, "hand-card")
     mine = you(table, 1)
     candidates = [c["id"] for c in mine["hand"] if c["id"] not in mine["playable"]]
     ali.locator(f"[data-testid=card-{candidates[0]}]").hover()

@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 
 from .conftest import Phones, Table
-from .phone import join
+from .phone import join, look
 from .test_cheating_moth_phones import shown_hand, wait_until, you
 
 pytestmark = pytest.mark.browser
@@ -47,6 +47,7 @@ def settle(table: Table, before: str) -> None:
 
 def play_or_draw(page: Any, mine: dict[str, Any]) -> None:
     """The turn's player taps the first playable card, else the draw button (M5, M6)."""
+    look(page, "hand-card")
     target = f"[data-testid=card-{mine['playable'][0]}]" if mine["playable"] else "[data-testid=draw]"
     page.click(target, timeout=CLICK_MS)
 
@@ -56,6 +57,7 @@ def give(page: Any, mine: dict[str, Any]) -> None:
     gifts = [c["id"] for c in mine["hand"] if c["kind"] != "moth"]
     if not gifts or not mine["give_to"]:
         return
+    look(page, "hand-card")
     page.click(f"[data-testid=card-{gifts[0]}]", timeout=CLICK_MS)
     if len(mine["give_to"]) > 1:
         page.click(f"[data-testid=give-{mine['give_to'][0]}]", timeout=CLICK_MS)
@@ -93,6 +95,7 @@ def cheat(page: Any, table: Table, seat: int) -> int:
     """Press and hold a card that cannot be played now until it slips away (M8); its id."""
     mine = you(table, seat)
     card = next(c["id"] for c in mine["hand"] if c["id"] not in mine["playable"])
+    look(page, "hand-card")
     page.locator(f"[data-testid=card-{card}]").hover()
     page.mouse.down()
     page.wait_for_selector("[data-testid=cheating]")
@@ -112,7 +115,7 @@ def test_three_phones_and_a_bot_play_a_whole_round(table: Table, phones: Phones)
     table.host("set_bot", seat=3, kind="heuristic")
     table.host("start")
     for i, page in enumerate(pages):
-        page.wait_for_selector("[data-testid=hand]")
+        page.wait_for_selector("[data-testid=hand-card]")
         assert shown_hand(page) == sorted(c["id"] for c in you(table, i)["hand"])
     start = public(table)
     assert start["phase"] == "play" and start["guard"] == 0 and start["turn"] == 0 and start["round"] == 1

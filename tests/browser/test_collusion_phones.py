@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from .conftest import Phones, Table
-from .phone import join, play_step, shown_gold, shown_total
+from .phone import join, look, play_step, shown_gold, shown_total
 
 pytestmark = pytest.mark.browser
 
@@ -138,6 +138,7 @@ def test_ambush_choice_and_final_showdown(table: Table, phones: Phones) -> None:
     ali.wait_for_selector("[data-testid=round-end]")
     summary = ali.inner_text("[data-testid=round-end]")
     assert "Ali chose Split → 0 bars" in summary and "Nok chose Steal → 4 bars" in summary
+    look(nok, "gold")
     nok.wait_for_function("document.querySelectorAll('[data-testid=my-gold] .bar').length === 4")
     assert shown_gold(nok) == seat_view(table, 2)["me"]["gold"]
     assert shown_gold(ali) == [] and shown_gold(sara) == []

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from .conftest import Phones, Table
-from .phone import join, speakeasy_step
+from .phone import join, look, speakeasy_step
 from .test_screenshots import shoot
 
 pytestmark = pytest.mark.browser
@@ -38,9 +38,9 @@ def test_three_phones_play_speakeasy(lang: str, table: Table, phones: Phones, sh
     table.host("start")
 
     for i, page in enumerate(pages):
-        page.wait_for_selector("[data-testid=identity]")
+        look(page, "identity")
         mine = table.call(lambda s, seat=i: s.state_message(seat)["view"]["me"]["identity"])
-        assert page.get_attribute("[data-testid=identity]", "class").endswith(f"identity-{mine}")
+        assert page.get_attribute("[data-testid=identity] .identity-box", "class").endswith(f"identity-{mine}")
 
     done = [False, False, False]
     taken: set[str] = set()

@@ -6,6 +6,7 @@ import { h } from "../dom.js";
 import { num, t, tn } from "../i18n.js";
 import { icon } from "../icons.js";
 import { phoneNow } from "../net.js";
+import { secret } from "../secret.js";
 import { seatToken } from "../symbols.js";
 import { card as section, seatChip, seatNameNode } from "../ui.js";
 import { hasType, isLegal, lobbySeat, nameList } from "./common.js";
@@ -147,15 +148,22 @@ function handPanel(ctx) {
   });
   const hint = giving ? t("moth.give_hint") : hasType(ctx.legal, "play") ? t("moth.play_hint")
     : you.can_cheat ? t("moth.cheat_hint", { s: Math.round(v.settings.cheat_ms / 100) / 10 }) : you.is_guard ? t("moth.guard_hint") : "";
-  return h("section", { class: "card hand" },
-    h("h2", { class: "card-title", text: t("moth.your_hand", { n: you.hand.length }) }),
-    hint ? h("p", { class: "muted small", text: hint }) : null,
-    h("div", { class: "moth-hand", "data-testid": "hand" }, ...cards),
-    cheating ? h("div", { class: "cheat-progress", "data-testid": "cheating" },
-      h("span", { style: { animationDuration: `${v.settings.cheat_ms}ms` } }), t("moth.cheating")) : null,
-    isLegal(ctx.legal, { type: "draw" }) ? h("button", { class: "btn btn-ghost btn-big", type: "button", "data-testid": "draw", disabled: ctx.pending, onclick: () => ctx.act({ type: "draw" }), text: t("moth.draw") }) : null,
-    giving && gift !== null ? giveTargets(ctx, gift) : null,
-    h("p", { class: "secret-note" }, icon("lock", 14), t("moth.hand_secret")));
+  // Face down until the player looks; the cover says when the hand is needed (a turn, a give).
+  const hand = secret("moth-hand", {
+    title: t("moth.your_hand", { n: you.hand.length }), testid: "hand-card", className: "hand",
+    hint: giving ? t("moth.give_hint") : hasType(ctx.legal, "play") ? t("moth.your_turn") : null,
+    body: () => [
+      hint ? h("p", { class: "muted small", text: hint }) : null,
+      h("div", { class: "moth-hand", "data-testid": "hand" }, ...cards),
+      cheating ? h("div", { class: "cheat-progress", "data-testid": "cheating" },
+        h("span", { style: { animationDuration: `${v.settings.cheat_ms}ms` } }), t("moth.cheating")) : null,
+      giving && gift !== null ? giveTargets(ctx, gift) : null,
+      h("p", { class: "secret-note" }, icon("lock", 14), t("moth.hand_secret"))],
+  });
+  const draw = isLegal(ctx.legal, { type: "draw" })
+    ? h("button", { class: "btn btn-ghost btn-big", type: "button", "data-testid": "draw", disabled: ctx.pending, onclick: () => ctx.act({ type: "draw" }), text: t("moth.draw") })
+    : null;
+  return [hand, draw];
 }
 
 /** The card picked to give, if giving it is legal now. @param {GameContext} ctx */

@@ -6,6 +6,7 @@ import { num, t, tn } from "../i18n.js";
 import { seatChip, seatNameNode, card } from "../ui.js";
 import { seatToken } from "../symbols.js";
 import { icon } from "../icons.js";
+import { secret } from "../secret.js";
 import { bigButton, hasType, isLegal, lobbySeat } from "./common.js";
 
 /** @typedef {import("./common.js").GameContext} GameContext */
@@ -50,15 +51,20 @@ function statusBar(ctx, title) {
 }
 
 // --------------------------------------------------------------------------------- gold
-/** Own bars with their values and the total: the one secret on this phone. @param {any} v */
+/** Own bars with their values and the total: the one secret on this phone, face down until you look. @param {any} v */
 function goldPanel(v) {
+  return secret("collusion-gold", { title: t("collusion.your_gold"), testid: "gold", body: () => goldValues(v) });
+}
+
+/** @param {any} v */
+function goldValues(v) {
   const me = v.me;
   const bars = me.gold.length === 0
     ? h("p", { class: "muted", text: t("collusion.no_gold") })
     : h("div", { class: "bars", "data-testid": "my-gold" }, ...me.gold.map((/** @type {number} */ g) =>
       h("span", { class: `bar bar-${g}`, "aria-label": t("collusion.bar_worth", { n: g }) }, h("span", { class: "bar-value", text: num(g) }))));
   const pct = Math.min(100, Math.round((100 * me.total) / Math.max(1, v.target_score)));
-  return card(t("collusion.your_gold"),
+  return [
     bars,
     h("div", { class: "total-row" },
       h("span", { class: "total-label", text: t("collusion.total") }),
@@ -66,7 +72,7 @@ function goldPanel(v) {
       h("span", { class: "muted", text: t("collusion.of_target", { n: v.target_score }) })),
     h("div", { class: "progress", role: "progressbar", "aria-valuemin": "0", "aria-valuemax": String(v.target_score), "aria-valuenow": String(me.total) },
       h("span", { style: { width: `${pct}%` } })),
-    h("p", { class: "secret-note" }, icon("lock", 14), t("collusion.gold_secret")));
+    h("p", { class: "secret-note" }, icon("lock", 14), t("collusion.gold_secret"))];
 }
 
 // --------------------------------------------------------------------------------- vote

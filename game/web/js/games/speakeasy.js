@@ -3,6 +3,7 @@
 import { h } from "../dom.js";
 import { num, t, tn } from "../i18n.js";
 import { icon } from "../icons.js";
+import { secret } from "../secret.js";
 import { seatToken } from "../symbols.js";
 import { card, seatChip, seatNameNode } from "../ui.js";
 import { isLegal, lobbySeat } from "./common.js";
@@ -45,15 +46,18 @@ function clueCard(ctx) {
     h("p", { class: "clue-text", dir: "auto", text: v.clue.text }));
 }
 
-/** Your identity: the secret this phone holds. @param {GameContext} ctx */
+/** Your identity: the secret this phone holds, face down until you look. @param {GameContext} ctx */
 function identityCard(ctx) {
   const me = ctx.view.me;
   if (!me) return null;
-  return h("section", { class: `card identity identity-${me.identity}`, "data-testid": "identity" },
-    h("div", { class: "muted small", text: t("speakeasy.you_are") }),
-    h("strong", { class: "identity-name", text: t(`speakeasy.identity.${me.identity}`) }),
-    h("p", { class: "small", text: t(`speakeasy.identity_hint.${me.identity}`) }),
-    h("p", { class: "secret-note" }, icon("lock", 14), t("speakeasy.secret")));
+  return secret("speakeasy-identity", {
+    title: t("speakeasy.you_are"), testid: "identity", className: "identity",
+    body: () => [
+      h("div", { class: `identity-box identity-${me.identity}` },
+        h("strong", { class: "identity-name", text: t(`speakeasy.identity.${me.identity}`) }),
+        h("p", { class: "small", text: t(`speakeasy.identity_hint.${me.identity}`) })),
+      h("p", { class: "secret-note" }, icon("lock", 14), t("speakeasy.secret"))],
+  });
 }
 
 /** A grid of seat buttons. @param {GameContext} ctx @param {number[]} seats @param {number | null} selected @param {(s: number) => Record<string, any>} action */
