@@ -60,7 +60,6 @@ class KioskKeeper:
         self.limits = limits
         self.errors = ErrorQueue()
         self._kinds: dict[int, list[str]] = {}  # game_no -> "human" / "bot:<kind>" per seat
-        self._ending: str | None = None  # the outcome of the next TABLE_RESET (set by the hand-over)
 
     def attach(self) -> None:
         self.archive.open_run()
@@ -80,7 +79,7 @@ class KioskKeeper:
     def table_changed(self) -> None:
         pass
 
-    def seat_revoked(self, seat: int) -> None:
+    def seat_revoked(self, seat: int, reason: NoticeCode = NoticeCode.KICKED) -> None:
         pass
 
     def notice(self, code: NoticeCode) -> None:
@@ -89,12 +88,9 @@ class KioskKeeper:
         elif code is NoticeCode.GAME_FINISHED:
             self._ended(Outcome.FINISHED)
         elif code is NoticeCode.TABLE_RESET:
-            self._ended(self._ending or Outcome.ABORTED)
-            self._ending = None
-
-    def next_reset_is(self, outcome: str) -> None:
-        """The coming TABLE_RESET ends the game for ``outcome`` (e.g. idle) rather than an abort."""
-        self._ending = outcome
+            self._ended(Outcome.ABORTED)
+        elif code is NoticeCode.NEW_GROUP:  # handed over: after the results, or idle mid-game
+            self._ended(Outcome.IDLE)
 
     # --------------------------------------------------------------------------- chores
     def chore(self) -> None:

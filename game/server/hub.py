@@ -19,7 +19,7 @@ from aiohttp import WSMsgType, web
 from game.rules.base import MalformedAction, RulesError, StaleState, UnknownSeat
 from game.session.journal import JournalError
 from game.session.races import PressSource
-from game.session.session import NoticeCode, Session
+from game.session.session import HandedOver, NoticeCode, Session
 
 from .errors import BadPin, Forbidden, RateLimited, ServerFault, TakenOver
 from .phoneclock import EVERY_S, PhoneClock
@@ -63,6 +63,11 @@ NOTICE_TEXT: dict[NoticeCode, str] = {
     NoticeCode.GAME_STARTED: "The game has started.",
     NoticeCode.GAME_FINISHED: "The game is over.",
     NoticeCode.NEW_TABLE: "This is a new table: the previous one was closed.",
+    NoticeCode.NEW_GROUP: "This table has a new game. Thanks for playing!",
+}
+REVOKE_CLOSE: dict[NoticeCode, tuple[CloseCode, str]] = {
+    NoticeCode.KICKED: (CloseCode.KICKED, "kicked"),
+    NoticeCode.NEW_GROUP: (CloseCode.NEW_GROUP, "new group"),
 }
 
 
@@ -336,12 +341,12 @@ class Hub:
                 client.outbox.put(frames.get(None, host=True), state=True)
         self.feed.changed()
 
-    def seat_revoked(self, seat: int) -> None:
+    def seat_revoked(self, seat: int, reason: NoticeCode = NoticeCode.KICKED) -> None:
         client = self.by_seat.pop(seat, None)
         if client is None:
             return
-        client.send(notice_message(NoticeCode.KICKED.value, NOTICE_TEXT[NoticeCode.KICKED]))
-        client.close(CloseCode.KICKED, "kicked")
+        client.send(notice_message(reason.value, NOTICE_TEXT[reason]))
+        client.close(*REVOKE_CLOSE.get(reason, REVOKE_CLOSE[NoticeCode.KICKED]))
 
     def notice(self, code: NoticeCode) -> None:
         self.feed.catch_up()
@@ -457,7 +462,7 @@ class Hub:
             record = self.session.join_seat(hello.token or "", hello.name, hello.lang)
         except UnknownSeat as exc:
             client.send_error(exc)
-            client.close(CloseCode.REFUSED, "unknown seat")
+            client.close(CloseCode.NEW_GROUP if isinstance(exc, HandedOver) else CloseCode.REFUSED, "unknown seat")
             return
         previous = self.by_seat.get(record.seat)
         if previous is not None and previous is not client:

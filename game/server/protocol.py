@@ -42,6 +42,7 @@ class CloseCode(enum.IntEnum):
     TAKEN_OVER = 4001
     REFUSED = 4003  # unknown token, wrong PIN
     KICKED = 4004
+    NEW_GROUP = 4005  # kiosk: the table was handed to the next group; this seat's link is over
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,8 +11,10 @@ listeners (the WebSocket hub) are told. Races run on the session's :class:`RaceF
 from __future__ import annotations
 
 import asyncio
+import collections
 import dataclasses
 import enum
+import hashlib
 import logging
 import secrets
 import time
@@ -44,7 +46,7 @@ from .bots import MAX_BOT_STREAK, Bot, BotFactory, NoBotForGame, bot_seed, defau
 from .journal import Journal, JournalError, Saved
 from .races import PressSource, PressVerdict
 from .racing import BoardButton, PressInput, RaceFloor, RaceGame
-from .seats import MIN_OFFERED_SEATS, BotKind, SeatRecord, clean_name, seat_public_json
+from .seats import MIN_OFFERED_SEATS, BotKind, SeatRecord, clean_name, fresh_seats, seat_public_json
 from .snapshot import (
     InputEvent,
     InputKind,
@@ -77,6 +79,7 @@ class NoticeCode(enum.Enum):
     GAME_STARTED = "game_started"
     GAME_FINISHED = "game_finished"
     NEW_TABLE = "new_table"
+    NEW_GROUP = "new_group"  # kiosk: the table was handed to the next group (fresh links and codes)
 
 
 class HostCommand(enum.Enum):
@@ -97,7 +100,7 @@ class HostCommand(enum.Enum):
 class SessionListener(Protocol):
     def table_changed(self) -> None: ...
 
-    def seat_revoked(self, seat: int) -> None: ...
+    def seat_revoked(self, seat: int, reason: NoticeCode = NoticeCode.KICKED) -> None: ...
 
     def notice(self, code: NoticeCode) -> None: ...
 
@@ -162,6 +165,19 @@ def _bot_kind(value: Any) -> BotKind:
         raise BadSettings("bot kind must be 'random' or 'heuristic'") from None
 
 
+class HandedOver(UnknownSeat):
+    """A link of a group the table was handed over from (kiosk): it shows nothing any more."""
+
+    code = "new_group"
+
+
+RETIRED_TOKENS = 256  # links of earlier groups recognised (to tell them kindly), newest kept
+
+
+def _token_digest(token: str) -> bytes:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).digest()[:16]
+
+
 class Session:
     """One table. Create it with :meth:`boot` on the running loop."""
 
@@ -194,6 +210,8 @@ class Session:
         self._bot_handles: dict[int, asyncio.TimerHandle] = {}
         self._bot_streak: dict[int, int] = {}
         self._last_input_ms = clock()
+        self._finished_ms: int | None = None  # when the game in play ended (kiosk: hand-over after results_s)
+        self._retired: collections.deque[bytes] = collections.deque(maxlen=RETIRED_TOKENS)
         self._last_write_ms = clock()
         self._unfolded = False  # journal writes since the last checkpoint
         self._cache: dict[tuple[str, int | bool | None], dict[str, Any]] = {}
@@ -320,6 +338,8 @@ class Session:
         """A person opens a seat link: the seat becomes theirs (a bot on it steps aside)."""
         record = self.seat_by_token(token)
         if record is None:
+            if isinstance(token, str) and _token_digest(token) in self._retired:
+                raise HandedOver("this table has a new game: scan the big screen to play again")
             raise UnknownSeat("this seat link is not valid at this table")
         updated = record
         if name is not None:
@@ -411,24 +431,43 @@ class Session:
         self.check_idle()
 
     def check_idle(self) -> None:
-        """Kiosk: after ``idle_reset_minutes`` without input, back to an empty lobby."""
+        """Kiosk: after ``idle_reset_minutes`` without input, or ``results_s`` after a game ended,
+        the table is handed to the next group (:meth:`hand_over`)."""
         if self.mode is not Mode.KIOSK:
             return
-        idle_ms = self.clock() - self._last_input_ms
+        now = self.clock()
+        idle_ms = now - self._last_input_ms
+        if self.phase is TablePhase.FINISHED and self._finished_ms is not None and \
+                now - self._finished_ms >= self._results_ms():
+            log.info("kiosk: the final scores were shown; the table is handed to the next group")
+            self.hand_over()
+            return
         if idle_ms < self.table.table_settings.idle_reset_minutes * 60_000:
             return
-        people = [r.seat for r in self.table.offered if r.joined]
-        if self.phase is TablePhase.LOBBY and not people:
+        if self.phase is TablePhase.LOBBY and not any(r.joined or r.name for r in self.table.offered):
             return
-        log.info("kiosk idle for %d s: back to the lobby", idle_ms // 1000)
-        table = self.table
-        for seat in people:
-            table = table.with_seat(table.seats[seat].freed(table.codes()))
+        log.info("kiosk idle for %d s: the table is handed to the next group", idle_ms // 1000)
+        self.hand_over()
+
+    def _results_ms(self) -> int:
+        kiosk = self.config.kiosk
+        return (kiosk.timers.results_s if kiosk is not None else 60) * 1000
+
+    def hand_over(self) -> None:
+        """The next group starts clean: the game (if any) ends, every seat gets a new link and code,
+        names, bots and scores are cleared; the old group's phones are told kindly and closed, and
+        their links only ever say "this table has a new game"."""
+        for record in self.table.seats:
+            self._retired.append(_token_digest(record.token))
+        table = replace(self.table, seats=fresh_seats())
         self._end_game(table)
-        for seat in people:
-            self._revoke(seat)
-        self._notify(NoticeCode.TABLE_RESET)
+        for seat in range(MAX_SEATS):
+            self._revoke(seat, NoticeCode.NEW_GROUP)
+        self._connected.clear()
+        self._bot_streak.clear()
+        self._notify(NoticeCode.NEW_GROUP)
         self._touch()
+        self._publish()
 
     # ------------------------------------------------------------------------ host commands
     def _host_set_game(self, p: Mapping[str, Any]) -> None:
@@ -672,6 +711,7 @@ class Session:
         if run is None or self.phase is not TablePhase.PLAYING or not run.engine.is_over(run.state):
             return False
         self.table = replace(self.table, phase=TablePhase.FINISHED)
+        self._finished_ms = self.clock()
         if self._journal is not None:
             self._journal.save_table(self.table, self.version)
         return True
@@ -704,9 +744,9 @@ class Session:
         for listener in list(self._listeners):
             listener.notice(code)
 
-    def _revoke(self, seat: int) -> None:
+    def _revoke(self, seat: int, reason: NoticeCode = NoticeCode.KICKED) -> None:
         for listener in list(self._listeners):
-            listener.seat_revoked(seat)
+            listener.seat_revoked(seat, reason)
 
     def _wrote(self) -> None:
         self._last_write_ms = self.clock()

@@ -23,7 +23,7 @@ class Recorder:
     def table_changed(self) -> None:
         self.changes += 1
 
-    def seat_revoked(self, seat: int) -> None:
+    def seat_revoked(self, seat: int, reason: NoticeCode = NoticeCode.KICKED) -> None:
         self.revoked.append(seat)
 
     def notice(self, code: NoticeCode) -> None:

@@ -125,7 +125,8 @@ function onStatus(status) {
   } else {
     banner(null);
   }
-  if (status === Status.TAKEN_OVER || status === Status.KICKED || status === Status.REJECTED) keepAwake(false);
+  if (status === Status.NEW_GROUP) app.state = null; // the last group's hand and names leave the phone too
+  if (status === Status.TAKEN_OVER || status === Status.KICKED || status === Status.REJECTED || status === Status.NEW_GROUP) keepAwake(false);
   document.body.dataset.status = status;
   render();
 }
@@ -302,6 +303,7 @@ function screen() {
   }
   if (status === Status.TAKEN_OVER) return { key: "taken", draw: takenOver };
   if (status === Status.KICKED) return { key: "kicked", draw: () => fullMessage(t("kicked.title"), t("kicked.body"), joinLink()) };
+  if (status === Status.NEW_GROUP) return { key: "new_group", draw: () => fullMessage(t("new_group.title"), t("new_group.body"), joinLink()) };
   if (status === Status.REJECTED && app.mode === Mode.SEAT) return { key: "rejected", draw: () => fullMessage(t("rejected.title"), t("rejected.body"), joinLink()) };
   if (app.mode === Mode.HOST && (!app.pin || status === Status.REJECTED)) {
     return { key: `form:pin:${lang()}:${app.pinError}`, draw: () => pinForm(app.pinError, submitPin) };

@@ -18,11 +18,13 @@ export const Status = Object.freeze({
   TAKEN_OVER: "taken_over", // 4001: another device opened this seat
   REJECTED: "rejected", // 4003: unknown token / bad PIN
   KICKED: "kicked", // 4004: the host freed this seat
+  NEW_GROUP: "new_group", // 4005: kiosk: the table was handed to the next group
 });
 
 const CLOSE_TAKEN_OVER = 4001;
 const CLOSE_REJECTED = 4003;
 const CLOSE_KICKED = 4004;
+const CLOSE_NEW_GROUP = 4005;
 const CLOSE_HEARTBEAT = 4000; // ours: the server stopped answering pings
 const BACKOFF_MIN_MS = 500;
 const BACKOFF_MAX_MS = 5000;
@@ -186,7 +188,7 @@ export class Connection extends EventTarget {
     this.ws = null;
     this.clearTimers();
     if (this.stopped) return;
-    const terminal = { [CLOSE_TAKEN_OVER]: Status.TAKEN_OVER, [CLOSE_REJECTED]: Status.REJECTED, [CLOSE_KICKED]: Status.KICKED }[ev.code];
+    const terminal = { [CLOSE_TAKEN_OVER]: Status.TAKEN_OVER, [CLOSE_REJECTED]: Status.REJECTED, [CLOSE_KICKED]: Status.KICKED, [CLOSE_NEW_GROUP]: Status.NEW_GROUP }[ev.code];
     if (terminal) {
       this.stopped = true;
       this.setStatus(terminal, ev.code);

@@ -1,0 +1,70 @@
+"""When the kiosk hands the table over: ``results_s`` after a game ends, or ``idle_minutes``
+without input; never while people are playing or in a table that is not a kiosk."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import tabletop_fakegame as fake
+from tabletop_sessionkit import FakeClock, Recorder
+
+from game.config import TableConfig
+from game.kiosk.config import KioskConfig, Timers
+from game.session.session import NoticeCode, Session
+from game.session.snapshot import InputSource, Mode, TablePhase
+
+
+def kiosk(tmp_path: Path, clock: FakeClock, mode: Mode = Mode.KIOSK) -> Session:
+    config = TableConfig(mode=mode, data_dir=tmp_path, admin_pin="2468", seed=4,
+                         kiosk=KioskConfig(timers=Timers(results_s=45), admin_pin="2468"))
+    session = Session.boot(config, None, None, engines=fake.engines, bot_factory=fake.bot_factory, clock=clock,
+                           bot_delay_scale=1000.0)
+    session.host_command({"command": "set_seats", "count": 3})
+    return session
+
+
+def finish(session: Session) -> None:
+    session.host_command({"command": "start"})
+    for _ in range(2):
+        for seat in range(3):
+            session.submit_action(seat, {"type": "pick", "value": 1}, None, InputSource.BOT)
+    assert session.phase is TablePhase.FINISHED
+
+
+async def test_the_table_is_handed_over_results_s_after_a_game_ends(tmp_path: Path) -> None:
+    clock = FakeClock()
+    session = kiosk(tmp_path, clock)
+    rec = Recorder()
+    session.attach(rec)
+    token = session.table.seats[0].token
+    session.join_seat(token, "Sara")
+    finish(session)
+    clock.now += 44_000
+    session.check_idle()
+    assert session.phase is TablePhase.FINISHED  # the scores are still on screen
+    clock.now += 1_000
+    session.check_idle()
+    assert session.phase is TablePhase.LOBBY and NoticeCode.NEW_GROUP in rec.notices
+    assert session.seat_by_token(token) is None and 0 in rec.revoked
+    session.close()
+
+
+async def test_a_table_mode_game_is_never_handed_over(tmp_path: Path) -> None:
+    clock = FakeClock()
+    session = kiosk(tmp_path, clock, Mode.TABLE)
+    finish(session)
+    clock.now += 3_600_000
+    session.check_idle()
+    assert session.phase is TablePhase.FINISHED
+    session.close()
+
+
+async def test_an_empty_lobby_is_left_alone(tmp_path: Path) -> None:
+    clock = FakeClock()
+    session = kiosk(tmp_path, clock)
+    tokens = [r.token for r in session.table.seats]
+    clock.now += 3_600_000
+    session.check_idle()
+    assert [r.token for r in session.table.seats] == tokens  # the QR codes on the TV stay valid
+    session.close()
+
+
