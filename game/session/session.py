@@ -966,7 +966,8 @@ class Session:
         if cached is None:
             cached = {
                 "v": PROTOCOL_VERSION, "kind": "state", "version": self.version, "phase": self.phase.value,
-                "game": self.table.game, "events": list(self.last_events), "event_seq": self.event_seq,
+                "game": self.table.game, "phone": catalog.get(self.table.game).phone,
+                "events": list(self.last_events), "event_seq": self.event_seq,
                 "lobby": self.lobby_json(host=host),
             }
             self._cache[key] = cached

@@ -18,7 +18,7 @@ const OFFLINE_BANNER_DELAY_MS = 1200;
 const Mode = Object.freeze({ SEAT: "seat", JOIN: "join", WATCH: "watch", HOST: "host" });
 
 /**
- * @typedef {{ v: number, kind: "state", version: number, phase: string, game: string, view: any,
+ * @typedef {{ v: number, kind: "state", version: number, phase: string, game: string, phone: string, view: any,
  *   legal: any[], timer: any, events: any[], event_seq: number, lobby: any }} StateMsg
  */
 
@@ -162,12 +162,12 @@ async function onState(msg) {
   app.pending = false;
   localStorage.setItem(lastVersionKey(), String(msg.version));
   app.deadline = localDeadline(msg.timer);
-  const game = await loadGame(msg.game); // cached after the first load of each game
+  const game = await loadGame(msg.phone); // the game's module as the table names it; cached
   if (app.state !== msg) return; // a newer state arrived while the game module loaded
   app.game = game;
   keepAwake(app.mode === Mode.SEAT && msg.phase === "playing");
   if (previous && previous.phase !== msg.phase && msg.phase === "playing") buzz(120);
-  if (msg.events?.some((e) => e.type === "reveal" || e.type === "showdown_reveal")) buzz(60);
+  if (msg.event_seq !== previous?.event_seq && msg.events?.some((e) => game.buzzOn?.includes(e.type))) buzz(60);
   await applyLang();
   render();
 }

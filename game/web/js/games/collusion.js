@@ -395,4 +395,4 @@ function renderPublic(ctx) {
 }
 
 /** @type {import("./common.js").GameModule} */
-export default { renderSeat, renderPublic };
+export default { renderSeat, renderPublic, buzzOn: ["reveal", "showdown_reveal"] };

@@ -26,6 +26,7 @@ import { seatNameNode } from "../ui.js";
  *   renderPublic: (ctx: GameContext) => Node,
  *   onMessage?: (msg: { kind: string, [field: string]: any }) => void, // server messages the app does
  *                                    // not handle itself (e.g. press_result)
+ *   buzzOn?: readonly string[],      // engine event types after which the phone buzzes briefly (a reveal)
  * }} GameModule
  */
 

@@ -1,0 +1,24 @@
+"""The phone app loads a game's module from what the table says (issue 10): every ``state``
+carries the game's catalog ``phone`` path, and that file exists in the phone app."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from game import catalog
+from game.config import TableConfig
+from game.session.session import Session
+
+WEB_JS = Path(__file__).resolve().parents[2] / "game" / "web" / "js"
+
+
+@pytest.mark.parametrize("game", catalog.ids(catalog.Mode.TABLE))
+def test_state_names_the_games_phone_module(game: str, config: TableConfig) -> None:
+    s = Session.boot(config, None, None, bot_delay_scale=1000.0)
+    s.host_command({"command": "set_game", "game": game})
+    phone = catalog.get(game).phone
+    assert s.state_message(None)["phone"] == phone
+    assert s.state_message(0)["phone"] == phone
+    assert (WEB_JS / phone).is_file()
+    s.close()
