@@ -4,6 +4,7 @@ import { has, num, t, LANGS } from "../i18n.js";
 import { seatToken } from "../symbols.js";
 import { card, seatName } from "../ui.js";
 import { settingLabel, smallTableNote } from "./lobby.js";
+import { ownerCard } from "./owner.js";
 
 export const PIN_KEY = "tabletop.pin";
 const BOT_KINDS = Object.freeze(["heuristic", "random"]);
@@ -162,5 +163,6 @@ export function hostConsole(state, send, table) {
     arcadeCard(lobby, send),
     inLobby && settings.length ? card(t("lobby.settings"), ...settings) : null,
     tableSettings.length ? card(t("host.table_settings"), ...tableSettings) : null,
+    lobby.mode === "kiosk" ? ownerCard() : null,
     table);
 }

@@ -1,0 +1,84 @@
+"""Kiosk pages on a real phone browser: the owner's page on the host console (fa, th, en) and the
+kind message an old group's phone gets when the table is handed to the next group."""
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from game.kiosk.archive import Archive, Outcome
+from game.server.runtime import TableRuntime
+from game.session.snapshot import Mode
+
+from .conftest import ADMIN_PIN, BOT_DELAY_SCALE, Phones, Table, start_runtime
+from .phone import join
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def kiosk_table(tmp_path: Path) -> Iterator[Table]:
+    plain = start_runtime(tmp_path)
+    config = replace(plain.config, mode=Mode.KIOSK)
+    plain.stop()
+    runtime = TableRuntime(config, bot_delay_scale=BOT_DELAY_SCALE)
+    runtime.start()
+    runtime.wait_ready()
+    t = Table(runtime, tmp_path)
+    yield t
+    t.runtime.stop()
+
+
+def seed_archive(data_dir: Path) -> None:
+    """A morning at the café, written beside the running table (the archive is one sqlite file)."""
+    now = time.time()
+    clock = [now - 3 * 3600]
+    archive = Archive(data_dir / "archive.sqlite3", lambda: clock[0])
+    for n, (game, people, minutes) in enumerate([("collusion", 6, 24), ("speakeasy", 5, 18),
+                                                  ("collusion", 8, 31), ("cheating_moth", 4, 12)], 100):
+        archive.game_started(n, game, None, 8, people)
+        clock[0] += minutes * 60
+        archive.game_ended(n, Outcome.FINISHED)
+        clock[0] += 600
+    archive.add_error("The arcade board stopped answering on /dev/ttyACM0; races use the phones.")
+    archive.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "fa", "th"])
+def test_the_owners_page_on_the_host_console(kiosk_table: Table, phones: Phones, shots: Path, lang: str) -> None:
+    seed_archive(kiosk_table.tmp_path / "data")
+    kiosk_table.host("set_language", language=lang)
+    host = phones.open(f"{kiosk_table.url}/host", locale={"en": "en-US", "fa": "fa-IR", "th": "th-TH"}[lang])
+    host.fill("[data-testid=pin-input]", ADMIN_PIN)
+    host.click("[data-testid=pin-go]")
+    owner = host.locator("[data-testid=owner]")
+    owner.locator(".owner-table").first.wait_for()
+    owner.scroll_into_view_if_needed()
+    text = owner.inner_text()
+    assert "cheating" not in text.lower() or lang == "en"  # game names are translated
+    assert "/dev/ttyACM0" in text  # the last error
+    rows = owner.locator(".owner-table").first.locator("tbody tr")
+    assert rows.count() == 3  # collusion, speakeasy, cheating moth
+    with host.expect_download() as download:
+        host.click("[data-testid=owner-csv]")
+    csv = Path(download.value.path()).read_text(encoding="utf-8").splitlines()
+    assert csv[0].startswith("game_no,game,") and len(csv) == 5
+    owner.screenshot(path=str(shots / f"owner_{lang}.png"))
+
+
+def test_an_old_groups_phone_is_told_kindly(kiosk_table: Table, phones: Phones, shots: Path) -> None:
+    url = kiosk_table.seat_url(0)
+    page = phones.open(url)
+    join(page, "Sara")
+    kiosk_table.call(lambda s: s.hand_over())
+    page.wait_for_selector("text=This table has a new game")
+    assert "Sara" not in page.inner_text("body")
+    page.screenshot(path=str(shots / "new_group_en.png"))
+    again = phones.open(url)  # the old link, opened later
+    again.wait_for_selector("text=This table has a new game")
+    assert kiosk_table.snapshot().seats[0].name == ""
+
+
