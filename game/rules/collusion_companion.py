@@ -139,6 +139,9 @@ class ConfirmTotals:
     """The host accepts the revealed totals: C18 (or C20) decides now."""
 
 
+ENTER_FORM = EnterTotal(0)
+
+
 # ----------------------------------------------------------------------------------------- events
 EVENTS: WireCodec[Any] = WireCodec("event")
 for _tag, _cls in zip(table.EVENTS.tags, table.EVENTS.classes):
@@ -404,12 +407,22 @@ def _need_host_review(state: State, seat: Seat | None, what: str) -> Count:
     return state.count
 
 
+def _undoable(state: State, count: Count) -> bool:
+    """Is the pad's next undo a correction of this count (never an entry itself)?"""
+    try:
+        pad = state.pad.undo(None)
+    except BadEntry:
+        return False
+    last = pad.changes[-1]
+    return last.round_no == count.number and all(pad.value(s, count.number) is not None for s in count.seats)
+
+
 def _on_undo(state: State, seat: Seat | None, action: UndoEntry) -> tuple[State, Events]:
     count = _need_host_review(state, seat, "takes a correction back")
+    if not _undoable(state, count):
+        raise IllegalAction("there is no correction of these totals to take back; an entry itself stays")
     pad = state.pad.undo(None)
     last = pad.changes[-1]
-    if any(pad.value(s, count.number) is None for s in count.seats) or last.round_no != count.number:
-        raise IllegalAction("there is no correction of these totals to take back; an entry itself stays")
     return replace(state, pad=pad), [TotalCorrected(last.seat, last.old, last.new, None, True)]
 
 
@@ -621,10 +634,29 @@ class CollusionCompanionEngine(GameEngine[State]):
             mine = dict(state.answers).get(seat)
             return [Reached(r) for r in (True, False) if r is not mine]
         count = state.count
-        if state.phase is Phase.COUNT and count is not None and seat in count.seats:
-            low, high = total_range(state, seat)
-            return [EnterTotal(p) for p in range(low, high + 1) if p != count.entry(seat)]
+        if state.phase in (Phase.COUNT, Phase.REVIEW) and count is not None and seat in count.seats:
+            return [ENTER_FORM]  # any number: apply checks it against the bars held (C2)
         return []
+
+    def table_actions(self, state: State) -> list[Any]:
+        """What the host may do as the table (seat ``None``): answer or enter for a player without
+        a phone, correct a revealed total, take a correction back, confirm the totals."""
+        count = state.count
+        if state.phase is Phase.CHECK:
+            return [Reached(r, seat=s) for s in range(state.n) for r in (True, False)]
+        if state.phase not in (Phase.COUNT, Phase.REVIEW) or count is None:
+            return []
+        out: list[Any] = [EnterTotal(0, seat=s) for s in count.seats]
+        if state.phase is Phase.REVIEW:
+            if _undoable(state, count):
+                out.append(UndoEntry())
+            out.append(ConfirmTotals())
+        return out
+
+    def legal_form(self, action: Any) -> Any:
+        """The form an action has in the legal lists: a total's points zeroed (the session compares
+        this form; :meth:`apply` checks the number and says what is wrong with it)."""
+        return replace(action, points=0) if isinstance(action, EnterTotal) else action
 
     def apply(self, state: State, seat: Seat | None, action: Any) -> tuple[State, list[Any]]:
         check_seat(seat, state.n)

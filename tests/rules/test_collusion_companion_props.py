@@ -44,7 +44,11 @@ def step(state: State, rng: random.Random) -> tuple[Any, Any] | None:
     if not seats:
         return (None, host) if host is not None else None
     seat = rng.choice(seats)
-    return seat, rng.choice(ENGINE.legal_actions(state, seat))
+    action = rng.choice(ENGINE.legal_actions(state, seat))
+    if isinstance(action, EnterTotal):  # the legal form: fill in a number, now and then a bad one
+        low, high = total_range(state, seat)
+        action = EnterTotal(rng.randint(low, high) if rng.random() < 0.9 else high + 1)
+    return seat, action
 
 
 def play(seed: int, n: int, gold: str, target: int) -> tuple[State, list[tuple[Any, dict[str, Any]]], list[Any]]:
