@@ -390,11 +390,26 @@ def _score_line(seat: int, reason: ScoreReason) -> ScoreLine:
 
 def _clue_scores(state: State, subject: int, correct: tuple[int, ...]) -> tuple[Outcome, tuple[ScoreLine, ...]]:
     """S8 / S9: who scores for this clue."""
+    return clue_scores(state.host, subject, correct, state.seats[subject].identity)
+
+
+def clue_scores(host: int, subject: int, correct: tuple[int, ...],
+                identity: Identity | None) -> tuple[Outcome, tuple[ScoreLine, ...]]:
+    """S8 / S9: who scores for a clue, given the seats that pointed at the subject (``correct``)
+    and the subject's identity (needed only when someone pointed at them)."""
     if not correct:
-        return Outcome.NOBODY, (_score_line(state.host, ScoreReason.NOBODY_FOUND),)
-    if state.seats[subject].identity is Identity.INFORMANT:
+        return Outcome.NOBODY, (_score_line(host, ScoreReason.NOBODY_FOUND),)
+    if identity is None:
+        raise ValueError("S8 needs the subject's identity once someone pointed at them")
+    if identity is Identity.INFORMANT:
         return Outcome.INFORMANT_CAUGHT, tuple(_score_line(s, ScoreReason.POINTED_AT_INFORMANT) for s in correct)
     return Outcome.CITIZEN_FOUND, (_score_line(subject, ScoreReason.CITIZEN_FOUND),)
+
+
+def unrevealed_bonus(seat: int, identity: Identity) -> ScoreLine:
+    """S12: an identity never revealed scores at the end (informant 2, citizen 1)."""
+    informant = identity is Identity.INFORMANT
+    return _score_line(seat, ScoreReason.UNREVEALED_INFORMANT if informant else ScoreReason.UNREVEALED_CITIZEN)
 
 
 def _fill_missed(state: State) -> tuple[tuple[int | None, ...], Rng]:
@@ -456,17 +471,24 @@ def _draw(state: State, index: int, host: int) -> tuple[State, Events]:
 
 def _winners(state: State, seats: tuple[SeatState, ...]) -> tuple[tuple[int, ...], TieBreak, Rng]:
     """S13: highest score; then more correct points; then shared or by lots ([gap])."""
-    best = max(s.score for s in seats)
-    tied = [i for i, s in enumerate(seats) if s.score == best]
+    return final_winners(tuple(s.score for s in seats), tuple(s.correct for s in seats), state.settings.final_tie,
+                         state.rng)
+
+
+def final_winners(scores: tuple[int, ...], correct: tuple[int, ...], final_tie: FinalTie,
+                  rng: Rng) -> tuple[tuple[int, ...], TieBreak, Rng]:
+    """S13: highest score; then more correct points; then shared or by lots ([gap])."""
+    best = max(scores)
+    tied = [i for i, score in enumerate(scores) if score == best]
     if len(tied) == 1:
-        return tuple(tied), TieBreak.NONE, state.rng
-    most = max(seats[i].correct for i in tied)
-    tied = [i for i in tied if seats[i].correct == most]
+        return tuple(tied), TieBreak.NONE, rng
+    most = max(correct[i] for i in tied)
+    tied = [i for i in tied if correct[i] == most]
     if len(tied) == 1:
-        return tuple(tied), TieBreak.CORRECT_POINTS, state.rng
-    if state.settings.final_tie is FinalTie.SHARED:
-        return tuple(tied), TieBreak.SHARED, state.rng
-    winner, rng = state.rng.choice(tied)
+        return tuple(tied), TieBreak.CORRECT_POINTS, rng
+    if final_tie is FinalTie.SHARED:
+        return tuple(tied), TieBreak.SHARED, rng
+    winner, rng = rng.choice(tied)
     return (winner,), TieBreak.LOTS, rng
 
 
@@ -480,9 +502,7 @@ def _finish(state: State) -> tuple[State, Events]:
             continue
         seats[i] = dataclasses.replace(seat, revealed=True)
         events.append(IdentityRevealed(i, seat.identity, "S12"))
-        informant = seat.identity is Identity.INFORMANT
-        reason = ScoreReason.UNREVEALED_INFORMANT if informant else ScoreReason.UNREVEALED_CITIZEN
-        bonuses.append(_score_line(i, reason))
+        bonuses.append(unrevealed_bonus(i, seat.identity))
         events.append(_add_score(seats, bonuses[-1]))
     final_seats = tuple(seats)
     winners, tie_break, rng = _winners(state, final_seats)
