@@ -43,14 +43,19 @@ def parse_size(text: str) -> tuple[int, int]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default="out/screenshots", type=Path)
-    parser.add_argument("--game", nargs="+", default=list(GAMES), choices=list(GAMES))
+    parser.add_argument("--game", nargs="*", default=list(GAMES), choices=list(GAMES))
     parser.add_argument("--lang", nargs="+", default=list(LANGS), choices=LANGS)
     parser.add_argument("--size", nargs="+", default=[f"{w}x{h}" for w, h in DEFAULT_SIZES])
+    parser.add_argument("--kiosk", action="store_true", help="also the kiosk's attract loop and PIN prompt")
     args = parser.parse_args(argv)
     pygame.init()
     pygame.display.set_mode((1, 1))
     args.out.mkdir(parents=True, exist_ok=True)
     count = 0
+    if args.kiosk:
+        from game.kiosk.shots import write_kiosk_screens
+
+        count += write_kiosk_screens(args.out, tuple(args.lang), tuple(map(parse_size, args.size)))
     for game in args.game:
         for lang in args.lang:
             for moment in GAMES[game](lang):

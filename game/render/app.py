@@ -172,6 +172,9 @@ def _open_window(config: TableConfig, fullscreen: bool) -> pygame.Surface:
 def run_window(runtime: Runtime, config: TableConfig) -> int:
     """Open the table window and run it until it is closed (Ctrl+Q or the window's close button)."""
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    from game.kiosk.screen import kiosk_layer
+
+    kiosk = kiosk_layer(config)  # kiosk mode: the PIN lock, the attract loop, the hidden pointer
     pygame.init()
     pygame.display.set_caption(WINDOW_TITLE)
     fullscreen = config.fullscreen
@@ -182,8 +185,10 @@ def run_window(runtime: Runtime, config: TableConfig) -> int:
     try:
         while True:
             dt = min(MAX_CATCH_UP_S, clock.tick(FPS) / 1000)
-            screen.sync(runtime.snapshot())
+            screen.sync(kiosk.shown(runtime.snapshot(), screen) if kiosk else runtime.snapshot())
             for event in pygame.event.get():
+                if kiosk is not None and kiosk.consume(event):
+                    continue
                 if event.type == pygame.QUIT:
                     return 0
                 press = screen.race_press(event)
@@ -200,9 +205,15 @@ def run_window(runtime: Runtime, config: TableConfig) -> int:
                         screen.ctx.sound.toggle_mute()
                     elif isinstance(intent, HostCommand):
                         runtime.send(screen.input_event(intent))
+            if kiosk is not None:
+                if kiosk.quit_confirmed:
+                    return 0
+                kiosk.tick()
             window = pygame.display.get_surface() or window
             screen.advance(dt, window.get_size())
             screen.draw(window)
+            if kiosk is not None and screen.snapshot is not None:
+                kiosk.draw(window, screen.snapshot, screen.ctx)
             pygame.display.flip()
             if first:
                 first = False

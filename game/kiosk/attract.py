@@ -1,0 +1,143 @@
+"""The attract loop: when nobody plays, bots play real short games on the big screen.
+
+An :class:`AttractReel` plays a bot game of each table game in turn (real engine, real bots, the
+simulator's :func:`play_game`) and keeps its public steps as a tape; the screen is shown the tape
+one step at a time as ordinary :class:`TableSnapshot` values, so the game's own scenes and beats
+draw it. A step waits until the screen's beats for the last one have played (it reads well) but
+never less than ``min_step_ms`` (it does not crawl): "sped up where it reads well". Each game
+gets ``game_s`` on screen; the languages cycle with the games.
+
+The reel never touches the session: the table stays an empty lobby with valid seat links, and the
+first phone to join stops the loop (see :class:`AttractDirector`).
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from game import catalog
+from game.seating import look
+from game.session.snapshot import Mode, SeatInfo, SeatStatus, TablePhase, TableSnapshot
+from game.simulate import bot_seed, game_seed, play_game
+
+DEMO_SEATS = 5
+MIN_STEP_MS = 350  # a step stays at least this long
+MAX_STEP_MS = 6_000  # and at most this long, even when the screen is still busy animating
+FINAL_MS = 7_000  # the final scores stay this long before the next game
+VERSION_BASE = 1 << 40  # demo snapshots never share a version with the real table's
+
+DEMO_NAMES: dict[str, tuple[str, ...]] = {
+    "en": ("Sara", "Ali", "Nok", "Dara", "Mina", "Kai"),
+    "fa": ("سارا", "علی", "مینا", "دارا", "نیما", "پرستو"),
+    "th": ("นก", "ต้น", "ฝน", "แก้ม", "บอล", "มิว"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    public_view: dict[str, Any]
+    events: tuple[dict[str, Any], ...]
+
+
+@dataclass(slots=True)
+class Tape:
+    game: str
+    language: str
+    preset: str | None
+    settings: dict[str, Any]
+    steps: list[Step]
+
+
+def record_tape(game: str, language: str, seats: int, seed: int) -> Tape:
+    """One whole bot game of ``game``, as the public table saw each step."""
+    desc = catalog.get(game)
+    engine = desc.load_engine()
+    presets = list(engine.presets())
+    preset = language if language in presets else (presets[0] if presets else None)
+    settings = engine.default_settings(preset)
+    state = engine.new_game(settings, seats, game_seed(seed, 0))
+    steps = [Step(engine.view(state, None), tuple(engine.events_to_wire(_start_events(engine, state))))]
+
+    def keep(state: Any, events: list[Any]) -> None:
+        steps.append(Step(engine.view(state, None), tuple(engine.events_to_wire(events))))
+
+    bots = [desc.make_bot("heuristic", seat, bot_seed(seed, 0, seat)) for seat in range(seats)]
+    play_game(engine, settings, seats, game_seed(seed, 0), bots, on_events=keep)
+    return Tape(game, language, preset, engine.settings_to_wire(settings), steps)
+
+
+def _start_events(engine: Any, state: Any) -> list[Any]:
+    start_events = getattr(engine, "start_events", None)
+    return list(start_events(state)) if callable(start_events) else []
+
+
+@dataclass
+class AttractReel:
+    """Which game and language are on, and which step of its tape (see module docs)."""
+
+    languages: Sequence[str]
+    games: Sequence[str] = field(default_factory=lambda: [d.id for d in catalog.games(catalog.Mode.TABLE) if d.has_bots])
+    game_ms: int = 40_000
+    seats: int = DEMO_SEATS
+    seed: int = 1
+    turn: int = 0
+    tape: Tape | None = None
+    step: int = 0
+    started_ms: int = 0  # when this game's turn began
+    step_ms: int = 0  # when the current step came on screen
+    version: int = VERSION_BASE
+
+    def start(self, now_ms: int) -> None:
+        self._load(now_ms)
+
+    def _load(self, now_ms: int) -> None:
+        game = self.games[self.turn % len(self.games)]
+        language = self.languages[self.turn % len(self.languages)]
+        self.tape = record_tape(game, language, self.seats, self.seed + self.turn)
+        self.step, self.started_ms, self.step_ms = 0, now_ms, now_ms
+        self.version += 1
+
+    def tick(self, now_ms: int, screen_busy: bool) -> None:
+        """Move on when the step has been seen (see module docs) and the game's turn when it is up."""
+        tape = self.tape
+        if tape is None:
+            self._load(now_ms)
+            return
+        shown = now_ms - self.step_ms
+        last = self.step >= len(tape.steps) - 1
+        if (last and shown >= FINAL_MS) or (not last and now_ms - self.started_ms >= self.game_ms and not screen_busy):
+            self.turn += 1
+            self._load(now_ms)
+            return
+        if not last and shown >= MIN_STEP_MS and (not screen_busy or shown >= MAX_STEP_MS):
+            self.step += 1
+            self.step_ms = now_ms
+            self.version += 1
+
+    def snapshot(self, now_ms: int, real: TableSnapshot) -> TableSnapshot:
+        """The demo step as the screen draws it; ``extras["attract"]`` carries the real table's
+        free seats (their QR codes invite people in) and the venue."""
+        tape = self.tape
+        assert tape is not None, "call start() first"
+        step = tape.steps[self.step]
+        over = self.step == len(tape.steps) - 1
+        names = DEMO_NAMES.get(tape.language, DEMO_NAMES["en"])
+        seats = tuple(SeatInfo(seat=i, status=SeatStatus.JOINED, name=names[i % len(names)], colour=look(i).colour,
+                               symbol=look(i).symbol, code="", url="", connected=True, language=tape.language)
+                      for i in range(self.seats))
+        free = [s for s in real.seats if s.status is SeatStatus.FREE]
+        return TableSnapshot(
+            version=self.version, mode=Mode.KIOSK, language=tape.language, game=tape.game, preset=tape.preset,
+            settings=tape.settings, seats=seats, phase=TablePhase.FINISHED if over else TablePhase.PLAYING,
+            public_view=step.public_view, events=step.events, event_seq=self.version if step.events else 0,
+            clock_ms=now_ms, join_url=real.join_url, spectator_url=real.spectator_url,
+            extras={**real.extras, "bots": [None] * self.seats, "bot_names": [None] * self.seats,
+                    "race": None, "race_outcome": None, "can_start": False,
+                    "attract": {"seats": free, "join_url": real.join_url}},
+        )
+
+
+def wants_attract(real: TableSnapshot) -> bool:
+    """The table is an empty lobby: nobody holds a seat."""
+    return real.phase is TablePhase.LOBBY and not any(s.status is SeatStatus.JOINED for s in real.seats)

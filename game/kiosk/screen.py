@@ -1,0 +1,287 @@
+"""The kiosk on the big screen: the lock, the attract loop and the pointer.
+
+* **Lock**: quitting (Ctrl+Q, Alt+F4 / the window's close), full screen (F11), the lobby's settings
+  (S) and the arcade wizard (A) need the admin PIN: a PIN prompt opens on the TV; the typed digits
+  show as dots, never as digits. After the right PIN the held key goes through and the table stays
+  unlocked for ``UNLOCK_S``. SIGTERM (systemd stopping the unit) still stops the table at once.
+* **Attract loop**: after ``attract_after_s`` of an empty, unchanged lobby the screen shows an
+  :class:`~game.kiosk.attract.AttractReel` with "Scan to play" and the real seats' QR codes; the
+  first phone that joins (or any key or click at the TV) brings the lobby back.
+* **Pointer**: the mouse pointer hides after ``POINTER_IDLE_S`` without moving.
+
+:class:`KioskLayer` sits between the window loop and the :class:`Screen`: ``shown()`` picks the
+snapshot to draw, ``consume()`` filters input, ``draw()`` paints the overlays.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from types import FrameType
+from typing import Any
+
+import pygame
+
+from game import i18n
+from game.config import LANGUAGES, TableConfig
+from game.render.kit import shapes, theme
+from game.render.kit.scene import RenderContext
+from game.render.kit.text import Align, TextStyle, VAlign
+from game.session.snapshot import Mode, SeatInfo, TableSnapshot
+
+from .attract import AttractReel, wants_attract
+
+UNLOCK_S = 60.0
+POINTER_IDLE_S = 3.0
+PIN_MAX = 8
+DIGIT_KEYS: dict[int, str] = {
+    **{getattr(pygame, f"K_{n}"): str(n) for n in range(10)},
+    **{getattr(pygame, f"K_KP{n}"): str(n) for n in range(10)},
+}
+GUARDED_KEYS = {pygame.K_F11, pygame.K_s, pygame.K_a}
+
+
+def is_quit_attempt(event: pygame.event.Event) -> bool:
+    if event.type == pygame.QUIT:
+        return True
+    if event.type != pygame.KEYDOWN:
+        return False
+    ctrl_q = event.key == pygame.K_q and event.mod & pygame.KMOD_CTRL
+    alt_f4 = event.key == pygame.K_F4 and event.mod & pygame.KMOD_ALT
+    return bool(ctrl_q or alt_f4)
+
+
+@dataclass
+class PinPrompt:
+    """The PIN being typed for a held action (``None``: quit)."""
+
+    held: pygame.event.Event | None
+    typed: str = ""
+    wrong: bool = False
+
+
+class KioskLayer:
+    def __init__(self, config: TableConfig, clock: Callable[[], float] = time.monotonic) -> None:
+        kiosk = config.kiosk
+        self.pin = config.admin_pin
+        self.languages = kiosk.languages if kiosk is not None else LANGUAGES
+        self.venue = kiosk.venue.name if kiosk is not None else ""
+        self.attract_after_s = kiosk.timers.attract_after_s if kiosk is not None else 60
+        self.game_ms = (kiosk.timers.attract_game_s if kiosk is not None else 40) * 1000
+        self.clock = clock
+        self.prompt: PinPrompt | None = None
+        self.quit_confirmed = False
+        self.reel: AttractReel | None = None
+        self._unlocked_until = 0.0
+        self._quiet_since = clock()
+        self._real_version: int | None = None
+        self._pointer_moved = clock()
+        self._pointer_shown = True
+
+    # ------------------------------------------------------------------------ the snapshot
+    def shown(self, real: TableSnapshot, screen: Any = None) -> TableSnapshot:
+        """What the screen draws: the real table, or the attract reel over an empty lobby.
+        ``screen``: the :class:`~game.render.app.Screen` (the reel waits for its beats)."""
+        now = self.clock()
+        director = getattr(screen, "director", None)
+        screen_busy = director is not None and (director.pending > 0 or len(director.stack) > 1)
+        if real.version != self._real_version or not wants_attract(real) or self.prompt is not None:
+            self._real_version = real.version
+            self._quiet_since = now
+            self.reel = None
+            return real
+        if self.reel is None:
+            if now - self._quiet_since < self.attract_after_s:
+                return real
+            self.reel = AttractReel(self.languages, game_ms=self.game_ms, seed=int(now) & 0xFFFF)
+            self.reel.start(self._ms(now))
+        self.reel.tick(self._ms(now), screen_busy)
+        return self.reel.snapshot(self._ms(now), real)
+
+    @staticmethod
+    def _ms(seconds: float) -> int:
+        return round(seconds * 1000)
+
+    @property
+    def attracting(self) -> bool:
+        return self.reel is not None
+
+    # ------------------------------------------------------------------------------ input
+    def consume(self, event: pygame.event.Event) -> bool:
+        """Whether the kiosk took ``event`` (the screen must not see it)."""
+        now = self.clock()
+        if event.type == pygame.MOUSEMOTION:
+            self._pointer_moved = now
+            self._show_pointer(True)
+        if self.prompt is not None:
+            return self._prompt_input(event)
+        if self.reel is not None and event.type in (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN, pygame.FINGERDOWN):
+            self.reel, self._quiet_since = None, now  # someone at the TV: the lobby
+            return True
+        if now < self._unlocked_until:
+            return False
+        if is_quit_attempt(event):
+            self.prompt = PinPrompt(None)
+            return True
+        if event.type == pygame.KEYDOWN and event.key in GUARDED_KEYS and not event.mod & pygame.KMOD_CTRL:
+            self.prompt = PinPrompt(event)
+            return True
+        return False
+
+    def _prompt_input(self, event: pygame.event.Event) -> bool:
+        prompt = self.prompt
+        assert prompt is not None
+        if event.type == pygame.QUIT:
+            return True  # a second close while the prompt is up changes nothing
+        if event.type != pygame.KEYDOWN:
+            return event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.KEYUP, pygame.TEXTINPUT)
+        if event.key == pygame.K_ESCAPE:
+            self.prompt = None
+        elif event.key == pygame.K_BACKSPACE:
+            prompt.typed, prompt.wrong = prompt.typed[:-1], False
+        elif event.key in DIGIT_KEYS and len(prompt.typed) < PIN_MAX:
+            prompt.typed, prompt.wrong = prompt.typed + DIGIT_KEYS[event.key], False
+        elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            self._check(prompt)
+        return True
+
+    def _check(self, prompt: PinPrompt) -> None:
+        if not self.pin or prompt.typed != self.pin:
+            prompt.typed, prompt.wrong = "", True
+            return
+        self.prompt = None
+        self._unlocked_until = self.clock() + UNLOCK_S
+        if prompt.held is None:
+            self.quit_confirmed = True
+        else:
+            pygame.event.post(pygame.event.Event(prompt.held.type, prompt.held.dict))
+
+    # ---------------------------------------------------------------------------- pointer
+    def tick(self) -> None:
+        if self._pointer_shown and self.clock() - self._pointer_moved >= POINTER_IDLE_S:
+            self._show_pointer(False)
+
+    def _show_pointer(self, shown: bool) -> None:
+        if shown != self._pointer_shown:
+            self._pointer_shown = shown
+            if pygame.display.get_init():
+                pygame.mouse.set_visible(shown)
+
+    # ------------------------------------------------------------------------------- draw
+    def draw(self, surface: pygame.Surface, shown: TableSnapshot, ctx: RenderContext) -> None:
+        if self.reel is not None and self.prompt is None:
+            draw_attract(surface, shown, self.venue, ctx)
+        if self.prompt is not None:
+            draw_pin_prompt(surface, shown.language, self.prompt, ctx)
+
+
+def _s(lang: str, key: str, **values: object) -> str:
+    return i18n.text(lang if lang in i18n.LANGUAGES else i18n.FALLBACK, "screen", key, **values)
+
+
+def draw_attract(surface: pygame.Surface, shown: TableSnapshot, venue: str, ctx: RenderContext) -> None:
+    """The invitation over the demo game: a column with "Scan to play" and the free seats' codes."""
+    w, h = surface.get_size()
+    u = min(w / 1280, h / 720)
+    lang = shown.language
+    rtl = i18n.is_rtl(lang)
+    col_w = round(w * 0.34)
+    col = pygame.Rect(0 if rtl else w - col_w, 0, col_w, h)
+    surface.blit(shapes.veil(col.size, (12, 14, 20, 235)), col.topleft)
+    pad = round(18 * u)
+    inner = col.inflate(-2 * pad, -2 * pad)
+    y = inner.y
+    if venue:
+        box = pygame.Rect(inner.x, y, inner.width, round(34 * u))
+        ctx.text.draw(surface, venue, lang, box, TextStyle(round(26 * u), theme.TEXT_DIM, bold=True, align=Align.CENTER, max_lines=1))
+        y = box.bottom + round(4 * u)
+    title = pygame.Rect(inner.x, y, inner.width, round(92 * u))
+    ctx.text.draw(surface, _s(lang, "kiosk.scan"), lang, title,
+                  TextStyle(round(64 * u), theme.GOLD, bold=True, align=Align.CENTER, max_lines=1, min_px=round(30 * u)))
+    hint = pygame.Rect(inner.x, title.bottom, inner.width, round(56 * u))
+    ctx.text.draw(surface, _s(lang, "kiosk.scan_hint"), lang, hint,
+                  TextStyle(round(22 * u), theme.TEXT, align=Align.CENTER, max_lines=2, valign=VAlign.TOP))
+    seats: list[SeatInfo] = list(shown.extras.get("attract", {}).get("seats", []))[:6]
+    grid = pygame.Rect(inner.x, hint.bottom + round(10 * u), inner.width, inner.bottom - hint.bottom - round(10 * u))
+    _draw_codes(surface, seats, grid, lang, u, ctx)
+
+
+def _draw_codes(surface: pygame.Surface, seats: list[SeatInfo], grid: pygame.Rect, lang: str, u: float,
+                ctx: RenderContext) -> None:
+    if not seats:
+        return
+    cols = 2 if len(seats) > 1 else 1
+    rows = (len(seats) + cols - 1) // cols
+    gap = round(12 * u)
+    cell_w = (grid.width - gap * (cols - 1)) // cols
+    cell_h = (grid.height - gap * (rows - 1)) // rows
+    code_h = round(30 * u)
+    qr_size = max(40, min(cell_w, cell_h - code_h))
+    rtl = i18n.is_rtl(lang)
+    for i, seat in enumerate(seats):
+        col, row = i % cols, i // cols
+        if rtl:
+            col = cols - 1 - col
+        cell = pygame.Rect(grid.x + col * (cell_w + gap), grid.y + row * (cell_h + gap), cell_w, cell_h)
+        colour = theme.seat_colour(seat.seat, seat.colour)
+        qr = ctx.qr.surface(seat.url, colour, qr_size)
+        surface.blit(qr, qr.get_rect(midtop=(cell.centerx, cell.y)))
+        code = pygame.Rect(cell.x, cell.y + qr.get_height(), cell.width, code_h)
+        sym_r = code_h * 0.36
+        shapes.symbol(surface, seat.symbol, colour, (code.x + sym_r + 2, code.centery), sym_r)
+        ctx.text.draw(surface, _s(lang, "seat.code", code=seat.code), lang, code,
+                      TextStyle(round(22 * u), colour, bold=True, align=Align.CENTER, max_lines=1))
+
+
+def draw_pin_prompt(surface: pygame.Surface, lang: str, prompt: PinPrompt, ctx: RenderContext) -> None:
+    """A dimmed screen and a panel asking staff for the PIN; digits show as dots."""
+    w, h = surface.get_size()
+    u = min(w / 1280, h / 720)
+    surface.blit(shapes.veil((w, h), (0, 0, 0, 190)), (0, 0))
+    panel = pygame.Rect(0, 0, round(560 * u), round(330 * u))
+    panel.center = (w // 2, h // 2)
+    shapes.panel(surface, panel, theme.PANEL, theme.ACCENT, radius=round(16 * u), width=max(2, round(3 * u)))
+    pad = round(24 * u)
+    inner = panel.inflate(-2 * pad, -2 * pad)
+    title = pygame.Rect(inner.x, inner.y, inner.width, round(70 * u))
+    ctx.text.draw(surface, _s(lang, "kiosk.pin_title"), lang, title,
+                  TextStyle(round(34 * u), theme.TEXT, bold=True, align=Align.CENTER, max_lines=2))
+    dots = pygame.Rect(inner.x, title.bottom + round(16 * u), inner.width, round(64 * u))
+    _draw_dots(surface, dots, len(prompt.typed), u)
+    message = _s(lang, "kiosk.pin_wrong") if prompt.wrong else _s(lang, "kiosk.pin_hint")
+    note = pygame.Rect(inner.x, dots.bottom + round(18 * u), inner.width, inner.bottom - dots.bottom - round(18 * u))
+    ctx.text.draw(surface, message, lang, note,
+                  TextStyle(round(24 * u), theme.DANGER if prompt.wrong else theme.TEXT_DIM, align=Align.CENTER,
+                            max_lines=2))
+
+
+def _draw_dots(surface: pygame.Surface, box: pygame.Rect, typed: int, u: float) -> None:
+    slots = max(4, typed)
+    r = round(14 * u)
+    step = round(44 * u)
+    x0 = box.centerx - (slots - 1) * step // 2
+    for i in range(slots):
+        centre = (x0 + i * step, box.centery)
+        if i < typed:
+            pygame.draw.circle(surface, theme.GOLD, centre, r)
+        else:
+            pygame.draw.circle(surface, theme.TEXT_DIM, centre, r, max(2, round(3 * u)))
+
+
+def kiosk_layer(config: TableConfig) -> KioskLayer | None:
+    """The kiosk layer for a kiosk table (call before ``pygame.init()``), else None. In kiosk mode
+    SDL must not turn SIGTERM into a quit event (the lock would hold it): SIGTERM and SIGINT stop
+    the table through :attr:`KioskLayer.quit_confirmed` instead."""
+    if config.mode is not Mode.KIOSK:
+        return None
+    os.environ["SDL_NO_SIGNAL_HANDLERS"] = "1"
+    layer = KioskLayer(config)
+
+    def stop(_signum: int, _frame: FrameType | None) -> None:
+        layer.quit_confirmed = True
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    return layer

@@ -1,0 +1,89 @@
+"""Pictures of the kiosk's screens (``tools/screenshots.py --kiosk``): the attract loop a few
+seconds into each game and the PIN prompt, in each language, drawn headless."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pygame
+
+from game.config import TableConfig
+from game.render.app import Screen
+from game.session.session import Session
+from game.session.snapshot import Mode
+
+from .config import KioskConfig, Timers, Venue
+from .screen import KioskLayer, PinPrompt, draw_pin_prompt
+
+DEMO_PIN = "4821"
+STEP_S = 1 / 30
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _config(lang: str, data: Path) -> TableConfig:
+    others = tuple(x for x in ("fa", "th", "en") if x != lang)
+    kiosk = KioskConfig(venue=Venue("Café Nakhl"), languages=(lang, *others), admin_pin=DEMO_PIN,
+                        timers=Timers(attract_after_s=5, attract_game_s=20))
+    return TableConfig(mode=Mode.KIOSK, language=lang, data_dir=data, admin_pin=DEMO_PIN, kiosk=kiosk, seed=7)
+
+
+def attract_picture(lang: str, size: tuple[int, int], game_turn: int = 0, seconds: float = 9.0) -> pygame.Surface:
+    """The attract loop ``seconds`` into the ``game_turn``-th game (0: Collusion)."""
+    config = _config(lang, Path("/nonexistent"))
+    session = Session.boot(config, None, None)
+    session.set_base_url("http://192.168.1.20:8765")
+    clock = _Clock()
+    layer = KioskLayer(config, clock)
+    screen = Screen()
+    layer.shown(session.snapshot, screen)
+    clock.now += config.kiosk.timers.attract_after_s if config.kiosk else 60
+    layer.shown(session.snapshot, screen)
+    assert layer.reel is not None
+    layer.reel.turn = game_turn
+    layer.reel.languages = [lang]
+    layer.reel.start(round(clock.now * 1000))
+    for _ in range(round(seconds / STEP_S)):
+        clock.now += STEP_S
+        screen.sync(layer.shown(session.snapshot, screen))
+        screen.advance(STEP_S, size)
+    surface = pygame.Surface(size)
+    screen.draw(surface)
+    assert screen.snapshot is not None
+    layer.draw(surface, screen.snapshot, screen.ctx)
+    session.close()
+    return surface
+
+
+def pin_picture(lang: str, size: tuple[int, int], typed: int = 3, wrong: bool = False) -> pygame.Surface:
+    """The lobby under the PIN prompt (``typed`` digits as dots)."""
+    config = _config(lang, Path("/nonexistent"))
+    session = Session.boot(config, None, None)
+    session.set_base_url("http://192.168.1.20:8765")
+    screen = Screen()
+    screen.sync(session.snapshot)
+    screen.advance(0.5, size)
+    surface = pygame.Surface(size)
+    screen.draw(surface)
+    draw_pin_prompt(surface, lang, PinPrompt(None, typed=DEMO_PIN[:typed], wrong=wrong), screen.ctx)
+    session.close()
+    return surface
+
+
+def write_kiosk_screens(out: Path, langs: tuple[str, ...], sizes: tuple[tuple[int, int], ...]) -> int:
+    out.mkdir(parents=True, exist_ok=True)
+    count = 0
+    for lang in langs:
+        for w, h in sizes:
+            for turn, game in enumerate(("collusion", "speakeasy", "cheating_moth")):
+                pygame.image.save(attract_picture(lang, (w, h), turn), str(out / f"kiosk_{lang}_{w}x{h}_attract_{game}.png"))
+                count += 1
+            pygame.image.save(pin_picture(lang, (w, h)), str(out / f"kiosk_{lang}_{w}x{h}_pin.png"))
+            pygame.image.save(pin_picture(lang, (w, h), 0, wrong=True), str(out / f"kiosk_{lang}_{w}x{h}_pin_wrong.png"))
+            count += 2
+    return count

@@ -1,0 +1,198 @@
+"""The kiosk on the big screen: the PIN lock (quit, full screen, settings), the attract loop that
+gives way to the lobby when a phone joins, and the overlays drawn in fa, th and en without cut
+text and without ever drawing the PIN."""
+from __future__ import annotations
+
+import os
+import signal
+from collections.abc import Iterator
+from pathlib import Path
+
+import pygame
+import pytest
+
+from game.config import TableConfig
+from game.kiosk.config import KioskConfig, Timers, Venue
+from game.kiosk.screen import UNLOCK_S, KioskLayer, PinPrompt, draw_pin_prompt, kiosk_layer
+from game.render.app import Screen
+from game.render.kit.qr import QrCache
+from game.render.kit.scene import RenderContext
+from game.render.kit.sound import SoundBank
+from game.render.kit.text import TextRenderer
+from game.session.session import Session
+from game.session.snapshot import Mode, SeatStatus, TablePhase
+
+PIN = "4821"
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture(autouse=True)
+def display() -> Iterator[None]:
+    pygame.init()
+    pygame.display.set_mode((64, 64))
+    pygame.event.clear()
+    yield
+    pygame.event.clear()
+
+
+def config(tmp_path: Path, lang: str = "en") -> TableConfig:
+    kiosk = KioskConfig(venue=Venue("Café Nakhl"), languages=(lang, *(x for x in ("fa", "th", "en") if x != lang)),
+                        timers=Timers(attract_after_s=60, attract_game_s=40), admin_pin=PIN)
+    return TableConfig(mode=Mode.KIOSK, language=lang, data_dir=tmp_path, admin_pin=PIN, kiosk=kiosk)
+
+
+def key(k: int, mod: int = 0) -> pygame.event.Event:
+    return pygame.event.Event(pygame.KEYDOWN, key=k, mod=mod, unicode="", scancode=0)
+
+
+def type_pin(layer: KioskLayer, pin: str) -> None:
+    for ch in pin:
+        assert layer.consume(key(getattr(pygame, f"K_{ch}")))
+    assert layer.consume(key(pygame.K_RETURN))
+
+
+@pytest.mark.parametrize("attempt", [key(pygame.K_q, pygame.KMOD_LCTRL), key(pygame.K_F4, pygame.KMOD_LALT),
+                                     pygame.event.Event(pygame.QUIT)], ids=["ctrl_q", "alt_f4", "window_close"])
+def test_quitting_needs_the_pin(tmp_path: Path, attempt: pygame.event.Event) -> None:
+    layer = KioskLayer(config(tmp_path), Clock())
+    assert layer.consume(attempt) and layer.prompt is not None and not layer.quit_confirmed
+    assert layer.consume(key(pygame.K_ESCAPE)) and layer.prompt is None and not layer.quit_confirmed  # Esc only closes it
+    layer.consume(attempt)
+    type_pin(layer, "1234")
+    assert layer.prompt is not None and layer.prompt.wrong and not layer.quit_confirmed
+    type_pin(layer, PIN)
+    assert layer.quit_confirmed and layer.prompt is None
+
+
+def test_settings_and_full_screen_need_the_pin_then_go_through(tmp_path: Path) -> None:
+    clock = Clock()
+    layer = KioskLayer(config(tmp_path), clock)
+    assert layer.consume(key(pygame.K_s))
+    assert not [e for e in pygame.event.get() if e.type == pygame.KEYDOWN]  # held back
+    type_pin(layer, PIN)
+    posted = [e for e in pygame.event.get() if e.type == pygame.KEYDOWN]
+    assert [e.key for e in posted] == [pygame.K_s]  # the held key goes through once the PIN is right
+    assert not layer.consume(posted[0]) and not layer.consume(key(pygame.K_F11))  # unlocked for a while
+    clock.now += UNLOCK_S + 1
+    assert layer.consume(key(pygame.K_F11))  # locked again
+
+
+def test_customers_keys_are_not_locked(tmp_path: Path) -> None:
+    layer = KioskLayer(config(tmp_path), Clock())
+    for k in (pygame.K_g, pygame.K_l, pygame.K_RETURN, pygame.K_SPACE, pygame.K_ESCAPE):
+        assert not layer.consume(key(k))
+
+
+def test_only_kiosk_mode_has_the_layer(tmp_path: Path) -> None:
+    assert kiosk_layer(TableConfig(data_dir=tmp_path)) is None
+
+
+def test_sigterm_still_stops_a_locked_kiosk(tmp_path: Path) -> None:
+    before = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        layer = kiosk_layer(config(tmp_path))
+        assert layer is not None and os.environ["SDL_NO_SIGNAL_HANDLERS"] == "1"
+        os.kill(os.getpid(), signal.SIGTERM)
+        assert layer.quit_confirmed  # systemd's stop is not a customer: no PIN
+    finally:
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
+        os.environ.pop("SDL_NO_SIGNAL_HANDLERS", None)
+
+
+def lobby(tmp_path: Path) -> Session:
+    session = Session.boot(config(tmp_path), None, None)
+    session.set_base_url("http://192.168.1.20:8765")
+    return session
+
+
+async def test_the_attract_loop_starts_in_an_idle_empty_lobby_and_stops_when_a_phone_joins(tmp_path: Path) -> None:
+    clock = Clock()
+    session = lobby(tmp_path)
+    layer = KioskLayer(config(tmp_path), clock)
+    real = session.snapshot
+    assert layer.shown(real) is real
+    clock.now += 59
+    assert layer.shown(real) is real and not layer.attracting
+    clock.now += 1
+    demo = layer.shown(real)
+    assert layer.attracting and demo.phase is TablePhase.PLAYING and demo.game == "collusion"
+    assert [s.url for s in demo.extras["attract"]["seats"]] == [s.url for s in real.seats]  # the real links
+    versions = set()
+    for _ in range(40):  # the bots play on: the screen sees step after step
+        clock.now += 0.5
+        versions.add(layer.shown(real).version)
+    assert len(versions) > 10
+    session.join_seat(session.table.seats[0].token, "Sara")  # the first phone joins
+    shown = layer.shown(session.snapshot)
+    assert shown is session.snapshot and not layer.attracting
+    assert shown.seats[0].status is SeatStatus.JOINED
+    session.close()
+
+
+async def test_the_attract_loop_cycles_games_and_languages(tmp_path: Path) -> None:
+    clock = Clock()
+    session = lobby(tmp_path)
+    layer = KioskLayer(config(tmp_path, "fa"), clock)
+    real = session.snapshot
+    layer.shown(real)
+    clock.now += 60
+    seen = set()
+    for _ in range(800):
+        clock.now += 0.5
+        snap = layer.shown(real)
+        seen.add((snap.game, snap.language))
+    assert {g for g, _ in seen} == {"collusion", "speakeasy", "cheating_moth"}
+    assert {lang for _, lang in seen} == {"fa", "th", "en"}
+    session.close()
+
+
+async def test_a_key_at_the_tv_brings_the_lobby_back(tmp_path: Path) -> None:
+    clock = Clock()
+    session = lobby(tmp_path)
+    layer = KioskLayer(config(tmp_path), clock)
+    layer.shown(session.snapshot)
+    clock.now += 61
+    layer.shown(session.snapshot)
+    assert layer.attracting
+    assert layer.consume(key(pygame.K_1))  # eaten: no race press for the demo reaches the table
+    assert layer.shown(session.snapshot) is session.snapshot
+    session.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "fa", "th"])
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
+async def test_overlays_fit_and_never_draw_the_pin(tmp_path: Path, lang: str, size: tuple[int, int]) -> None:
+    drawn: list[str] = []
+    problems: list[str] = []
+    readable = 11 * min(size[0] / 1280, size[1] / 720)
+
+    def probe(text: str, text_lang: str, box: pygame.Rect, fitted: object) -> None:
+        drawn.append(text)
+        if getattr(fitted, "overflow", False) or getattr(fitted, "px", 99) < readable:
+            problems.append(f"{text!r} cut or small in {box}")
+
+    ctx = RenderContext(TextRenderer(probe), QrCache(), SoundBank(enabled=False))
+    clock = Clock()
+    session = lobby(tmp_path)
+    layer = KioskLayer(config(tmp_path, lang), clock)
+    screen = Screen(ctx=ctx)
+    layer.shown(session.snapshot, screen)
+    clock.now += 61
+    screen.sync(layer.shown(session.snapshot, screen))
+    screen.advance(0.5, size)
+    surface = pygame.Surface(size)
+    screen.draw(surface)
+    layer.draw(surface, screen.snapshot, ctx)
+    draw_pin_prompt(surface, lang, PinPrompt(None, typed=PIN), ctx)
+    draw_pin_prompt(surface, lang, PinPrompt(None, typed="", wrong=True), ctx)
+    assert problems == []
+    assert not any(PIN in text for text in drawn)
+    session.close()
