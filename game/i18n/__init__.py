@@ -3,6 +3,11 @@
 Each language has one JSON file per domain, ``<domain>_<lang>.json`` beside this module (``screen``
 for the TV, ``web`` for the phone app). :func:`load` reads and caches one file; :func:`text`
 looks a key up with English as the fallback and fills ``{placeholders}``.
+
+Plurals: a string that counts ``{n}`` is stored once per CLDR plural category, ``key.one`` and
+``key.other`` (every language file has the same keys; a language whose rules never pick ``one``,
+like Thai, repeats ``other``). ``text(lang, domain, "key", n=...)`` picks the form with Babel's
+plural rules for ``lang``, so English says "1 bar" and "2 bars".
 """
 from __future__ import annotations
 
@@ -12,6 +17,8 @@ from functools import cache
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
+
+from babel import Locale
 
 LANGUAGES: tuple[str, ...] = ("en", "fa", "th")
 FALLBACK = "en"
@@ -48,26 +55,55 @@ def load(lang: str, domain: str) -> Mapping[str, str]:
     return MappingProxyType(data)
 
 
-def text(lang: str, domain: str, key: str, /, **values: Any) -> str:
-    """The string ``key`` in ``lang`` (else English), with ``{name}`` placeholders filled.
-
-    In Persian, numbers given as ``values`` are written with Persian digits."""
+def _lookup(lang: str, domain: str, key: str) -> str | None:
     template = load(lang, domain).get(key)
-    if template is None:
-        template = load(FALLBACK, domain).get(key)
+    return template if template is not None else load(FALLBACK, domain).get(key)
+
+
+@cache
+def _plural_rule(lang: str) -> Any:
+    return Locale.parse(lang).plural_form
+
+
+def plural_category(lang: str, n: int) -> str:
+    """The CLDR plural category of ``n`` in ``lang`` ("one", "other", ...)."""
+    _check_language(lang)
+    category: str = _plural_rule(lang)(abs(n))
+    return category
+
+
+def _template(lang: str, domain: str, key: str, values: dict[str, Any]) -> str:
+    template = _lookup(lang, domain, key)
+    if template is None and isinstance(values.get("n"), int) and _lookup(lang, domain, f"{key}.other") is not None:
+        template = _lookup(lang, domain, f"{key}.{plural_category(lang, values['n'])}") or _lookup(lang, domain, f"{key}.other")
     if template is None:
         raise MissingString(f"no string {key!r} in domain {domain!r}")
+    return template
+
+
+def text(lang: str, domain: str, key: str, /, **values: Any) -> str:
+    """The string ``key`` in ``lang`` (else English), with ``{name}`` placeholders filled; a plural
+    string (``key.one``/``key.other``) in the form ``n`` calls for.
+
+    In Persian, numbers given as ``values`` are written with Persian digits."""
+    template = _template(lang, domain, key, values)
     if not values:
         return template
     return template.format(**{k: number(lang, v) if isinstance(v, int) else v for k, v in values.items()})
 
 
 def has(lang: str, domain: str, key: str) -> bool:
-    return key in load(lang, domain) or key in load(FALLBACK, domain)
+    return any(k in load(lang, domain) or k in load(FALLBACK, domain) for k in (key, f"{key}.other"))
+
+
+PERSIAN_ZERO_WORD = "صفر"
 
 
 def number(lang: str, value: int | str) -> str:
-    """A number written the way the language writes it (Persian digits in Persian)."""
+    """A number written the way the language writes it (Persian digits in Persian). A lone Persian
+    zero "۰" is a small dot that reads as punctuation, so a count of zero is spelled out."""
+    if lang == "fa" and isinstance(value, int) and not isinstance(value, bool) and value == 0:
+        return PERSIAN_ZERO_WORD
     out = str(value)
     return out.translate(_PERSIAN_DIGITS) if lang == "fa" else out
 

@@ -1,6 +1,7 @@
 """Cheating Moth's last screen (M19): lowest total first, moths as the tie-break, the winners in gold."""
 from __future__ import annotations
 
+from game.render.kit import theme
 from game.render.kit.final import Cell, FinalBoard, FinalRow, FinalScene
 from game.render.kit.scene import Frame, view_of
 from game.render.kit.seats import names, seat_name
@@ -22,8 +23,10 @@ class GameOverScene(FinalScene):
             headline = s(frame, "over.wins", name=seat_name(frame, seats, winners[0]), n=total)
         elif winners:
             headline = s(frame, "over.shared", names=names(frame, seats, winners))
-        rows = tuple(FinalRow(seats[r.seat], r.rank == 1, (Cell(s(
-            frame, "over.row", name=seat_name(frame, seats, r.seat), points=r.total, moths=r.moths), 1.0, px=21),),
-            rank=r.rank) for r in ranking if r.seat < len(seats))
+        rows = tuple(FinalRow(seats[r.seat], r.rank == 1, (
+            Cell(seat_name(frame, seats, r.seat), 0.5, px=22),
+            Cell(s(frame, "points", n=r.total), 0.28, px=22),
+            Cell(s(frame, "round.moths", n=r.moths), 0.22, theme.TEXT_DIM, px=20),
+        ), rank=r.rank) for r in ranking if r.seat < len(seats))
         return FinalBoard(s(frame, "over.title"), tuple(seats[w] for w in winners if w < len(seats)), headline,
                           (s(frame, "over.rule"),), rows, s(frame, "over.next"))

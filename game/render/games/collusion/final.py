@@ -1,6 +1,7 @@
 """Collusion's last screen: the winner, and every seat's total revealed at last."""
 from __future__ import annotations
 
+from game.render.kit import theme
 from game.render.kit.final import Cell, FinalBoard, FinalRow, FinalScene
 from game.render.kit.scene import Frame, view_of
 from game.render.kit.seats import names, seat_name
@@ -27,8 +28,10 @@ class GameOverScene(FinalScene):
         rows: tuple[FinalRow, ...] = ()
         if final is not None:
             order = sorted(range(len(seats)), key=lambda s: (-(final.totals[s] if s < len(final.totals) else 0), s))
-            rows = tuple(FinalRow(seats[s], s in final.winners, (Cell(frame.s(
-                "over.row", name=seat_name(frame, seats, s), points=final.totals[s] if s < len(final.totals) else 0,
-                bars=final.bars[s] if s < len(final.bars) else 0), 1.0, px=21),)) for s in order)
+            rows = tuple(FinalRow(seats[s], s in final.winners, (
+                Cell(seat_name(frame, seats, s), 0.5, px=22),
+                Cell(frame.s("over.points", n=final.totals[s] if s < len(final.totals) else 0), 0.28, px=22),
+                Cell(frame.s("table.bars", n=final.bars[s] if s < len(final.bars) else 0), 0.22, theme.TEXT_DIM, px=20),
+            )) for s in order)
         return FinalBoard(frame.s("over.title"), tuple(seats[w] for w in winners if w < len(seats)), headline, notes,
                           rows, frame.s("over.next"))
