@@ -19,6 +19,7 @@ from game.session.snapshot import SeatInfo, SeatStatus, TableSnapshot
 
 from .kit import shapes, theme
 from .kit.scene import Frame, Intent, PushScene, RenderContext, Scene, host
+from .kit.seats import shown_name
 from .kit.text import Align, TextStyle, VAlign
 from .kit.widgets import Button, draw_button, hit, row
 
@@ -87,6 +88,12 @@ def _mapped_so_far(snapshot: TableSnapshot, done: Any, waiting: int | None) -> d
     if waiting not in order:
         return {}
     return dict.fromkeys(order[:order.index(waiting)])
+
+
+def typed_address(join_url: str) -> str:
+    """The join page as a person types it from across the room (no scheme): the seat's code does
+    the rest. The seat's own secret link stays in its QR code only."""
+    return join_url.split("://", 1)[-1].rstrip("/")
 
 
 def _next(items: tuple, current: object) -> object:
@@ -355,7 +362,8 @@ class LobbyScene(Scene):
         name_box = pygame.Rect(head.x, head.y, head.width - round(sym_r * 2.3), head.height)
         if not rtl:
             name_box.x = head.x + round(sym_r * 2.3)
-        name = seat.name if seat.status is not SeatStatus.FREE and seat.name else frame.s("seat.name", n=seat.seat + 1)
+        shown = shown_name(seat.name) if seat.status is not SeatStatus.FREE else ""
+        name = shown or frame.s("seat.name", n=seat.seat + 1)
         ctx.text.draw(surface, name, frame.lang, name_box, TextStyle(round(22 * u), theme.TEXT, bold=True, max_lines=1, min_px=7))
         body = pygame.Rect(rect.x + pad, head.bottom + pad // 2, rect.width - 2 * pad, rect.bottom - head.bottom - pad)
         if seat.status is SeatStatus.FREE or (seat.status is SeatStatus.JOINED and not seat.connected):
@@ -380,8 +388,8 @@ class LobbyScene(Scene):
         ctx.text.draw(surface, status, frame.lang, code_box,
                       TextStyle(round(24 * u), theme.GOLD, bold=True, align=Align.CENTER, max_lines=1, min_px=7))
         link_box = pygame.Rect(rest.x, code_box.bottom, rest.width, rest.bottom - code_box.bottom)
-        ctx.text.draw(surface, seat.url, "en", link_box,
-                      TextStyle(round(13 * u), theme.TEXT_DIM, align=Align.CENTER, max_lines=2, min_px=6,
+        ctx.text.draw(surface, typed_address(frame.snapshot.join_url), "en", link_box,
+                      TextStyle(round(20 * u), theme.TEXT, align=Align.CENTER, max_lines=1, min_px=round(12 * u),
                                 valign=VAlign.TOP))
 
     @staticmethod

@@ -73,8 +73,16 @@ def test_every_screen_string_has_glyphs_in_the_fonts(text):
             assert text.clean(value) == value, (lang, key)
 
 
-def test_a_character_no_font_has_becomes_a_question_mark(text):
-    assert text.clean("Ann\u4e00") == "Ann?"
+def test_a_letter_no_font_has_becomes_the_replacement_character_not_a_question_mark(text):
+    assert text.clean("Ann\u4e00") == "Ann\ufffd"
+
+
+@pytest.mark.parametrize("typed, shown", [
+    ("Ali 😀", "Ali"), ("😀 Ali", "Ali"), ("Ali 👍🏻 Reza", "Ali Reza"), ("👨\u200d👩\u200d👧", ""),
+    ("Zoë ✨✨ x", "Zoë x"), ("Mina🇮🇷", "Mina"), ("سارا ❤️", "سارا"),
+])
+def test_issue11_17_emoji_no_font_has_are_dropped_with_their_joiners_never_a_question_mark(text, typed, shown):
+    assert text.clean(typed) == shown
 
 
 def test_thai_breaks_at_zero_width_spaces_not_inside_words():

@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Any
 
 from game.session.snapshot import SeatInfo, SeatStatus, TableSnapshot
 
+from .glyphs import strip_pictographs
+
 if TYPE_CHECKING:  # the models stay free of pygame
     from .scene import Frame
 
@@ -29,8 +31,14 @@ def look_of(snapshot: TableSnapshot, seat: int) -> dict[str, Any]:
     info: SeatInfo | None = snapshot.seats[seat] if 0 <= seat < len(snapshot.seats) else None
     if info is None:
         return {"seat": seat, "name": "", "colour": "", "symbol": "circle", "connected": False, "bot": False}
-    return {"seat": seat, "name": info.name or "", "colour": info.colour, "symbol": info.symbol,
+    return {"seat": seat, "name": shown_name(info.name), "colour": info.colour, "symbol": info.symbol,
             "connected": bool(info.connected), "bot": info.status is SeatStatus.BOT}
+
+
+def shown_name(name: str) -> str:
+    """A player's name as the screen can show it: "" when nothing but emoji is left (the screen
+    then says "Seat n"); otherwise the name as typed (the text renderer drops the emoji)."""
+    return name if strip_pictographs(name or "").strip() else ""
 
 
 def seat_name(frame: Frame, seats: Sequence[SeatModel], seat: int | None) -> str:

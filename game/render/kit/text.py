@@ -23,8 +23,11 @@ import pygame
 
 from game import i18n
 
+from .glyphs import MISSING, dropped_mark, is_pictograph, tidy
+
 Colour = tuple[int, int, int]
 ZWSP = "\u200b"
+ZWNJ = "\u200c"
 ELLIPSIS = "…"
 
 
@@ -352,12 +355,19 @@ class TextRenderer:
             family = self._run_family(run, lang)
             rtl = run.rtl
             groups: list[tuple[str, Family]] = []
+            split = False
             for ch in run.text:
+                if ch == ZWNJ and rtl:
+                    # shaped apart, the letters either side take their unjoined forms, which is all a
+                    # non-joiner means; a synthetic-bold ZWNJ glyph would open a visible gap instead
+                    split = True
+                    continue
                 fam = family if (ch in " " + ZWSP or family is Family.SANS or self._has_glyph(family, ch)) else Family.SANS
-                if groups and groups[-1][1] is fam:
+                if groups and groups[-1][1] is fam and not split:
                     groups[-1] = (groups[-1][0] + ch, fam)
                 else:
                     groups.append((ch, fam))
+                split = False
             if rtl:
                 groups.reverse()
             # synthetic bold misplaces Thai marks: Thai stays regular
@@ -365,7 +375,8 @@ class TextRenderer:
         return parts
 
     def clean(self, text: str) -> str:
-        """Control characters out; characters no font has become a question mark."""
+        """Control characters out; emoji no font has are dropped (with their joiners and the space
+        they leave), a letter no font has becomes the replacement character."""
         out = []
         for ch in text:
             if ch in "\n\t\r":
@@ -374,9 +385,11 @@ class TextRenderer:
                 continue
             elif ch in (ZWSP, "\u200c", "\u200d") or unicodedata.combining(ch) or any(self._has_glyph(f, ch) for f in Family):
                 out.append(ch)
+            elif is_pictograph(ch):
+                out.append(dropped_mark())
             else:
-                out.append("?")
-        return "".join(out)
+                out.append(MISSING)
+        return tidy("".join(out))
 
     def line_height(self, lang: str, px: int) -> int:
         """Baseline-to-baseline distance of wrapped lines (Persian and Thai need more room for marks)."""
