@@ -33,3 +33,11 @@ SEAT_LOOKS: tuple[SeatLook, ...] = (
 
 def look(seat: int) -> SeatLook:
     return SEAT_LOOKS[seat % MAX_SEATS]
+
+
+def bot_name(seat: int, lang: str) -> str:
+    """A bot's one name, the name of its seat's colour in ``lang`` ("Yellow", "زرد", "เหลือง"):
+    what the phones call a seat without a player's name, so the TV and the phones agree."""
+    from game import i18n
+
+    return i18n.text(lang if lang in i18n.LANGUAGES else i18n.FALLBACK, "web", f"colour.{look(seat).colour_name}")

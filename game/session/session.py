@@ -39,7 +39,7 @@ from game.rules.base import (
     UnknownSeat,
     check_seat,
 )
-from game.seating import MAX_SEATS, look
+from game.seating import MAX_SEATS, bot_name, look
 
 from .arcade import ARCADE_UNPLUGGED, ArcadeBoard, ArcadeLink
 from .bots import MAX_BOT_STREAK, Bot, BotFactory, NoBotForGame, bot_seed, default_bot_factory
@@ -908,7 +908,8 @@ class Session:
     def _build_snapshot(self) -> TableSnapshot:
         t, run = self.table, self.run
         seats = tuple(
-            SeatInfo(seat=r.seat, status=r.status, name=r.name, colour=look(r.seat).colour,
+            SeatInfo(seat=r.seat, status=r.status, name=r.name or (bot_name(r.seat, t.language) if r.bot is not None else ""),
+                     colour=look(r.seat).colour,
                      symbol=look(r.seat).symbol, code=r.code, url=self.seat_url(r),
                      connected=r.seat in self._connected, language=r.lang or t.language)
             for r in t.offered

@@ -30,6 +30,10 @@ class PlateLook:
 
 Plate = tuple[SeatModel, PlateLook]
 
+# Read from 3 m: at 1080p (u = 1.5) the name is 39 px and the status 33 px tall at most.
+NAME_PX = 26
+STATUS_PX = 22
+
 _LAYERS = LayerCache(capacity=8)
 _PLATES: OrderedDict[tuple, pygame.Surface] = OrderedDict()
 _PLATE_CACHE_SIZE = 256
@@ -52,14 +56,18 @@ def draw_plate(surface: pygame.Surface, rect: pygame.Rect, seat: SeatModel, look
     shapes.symbol(surface, seat.symbol, theme.mix(colour, theme.DEAD, 0.6) if look.dim else colour, sym_c, sym_r)
     if look.fallen:
         shapes.skull_cross(surface, sym_c, sym_r * 0.8, theme.DANGER)
-    if not seat.connected and not seat.bot:
+    if seat.bot:
+        mark_r = max(4.0, sym_r * 0.42)
+        shapes.bot_mark(surface, (sym_c[0] + sym_r * 0.8 * (-1 if rtl else 1), rect.y + pad + mark_r * 0.7), mark_r,
+                        theme.ACCENT, theme.BACKGROUND)
+    elif not seat.connected:
         draw_away_mark(surface, sym_c, sym_r, rect.y + pad + sym_r * 0.3, rtl, u)
     text_w = rect.width - round(2 * sym_r) - 3 * pad
     text_x = rect.x + pad if rtl else rect.x + 2 * pad + round(2 * sym_r)
     name_box = pygame.Rect(text_x, rect.y + pad // 2, text_w, round(rect.height * 0.5))
     name = seat.name or frame.s("seat.name", n=seat.seat + 1)
     ctx.text.draw(surface, name, frame.lang, name_box,
-                  TextStyle(round(20 * u), theme.TEXT_DIM if look.dim else theme.TEXT, bold=True, max_lines=1, min_px=7,
+                  TextStyle(round(NAME_PX * u), theme.TEXT_DIM if look.dim else theme.TEXT, bold=True, max_lines=1, min_px=7,
                             valign=VAlign.BOTTOM))
     line = pygame.Rect(text_x, name_box.bottom, text_w, rect.bottom - name_box.bottom - pad // 2)
     if look.bar_icon:
@@ -72,7 +80,7 @@ def draw_plate(surface: pygame.Surface, rect: pygame.Rect, seat: SeatModel, look
         shapes.gold_bar(surface, bar)
         line = pygame.Rect(line.x if rtl else bar.right + pad, line.y, line.width - bar.width - pad, line.height)
     ctx.text.draw(surface, look.status, frame.lang, line,
-                  TextStyle(round(17 * u), theme.TEXT_DIM if look.dim else look.status_ink, max_lines=1, min_px=7))
+                  TextStyle(round(STATUS_PX * u), theme.TEXT_DIM if look.dim else look.status_ink, max_lines=1, min_px=7))
 
 
 def plate_surface(frame: Frame, ctx: RenderContext, size: tuple[int, int], seat: SeatModel,

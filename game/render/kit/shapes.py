@@ -207,3 +207,18 @@ def veil(size: tuple[int, int], colour: tuple[int, int, int, int], radius: int =
             _VEILS.clear()
         _VEILS[key] = surf
     return surf
+
+
+def bot_mark(surface: pygame.Surface, center: Point, r: float, colour: Colour, backdrop: Colour) -> None:
+    """A robot's head in a disc: the seat is played by a bot (every game's plates, the lobby)."""
+    cx, cy = center
+    pygame.draw.circle(surface, backdrop, center, r + max(1.0, r * 0.12))
+    pygame.draw.circle(surface, colour, center, r)
+    head = pygame.Rect(0, 0, round(r * 1.2), round(r * 0.9))
+    head.center = (round(cx), round(cy + r * 0.12))
+    pygame.draw.rect(surface, backdrop, head, border_radius=max(1, round(r * 0.22)))
+    eye = max(1.0, r * 0.15)
+    for side in (-1, 1):
+        pygame.draw.circle(surface, colour, (cx + side * r * 0.28, head.centery - r * 0.05), eye)
+    pygame.draw.line(surface, backdrop, (cx, head.y), (cx, cy - r * 0.62), max(1, round(r * 0.14)))
+    pygame.draw.circle(surface, backdrop, (cx, cy - r * 0.66), max(1.0, r * 0.14))
