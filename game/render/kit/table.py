@@ -40,8 +40,8 @@ def table_layout(size: tuple[int, int], n: int) -> TableLayout:
     w, h = size
     cx, cy = w / 2, h * 0.455
     rx, ry = w * 0.39, h * 0.335
-    plate_w = round(w * (0.15 if n <= 8 else 0.13))
-    plate_h = round(h * 0.105)
+    plate_w = round(w * (0.16 if n <= 8 else 0.135))
+    plate_h = round(h * 0.115)
     spots: list[Spot] = []
     card_w = round(min(w * 0.032, h * 0.06))
     for i in range(n):

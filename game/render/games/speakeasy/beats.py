@@ -109,8 +109,8 @@ class RevealBeat(Scene):
         identity = self.result.identity
         assert identity is not None
         flip = ease(span(t, self.IDENTITY, 0.6))
-        full = pygame.Rect(0, 0, round(st.card.height * 1.15), round(st.card.height * 1.2))
-        full.center = st.card.center
+        subject = self.result.subject
+        full = identity_card_rect(frame, st, subject if subject is not None else -1)
         w = max(2, round(full.width * abs(1 - 2 * flip)))
         rect = pygame.Rect(full.centerx - w // 2, full.y, w, full.height)
         if flip < 0.5:
@@ -118,7 +118,6 @@ class RevealBeat(Scene):
             return
         fill = IDENTITY_COLOURS[identity]
         shapes.card(surface, rect, fill, theme.TEXT)
-        subject = self.result.subject
         if subject is not None and subject < len(seats):
             shapes.symbol(surface, seats[subject].symbol, theme.seat_colour(subject, seats[subject].colour),
                           (rect.centerx, rect.y + rect.height * 0.36), rect.width * 0.26)
@@ -143,6 +142,35 @@ class RevealBeat(Scene):
             arc = math.sin(p * math.pi) * frame.size[1] * 0.06
             at = (origin[0] + (end[0] - origin[0]) * p, origin[1] + (end[1] - origin[1]) * p - arc)
             draw_point_token(surface, frame, ctx, at, line.points, 1.0 + 0.3 * math.sin(p * math.pi))
+
+
+def identity_card_rect(frame: Frame, st: Stage, subject: int) -> pygame.Rect:
+    """Where the subject's identity card turns over: over their own plate, pushed outwards until it
+    leaves the clue uncovered (the table keeps reading the clue while the card shows)."""
+    w, h = frame.size
+    screen = pygame.Rect(0, 0, w, h)
+    if not 0 <= subject < len(st.lay.spots):
+        rect = pygame.Rect(0, 0, round(h * 0.2), round(h * 0.21))
+        rect.midtop = (st.card.centerx, 0)
+        return rect
+    spot = st.lay.spots[subject]
+    tall = round(min(spot.plate.height * 2.0, h * 0.24))
+    rect = pygame.Rect(0, 0, round(tall * 0.96), tall)
+    rect.center = spot.plate.center
+    step = max(2, round(h * 0.01))
+    for _ in range(80):
+        if not rect.colliderect(st.card):
+            break
+        rect.move_ip(-round(spot.inward[0] * step), -round(spot.inward[1] * step))
+    rect.clamp_ip(screen)
+    while rect.colliderect(st.card) and rect.height > h * 0.08:  # squeezed between clue and edge: smaller
+        centre = rect.center
+        rect.size = (round(rect.width * 0.9), round(rect.height * 0.9))
+        rect.center = centre
+        rect.clamp_ip(screen)
+        rect.move_ip(-round(spot.inward[0] * step), -round(spot.inward[1] * step))
+        rect.clamp_ip(screen)
+    return rect
 
 
 class FinaleBeat(Scene):
