@@ -47,6 +47,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lang", nargs="+", default=list(LANGS), choices=LANGS)
     parser.add_argument("--size", nargs="+", default=[f"{w}x{h}" for w, h in DEFAULT_SIZES])
     parser.add_argument("--kiosk", action="store_true", help="also the kiosk's attract loop and PIN prompt")
+    parser.add_argument("--readme", action="store_true", help="also the README's pictures in docs/images/")
     args = parser.parse_args(argv)
     pygame.init()
     pygame.display.set_mode((1, 1))
@@ -56,6 +57,10 @@ def main(argv: list[str] | None = None) -> int:
         from game.kiosk.shots import write_kiosk_screens
 
         count += write_kiosk_screens(args.out, tuple(args.lang), tuple(map(parse_size, args.size)))
+    if args.readme:
+        from readme_pictures import write_readme_pictures
+
+        count += write_readme_pictures(render_moment)
     for game in args.game:
         for lang in args.lang:
             for moment in GAMES[game](lang):

@@ -161,6 +161,10 @@ class Archive:
         data: dict[str, Any] = json.loads(zlib.decompress(row[0]))
         return data
 
+    def checkpoint(self) -> None:
+        """Fold the WAL back into the file and truncate it (the keeper's periodic chore)."""
+        self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
     # ------------------------------------------------------------------------- errors
     def add_error(self, text: str) -> None:
         with self._tx() as db:

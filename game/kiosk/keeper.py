@@ -94,9 +94,10 @@ class KioskKeeper:
 
     # --------------------------------------------------------------------------- chores
     def chore(self) -> None:
-        """Periodic: the run is alive, queued errors saved."""
+        """Periodic: the run is alive, queued errors saved, the archive's WAL folded in."""
         self.archive.seen()
         self.flush_errors()
+        self.archive.checkpoint()
 
     def flush_errors(self) -> None:
         while self.errors.pending:
