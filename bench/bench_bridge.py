@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from firmware_bridge import framing as fr
 from firmware_bridge.bridge import ArcadeBridge, BoardProtocol, ButtonDown, ButtonUp, monotonic_ms
-from game.session.races import RaceJudge
+from game.session.race_floor import RaceJudge
 from tools.arcade_sim import ArcadeSimulator
 
 

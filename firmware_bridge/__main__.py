@@ -13,7 +13,7 @@ import argparse
 import asyncio
 import json
 
-from game.session.races import RaceJudge
+from game.session.race_floor import RaceJudge
 
 from .bridge import ArcadeBridge, BridgeEvent, ButtonDown, MappingDone, monotonic_ms
 

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 import serial
 import serial.tools.list_ports
 
-from game.session.races import Press, PressSource
+from game.session.race_floor import Press, PressSource
 from game.session.snapshot import InputEvent, InputKind, InputSource
 
 from . import framing as fr

@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import math
 import sys
 import time
 from collections import Counter
@@ -30,7 +31,8 @@ from .bots import BOT_KINDS, Bot, UnknownBot, make_bot, uses_view
 from .records import GameRecord, PlayerInfo, Recorder, new_record, save
 from .replay import describe, seat_name
 from .rules import get_engine
-from .rules.base import BadSettings, GameEngine
+from .rules.base import BadSettings, GameEngine, RaceRequest
+from .session.race_floor import Press, PressSource, RaceJudge, race_timer_key
 
 MAX_STEPS = 200_000  # a game longer than this is a bug (bots and engine both), not a long game
 
@@ -252,6 +254,14 @@ def _play_clocked(run: _Run, bots: Sequence[Bot]) -> None:
 
 
 def _sync_timer(run: _Run, bots: Sequence[Bot], clock: _Clock) -> None:
+    """Follow the engine's race (its timeout is the timer while it runs) or else its timer."""
+    race = run.engine.race(run.state)
+    if race is not None:
+        key = race_timer_key(race)
+        if key != clock.timer_key:
+            clock.timer_key = key
+            clock.timer_due, clock.timer_action = _judge_race(run, bots, clock.now, race)
+        return
     timer = run.engine.timer(run.state)
     if timer is None:
         clock.timer_key = None
@@ -259,32 +269,21 @@ def _sync_timer(run: _Run, bots: Sequence[Bot], clock: _Clock) -> None:
     if timer.key == clock.timer_key:
         return
     clock.timer_key, clock.timer_due, clock.timer_action = timer.key, clock.now + timer.duration_ms, timer.on_expiry
-    fields_ = run.engine.action_to_wire(timer.on_expiry)
-    if "times_ms" in fields_ and "seats" in fields_:
-        _collect_race(run, bots, clock, fields_)
 
 
-def _collect_race(run: _Run, bots: Sequence[Bot], clock: _Clock, template: dict[str, Any]) -> None:
-    """A race opened: each bot with ``race_press`` answers once and presses ``think_ms()`` later;
-    the judge's result (the timer's action with the presses filled in) comes once all have pressed."""
-    presses: list[tuple[int, int, Any]] = []
-    for seat, bot in enumerate(bots):
-        ask = getattr(bot, "race_press", None)
-        press = ask(run.engine.view(run.state, seat)) if ask is not None else None
-        if press is not None:
-            presses.append((clock.now + max(0, int(bot.think_ms())), seat, getattr(press, "card", None)))
-    if not presses:
-        return
-    presses.sort()
-    wire = dict(template, seats=[s for _, s, _ in presses], times_ms=[t for t, _, _ in presses])
-    if "start_ms" in template:
-        wire["start_ms"] = clock.now
-    if "cards" in template:
-        wire["cards"] = [c for _, _, c in presses]
-    if "error_ms" in template:
-        wire["error_ms"] = [0] * len(presses)
-    clock.timer_action = run.engine.action_from_wire(wire)
-    clock.timer_due = min(clock.timer_due, presses[-1][0] + SETTLE_MS)
+def _judge_race(run: _Run, bots: Sequence[Bot], now: int, race: RaceRequest) -> tuple[int, Any]:
+    """A race opened: each eligible bot with ``race_press`` answers once and presses ``think_ms()``
+    later, through the session's race judge; returns when it is decided and the table's action."""
+    if not race.eligible:
+        return now + race.timeout_ms, race.on_result(())
+    judge = RaceJudge()
+    judge.arm(race.key, race.eligible, now, race.timeout_ms, mode=race.mode, settle_ms=SETTLE_MS)
+    for seat in sorted(race.eligible):
+        ask = getattr(bots[seat], "race_press", None)
+        if callable(ask) and ask(run.engine.view(run.state, seat)) is not None:
+            judge.press(Press(seat, float(now + max(0, int(bots[seat].think_ms()))), PressSource.BOT))
+    due = judge.decides_at()
+    return math.ceil(due), race.on_result(judge.result(due).presses())
 
 
 def seat_kinds(bots: str, players: int) -> list[str]:

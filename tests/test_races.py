@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.session.races import (
+from game.session.race_floor import (
     FalseStart,
     Press,
     PressSource,
@@ -99,7 +99,7 @@ def test_M14_all_mode_completes_after_everyone_plus_settle_or_at_timeout():
 
 
 def test_M15_first_mode_decided_after_settle_and_late_faster_press_still_wins():
-    judge = armed(mode=RaceMode.FIRST, settle_ms=200)
+    judge = armed(mode=RaceMode.FASTEST_WINS, settle_ms=200)
     judge.press(Press(1, 1300.0, P, 8))
     assert not judge.is_complete(1450.0)
     assert judge.press(Press(2, 1280.0, P, 8)) is PressVerdict.ACCEPTED  # faster, arrived later
@@ -136,7 +136,7 @@ def test_wire_form_for_the_result_screen():
     wire = judge.result(now_ms=1300.0).to_wire()
     assert wire == {
         "race": "r1",
-        "mode": "all",
+        "mode": "slowest_loses",
         "order": [1, 2],
         "reaction_ms": [250.25, 251.25],
         "margins_ms": [1.0],

@@ -3,7 +3,7 @@
 Bots see only their seat's view and legal actions (``docs/views/cheating_moth.md``) and produce
 untimed actions (``t_ms=0``); the session stamps the time. Besides the common Bot protocol
 (``choose`` / ``think_ms``), races are entered through :meth:`race_press`: while the view shows a
-``race`` the session asks ``race_press(view)`` once, and if it returns a :class:`RacePress`, presses
+``race`` the session asks ``race_press(view)`` once, and if it returns a :class:`RaceEntry`, presses
 for the bot ``think_ms()`` after the race started (a human-like reaction time).
 
 Timing contract: ``think_ms()`` answers for the decision the bot is about to make (or has just
@@ -38,7 +38,7 @@ NOTICE = {"tremble": 0.55, "sleeve": 0.9}  # how often an idle heuristic guard s
 
 
 @dataclass(frozen=True, slots=True)
-class RacePress:
+class RaceEntry:
     """A bot's entry in a race: ``card`` is the Beetle card raced (``None`` for the Mosquito)."""
 
     card: int | None
@@ -129,15 +129,15 @@ class RandomBot(_BaseBot):
             return self._start_cheat(action.card)
         return action
 
-    def race_press(self, view: dict[str, Any]) -> RacePress | None:
+    def race_press(self, view: dict[str, Any]) -> RaceEntry | None:
         race = view.get("race")
         if not race or self.seat not in race["eligible"]:
             return None
         self._mode = _Mode.REACT
         if race["kind"] == Kind.MOSQUITO.value:
-            return RacePress(None)
+            return RaceEntry(None)
         cards = view["you"]["race_cards"]
-        return RacePress(self.rng.choice(cards)) if cards and self.rng.random() < 0.8 else None
+        return RaceEntry(self.rng.choice(cards)) if cards and self.rng.random() < 0.8 else None
 
 
 class HeuristicBot(_BaseBot):
@@ -265,15 +265,15 @@ class HeuristicBot(_BaseBot):
         return view["settings"]["tell"] == "none" and self.rng.random() < 0.3
 
     # -- races
-    def race_press(self, view: dict[str, Any]) -> RacePress | None:
+    def race_press(self, view: dict[str, Any]) -> RaceEntry | None:
         race = view.get("race")
         if not race or self.seat not in race["eligible"]:
             return None
         self._mode = _Mode.REACT
         if race["kind"] == Kind.MOSQUITO.value:
-            return RacePress(None)
+            return RaceEntry(None)
         cards = view["you"]["race_cards"]
-        return RacePress(cards[0]) if cards else None
+        return RaceEntry(cards[0]) if cards else None
 
 
 def make_bot(kind: str, seat: int, seed: int) -> RandomBot | HeuristicBot:

@@ -404,7 +404,7 @@ class MothTable:
 
     def _race(self, request: Any, race: dict[str, Any]) -> tuple[str, int, Any]:
         """Collect the bots' presses through the race judge; the result comes once all have pressed."""
-        from game.session.races import Press, PressSource, RaceJudge, RaceMode
+        from game.session.race_floor import Press, PressSource, RaceJudge, RaceMode
 
         judge = RaceJudge()
         presses: list[tuple[int, int, Any]] = []
@@ -422,7 +422,7 @@ class MothTable:
         if not eligible:
             return request.key, self.now + request.duration_ms, request.on_expiry
         judge.arm(request.key, eligible, self.now, request.duration_ms,
-                  mode=RaceMode.ALL if mosquito else RaceMode.FIRST, settle_ms=MOTH_SETTLE_MS)
+                  mode=RaceMode.SLOWEST_LOSES if mosquito else RaceMode.FASTEST_WINS, settle_ms=MOTH_SETTLE_MS)
         cards: dict[int, Any] = {}
         errors: dict[int, float] = {}
         for t, seat, card in sorted(presses):

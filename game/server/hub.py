@@ -18,7 +18,7 @@ from aiohttp import WSMsgType, web
 
 from game.rules.base import MalformedAction, RulesError, StaleState, UnknownSeat
 from game.session.journal import JournalError
-from game.session.races import PressSource
+from game.session.race_floor import PressSource
 from game.session.session import HandedOver, NoticeCode, Session
 
 from .errors import BadPin, Forbidden, RateLimited, ServerFault, TakenOver
@@ -427,7 +427,7 @@ class Hub:
 
     def _press(self, client: Client, seat: int, body: PressMsg, message_id: MessageId) -> None:
         t_ms, error_ms = client.phone.to_session(body.t, self.session.clock())
-        verdict = self.session.press(seat, t_ms, PressSource.PHONE, error_ms=error_ms, race=body.race, card=body.card)
+        verdict = self.session.press(seat, t_ms, PressSource.PHONE, error_ms=error_ms, race=body.race)
         client.send(press_result_message(body.race, verdict.value, t_ms, error_ms, message_id))
 
     # ------------------------------------------------------------------------ clock sync

@@ -6,18 +6,16 @@ input (a phone's action, a host command, a bot's choice, a timer running out) go
 :meth:`Session.submit_action` / :meth:`Session.host_command` / :meth:`Session.handle_input`; an
 accepted change is written to the journal first, then a new :class:`TableSnapshot` is built and the
 listeners (the WebSocket hub) are told. Races run on the session's :class:`RaceFloor`
-(``racing.py``), the arcade board on its :class:`ArcadeBoard` (``arcade.py``), both on this loop.
+(``race_floor.py``), the arcade board on its :class:`ArcadeBoard` (``arcade.py``), both on this loop.
 """
 from __future__ import annotations
 
-import asyncio
 import collections
 import dataclasses
 import enum
 import hashlib
 import logging
 import secrets
-import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from functools import partial
@@ -33,6 +31,7 @@ from game.rules.base import (
     IllegalAction,
     MalformedAction,
     NotYourTurn,
+    RaceRequest,
     RulesError,
     StaleState,
     TimerRequest,
@@ -44,8 +43,8 @@ from game.seating import MAX_SEATS, bot_name, look
 from .arcade import ARCADE_UNPLUGGED, ArcadeBoard, ArcadeLink
 from .bots import MAX_BOT_STREAK, Bot, BotFactory, NoBotForGame, bot_seed, default_bot_factory
 from .journal import Journal, JournalError, Saved
-from .races import PressSource, PressVerdict
-from .racing import BoardButton, PressInput, RaceFloor, RaceGame
+from .race_floor import BoardButton, PressInput, PressSource, PressVerdict, RaceFloor, race_timer_key
+from .scheduler import Handle, LoopScheduler, Scheduler, monotonic_ms
 from .seats import MIN_OFFERED_SEATS, BotKind, SeatRecord, clean_name, fresh_seats, seat_public_json
 from .snapshot import (
     InputEvent,
@@ -67,10 +66,6 @@ HOUSEKEEPING_S = 5.0
 QUIET_MS = 2_000  # no journal write for this long: a good moment for a checkpoint
 
 __all__ = ["ARCADE_UNPLUGGED", "HOUSEKEEPING_S", "HostCommand", "NoticeCode", "Session", "SessionListener"]
-
-
-def monotonic_ms() -> int:
-    return time.monotonic_ns() // 1_000_000
 
 
 class NoticeCode(enum.Enum):
@@ -158,6 +153,15 @@ def _bot_name(seat: int) -> str:
     return f"Bot {look(seat).colour_name.capitalize()}"
 
 
+def partial_view(run: GameRun) -> Callable[[int], Any]:
+    """A seat's view of the game in play (what its bot may read)."""
+    return partial(run.engine.view, run.state)
+
+
+def _no_view(seat: int) -> Any:
+    return None
+
+
 def _bot_kind(value: Any) -> BotKind:
     try:
         return BotKind(value)
@@ -183,7 +187,8 @@ class Session:
 
     def __init__(self, config: TableConfig, journal: Journal | None, table: TableRecord, *,
                  engines: Callable[[str], GameEngine] = get_engine, bot_factory: BotFactory = default_bot_factory,
-                 clock: Callable[[], int] = monotonic_ms, bot_delay_scale: float = 1.0) -> None:
+                 clock: Callable[[], int] = monotonic_ms, scheduler: Scheduler | None = None,
+                 bot_delay_scale: float = 1.0) -> None:
         self.config = config
         self.mode: Mode = config.mode
         self.clock = clock
@@ -200,14 +205,15 @@ class Session:
         self._engines = engines
         self._bot_factory = bot_factory
         self._bot_delay_scale = bot_delay_scale
-        self._timer = GameTimer(clock, self._timer_expired)
+        self._scheduler = scheduler if scheduler is not None else LoopScheduler()
+        self._timer = GameTimer(clock, self._scheduler, self._timer_expired)
         self._listeners: list[SessionListener] = []
         self._legal: dict[int, list[Any]] = {}
         self._legal_wire: dict[int, list[dict[str, Any]]] = {}
         self._legal_version: dict[int, int] = {}
         self._connected: set[int] = set()
         self._bots: dict[int, Bot] = {}
-        self._bot_handles: dict[int, asyncio.TimerHandle] = {}
+        self._bot_handles: dict[int, Handle] = {}
         self._bot_streak: dict[int, int] = {}
         self._last_input_ms = clock()
         self._finished_ms: int | None = None  # when the game in play ended (kiosk: hand-over after results_s)
@@ -217,7 +223,7 @@ class Session:
         self._cache: dict[tuple[str, int | bool | None], dict[str, Any]] = {}
         self._board = ArcadeBoard(changed=self._publish, pressed=self._button_down, notice_on=self.add_notice,
                                   notice_off=self._clear_notice, mapped=self._save_button_map)
-        self._races = RaceFloor(clock, self._board, touched=self._touch, changed=self._publish,
+        self._races = RaceFloor(clock, self._scheduler, self._board, touched=self._touch, changed=self._publish,
                                 decided=self._race_decided, bot_delay_scale=bot_delay_scale)
         self.snapshot: TableSnapshot = self._build_snapshot()
 
@@ -695,16 +701,27 @@ class Session:
             self.last_events = tuple(events)
         finished = self._check_finished()
         run = self.run if self.phase is TablePhase.PLAYING else None
-        request = run.engine.timer(run.state) if run is not None else None
+        race = run.engine.race(run.state) if run is not None else None
+        request = self._timer_request(run, race)
         previous = self._timer.running
         new_step = request is not None and (previous is None or previous.request.key != request.key)
         self._refresh_legal(actor, new_step)
-        self._races.sync(self._race_game(), self._bots)
+        if run is not None:
+            self._races.sync(race, self._bots, partial_view(run))
+        else:
+            self._races.sync(None, {}, _no_view)
         self._timer.sync(request)
         self._schedule_bots()
         self._publish()
         if finished:
             self._notify(NoticeCode.GAME_FINISHED)
+
+    @staticmethod
+    def _timer_request(run: GameRun | None, race: RaceRequest | None) -> TimerRequest | None:
+        """The one timer the table shows: a running race's timeout, else the engine's timer."""
+        if race is not None:
+            return TimerRequest(race_timer_key(race), race.timeout_ms, None, race.label)
+        return run.engine.timer(run.state) if run is not None else None
 
     def _check_finished(self) -> bool:
         run = self.run
@@ -769,7 +786,7 @@ class Session:
 
     # ------------------------------------------------------------------------------ timer
     def _timer_expired(self, request: TimerRequest) -> None:
-        if self._races.expire(request.key):
+        if self._races.expire(request.key) or request.on_expiry is None:
             return
         try:
             self._accept(None, request.on_expiry)
@@ -810,7 +827,6 @@ class Session:
         if self.run is None or self.phase is not TablePhase.PLAYING:
             self._cancel_bots()
             return
-        loop = asyncio.get_running_loop()
         for seat, bot in self._bots.items():
             if not self._legal.get(seat):
                 handle = self._bot_handles.pop(seat, None)
@@ -819,8 +835,8 @@ class Session:
                 continue
             if seat in self._bot_handles or self._bot_streak.get(seat, 0) >= MAX_BOT_STREAK:
                 continue
-            delay = max(0, bot.think_ms()) * self._bot_delay_scale / 1000
-            self._bot_handles[seat] = loop.call_later(delay, self._bot_turn, seat)
+            delay = max(0, bot.think_ms()) * self._bot_delay_scale
+            self._bot_handles[seat] = self._scheduler.call_later(delay, partial(self._bot_turn, seat))
 
     def _bot_turn(self, seat: int) -> None:
         self._bot_handles.pop(seat, None)
@@ -844,31 +860,24 @@ class Session:
 
     # ------------------------------------------------------------------------------ races
     def press(self, seat: int, t_ms: float, source: PressSource, *, error_ms: float = 0.0,
-              race: int | None = None, card: int | None = None) -> PressVerdict:
-        """A race press from any source, already on the session clock (see ``game/session/races.py``).
-        ``race``: the engine's race number the press was meant for (``None``: the armed one);
-        ``card``: a Beetle phone's chosen card. Returns the judge's verdict; a press that decides
-        the race applies the engine's ``race_result`` at once."""
+              race: int | str | None = None) -> PressVerdict:
+        """A race press from any source, already on the session clock (see ``race_floor.py``).
+        ``race``: the key of the race the press was meant for (``None``: the armed one). Returns
+        the judge's verdict; the race is decided on the session's scheduler."""
         check_seat(seat, self.table.seat_count)
-        return self._races.press(seat, t_ms, source, error_ms=error_ms, race=race, card=card)
+        return self._races.press(seat, t_ms, source, error_ms=error_ms, race=race)
 
     def _press_input(self, press: PressInput) -> None:
-        self.press(press.seat, press.t_ms, press.source, error_ms=press.error_ms, race=press.race, card=press.card)
+        self.press(press.seat, press.t_ms, press.source, error_ms=press.error_ms, race=press.race)
 
-    def _race_game(self) -> RaceGame | None:
-        """The game in play as the race floor reads it (``None``: no game in play)."""
-        run = self.run if self.phase is TablePhase.PLAYING else None
-        return RaceGame(partial(run.engine.view, run.state), run.n_seats) if run is not None else None
-
-    def _race_decided(self, wire: dict[str, Any]) -> None:
-        """Hand the judge's outcome to the engine as ``race_result`` (journaled like any action)."""
-        run = self.run
-        if run is None:
+    def _race_decided(self, action: Any) -> None:
+        """Apply the table's action the engine made of a race's presses (journaled like any action)."""
+        if self.run is None:
             return
         try:
-            self._accept(None, run.engine.action_from_wire(wire))
+            self._accept(None, action)
         except RulesError as exc:
-            log.error("the engine refused the race result %s: %s", wire, exc)
+            log.error("the engine refused the race result %s: %s", action, exc)
             self._publish()
         except JournalError as exc:
             log.error("race result not applied: %s", exc)

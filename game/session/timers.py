@@ -2,13 +2,14 @@
 the same key keeps the running timer, a new key restarts it, ``None`` cancels it."""
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from game.rules.base import TimerRequest
 
+from .scheduler import Handle, Scheduler
 from .snapshot import TimerInfo
 
 
@@ -29,13 +30,15 @@ class RunningTimer:
 
 
 class GameTimer:
-    """Runs at most one timer on the loop; calls ``on_expiry(request)`` when it runs out."""
+    """Runs at most one timer on the scheduler; calls ``on_expiry(request)`` when it runs out."""
 
-    def __init__(self, clock: Callable[[], int], on_expiry: Callable[[TimerRequest], None]) -> None:
+    def __init__(self, clock: Callable[[], int], scheduler: Scheduler,
+                 on_expiry: Callable[[TimerRequest], None]) -> None:
         self._clock = clock
+        self._scheduler = scheduler
         self._on_expiry = on_expiry
         self._running: RunningTimer | None = None
-        self._handle: asyncio.TimerHandle | None = None
+        self._handle: Handle | None = None
 
     @property
     def running(self) -> RunningTimer | None:
@@ -49,8 +52,7 @@ class GameTimer:
             return
         self.cancel()
         self._running = RunningTimer(request, self._clock() + max(0, request.duration_ms))
-        loop = asyncio.get_running_loop()
-        self._handle = loop.call_later(max(0, request.duration_ms) / 1000, self._fire, request.key)
+        self._handle = self._scheduler.call_later(max(0, request.duration_ms), partial(self._fire, request.key))
 
     def cancel(self) -> None:
         if self._handle is not None:

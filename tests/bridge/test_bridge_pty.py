@@ -24,7 +24,7 @@ from firmware_bridge.bridge import (
     RaceLit,
     monotonic_ms,
 )
-from game.session.races import Press, PressSource, PressVerdict, RaceJudge
+from game.session.race_floor import Press, PressSource, PressVerdict, RaceJudge
 from game.session.snapshot import InputKind, InputSource
 from tools.arcade_sim import ArcadeSimulator
 

@@ -10,7 +10,7 @@ import time
 import pytest
 
 from firmware_bridge.bridge import ButtonDown, monotonic_ms
-from game.session.races import PressSource, RaceJudge, RaceMode, RaceOutcome
+from game.session.race_floor import PressSource, RaceJudge, RaceMode, RaceOutcome
 
 cm = pytest.importorskip("game.rules.cheating_moth")
 
@@ -54,7 +54,7 @@ async def run_race(sim, bridge, started, presses: dict[int, float]) -> tuple[Rac
     sim.press(started.eligible[0], at_us=sim.device_us() + 2000, hold_us=3000)  # jumps the gun
     await asyncio.sleep(0.03)
     armed_at = monotonic_ms()
-    judge.arm(f"moth-{started.race}", started.eligible, armed_at, started.timeout_ms, mode=RaceMode.ALL, settle_ms=50)
+    judge.arm(f"moth-{started.race}", started.eligible, armed_at, started.timeout_ms, mode=RaceMode.SLOWEST_LOSES, settle_ms=50)
     bridge.arm_race(f"moth-{started.race}", started.eligible)
     end = time.monotonic() + 2
     while sim.lit_lamps() != set(started.eligible) and time.monotonic() < end:

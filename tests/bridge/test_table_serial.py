@@ -21,7 +21,7 @@ from firmware_bridge import framing as fr
 from game.config import TableConfig
 from game.server.runtime import start_arcade
 from game.session.journal import Journal
-from game.session.races import PressSource
+from game.session.race_floor import PressSource
 from game.session.session import ARCADE_UNPLUGGED, Session
 
 pytestmark = pytest.mark.timeout(60)

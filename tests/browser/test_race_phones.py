@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "session"))
 
 from tabletop_racekit import move_until_playable
 
-from game.session.races import PressSource
+from game.session.race_floor import PressSource
 
 pytestmark = pytest.mark.browser
 

@@ -9,7 +9,7 @@ import pytest
 
 from game.bots import Bot, UnknownBot
 from game.bots import make_bot as make_any_bot
-from game.bots.cheating_moth import HeuristicBot, RacePress, RandomBot, make_bot
+from game.bots.cheating_moth import HeuristicBot, RaceEntry, RandomBot, make_bot
 from game.rules.base import IllegalAction
 from game.rules.cheating_moth import (
     ENGINE,
@@ -126,7 +126,7 @@ def test_race_presses_and_reaction_times():
     state = table([[(Kind.BEETLE, 4), (N, 1)], [(N, 4), (N, 2)], [(N, 2), (N, 2)]])
     state, _ = ENGINE.apply(state, 0, Play(state.hands[0][0]))
     h1, h2 = make_bot("heuristic", 1, 1), make_bot("heuristic", 2, 1)
-    assert h1.race_press(ENGINE.view(state, 1)) == RacePress(state.hands[1][0])
+    assert h1.race_press(ENGINE.view(state, 1)) == RaceEntry(state.hands[1][0])
     times = [h1.think_ms() for _ in range(200)]
     assert min(times) >= 160 and max(times) <= 600 and 200 < sorted(times)[100] < 320
     assert h2.race_press(ENGINE.view(state, 2)) is None  # no 4 in hand

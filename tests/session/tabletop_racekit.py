@@ -1,11 +1,17 @@
 """Driving a live Cheating Moth table to a race through the session's public API (for the race tests
-of the session, the server and the bridge)."""
+of the session, the server and the bridge).
+
+Time: give ``vt`` (the session's :class:`~game.session.scheduler.VirtualTime`) and the helpers move
+virtual time; without it (a session on the real loop, e.g. behind a real server) they yield to the
+loop until the table has moved on."""
 from __future__ import annotations
 
 import asyncio
 import random
 from typing import Any
 
+from game.session.race_floor import PressSource
+from game.session.scheduler import VirtualTime
 from game.session.session import Session
 
 MOVES = ("play", "draw", "give")
@@ -18,18 +24,25 @@ def seat_people(session: Session, seats: int = 4) -> None:
         session.join_seat(record.token, name=f"P{record.seat + 1}")
 
 
+def private(session: Session, seat: int) -> dict[str, Any]:
+    """A seat's private part of its view (the game's own key)."""
+    view = session.state_personal(seat)["view"]
+    return view.get("me") or view["you"]
+
+
 def _kind_of(session: Session, seat: int, card: int) -> str:
-    hand = session.state_personal(seat)["view"]["you"]["hand"]
+    hand = private(session, seat)["hand"]
     return next(c["kind"] for c in hand if c["id"] == card)
 
 
-async def move_until_playable(session: Session, kind: str, seed: int = 0, limit: int = 800) -> tuple[int, dict[str, Any]]:
+async def move_until_playable(session: Session, kind: str, seed: int = 0, limit: int = 800,
+                              vt: VirtualTime | None = None) -> tuple[int, dict[str, Any]]:
     """Play random plain moves (no cheats, no accusations) until some seat may play a ``kind`` card;
     returns that seat and its ``play`` action (not yet played). Races of another kind on the way are
     run out by pressing every eligible seat."""
     rnd = random.Random(seed)
     for _ in range(limit):
-        await _clear_race(session)
+        await _clear_race(session, vt)
         moves = [(seat, a) for seat in range(session.table.seat_count) for a in session.legal_wire(seat)
                  if a["type"] in MOVES]
         wanted = [(s, a) for s, a in moves if a["type"] == "play" and _kind_of(session, s, a["card"]) == kind]
@@ -42,26 +55,39 @@ async def move_until_playable(session: Session, kind: str, seed: int = 0, limit:
     raise AssertionError(f"no {kind} in {limit} moves")
 
 
-async def _clear_race(session: Session) -> None:
-    race = session.snapshot.public_view["race"] if session.snapshot.public_view else None
-    while race is not None:
-        session.press(race["eligible"][0], session.clock(), _keyboard(), race=race["id"])
-        await asyncio.sleep(0.25)  # settle, then the session's tick hands the result in
-        race = session.snapshot.public_view["race"]
+def _race(session: Session) -> Any:
+    return session.snapshot.public_view["race"] if session.snapshot.public_view else None
 
 
-def _keyboard() -> Any:
-    from game.session.races import PressSource
-    return PressSource.KEYBOARD
+async def _clear_race(session: Session, vt: VirtualTime | None) -> None:
+    race = _race(session)
+    if race is None:
+        return
+    for seat in race["eligible"]:
+        session.press(seat, session.clock(), PressSource.KEYBOARD, race=race["id"])
+    await until(lambda: _race(session) is None or _race(session)["id"] != race["id"], vt, 10.0)
 
 
-async def wait_decided(session: Session, race: int, timeout_s: float = 8.0) -> dict[str, Any]:
-    """The public view's ``last_race`` once race ``race`` is decided."""
+async def until(done: Any, vt: VirtualTime | None, timeout_s: float) -> None:
+    """Wait (virtual or real time) until ``done()``."""
+    if vt is not None:
+        vt.run_until(done, limit_ms=timeout_s * 1000)
+        return
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout_s
-    while loop.time() < end:
-        last = session.snapshot.public_view["last_race"] if session.snapshot.public_view else None
-        if last is not None and last["race"] == race:
-            return last
+    while not done():
+        if loop.time() > end:
+            raise AssertionError(f"not done within {timeout_s} s")
         await asyncio.sleep(0.01)
-    raise AssertionError(f"race {race} was not decided in {timeout_s} s")
+
+
+async def wait_decided(session: Session, race: int, timeout_s: float = 8.0, vt: VirtualTime | None = None
+                       ) -> dict[str, Any]:
+    """The public view's ``last_race`` once race ``race`` is decided."""
+    def last() -> Any:
+        view = session.snapshot.public_view
+        found = view["last_race"] if view else None
+        return found if found is not None and found["race"] == race else None
+
+    await until(lambda: last() is not None, vt, timeout_s)
+    return last()

@@ -1,18 +1,21 @@
 """Races in the live session (M14–M16): presses from every source through the one judge, the
-engine's race_result journaled, false starts and the arcade state in the snapshot."""
+engine's race_result journaled, false starts and the arcade state in the snapshot. The session
+runs on virtual time: nothing here waits on the real clock."""
 from __future__ import annotations
 
-import asyncio
+import json
 from pathlib import Path
 from typing import Any
 
 import pytest
-from tabletop_racekit import move_until_playable, seat_people, wait_decided
+import tabletop_racekit as kit
+from tabletop_racekit import private, seat_people
 
 from game.config import TableConfig
 from game.rules.base import MalformedAction, UnknownSeat
 from game.session.journal import Journal
-from game.session.races import PressSource, PressVerdict
+from game.session.race_floor import PressSource, PressVerdict
+from game.session.scheduler import VirtualTime
 from game.session.session import ARCADE_UNPLUGGED, Session
 from game.session.snapshot import InputEvent, InputKind, InputSource, TablePhase
 
@@ -20,15 +23,33 @@ pytestmark = pytest.mark.timeout(60)
 
 
 @pytest.fixture
-async def moth(tmp_path: Path):
-    """A live Cheating Moth table with 4 people seated and a journal."""
+def vt() -> VirtualTime:
+    return VirtualTime()
+
+
+@pytest.fixture
+def moth(tmp_path: Path, vt: VirtualTime):
+    """A live Cheating Moth table with 4 people seated and a journal, on virtual time."""
     config = TableConfig(data_dir=tmp_path / "data", admin_pin="2468", seed=5, game="cheating_moth")
     journal, saved, _ = Journal.open(config.data_dir)
-    session = Session.boot(config, journal, saved)
+    session = Session.boot(config, journal, saved, clock=vt, scheduler=vt)
     seat_people(session)
     yield session
     session.close()
     journal.close()
+
+
+def _vt(session: Session) -> VirtualTime:
+    assert isinstance(session.clock, VirtualTime)
+    return session.clock
+
+
+async def move_until_playable(session: Session, kind: str, seed: int = 0) -> tuple[int, dict[str, Any]]:
+    return await kit.move_until_playable(session, kind, seed, vt=_vt(session))
+
+
+async def wait_decided(session: Session, race: int, timeout_s: float = 8.0) -> dict[str, Any]:
+    return await kit.wait_decided(session, race, timeout_s, vt=_vt(session))
 
 
 def start(session: Session, **settings: Any) -> None:
@@ -96,7 +117,7 @@ async def test_false_starts_are_shown_and_ignored(moth: Session) -> None:
     seat, action = await move_until_playable(moth, "mosquito", 2)
     jumper = next(s for s in range(4) if s != seat)
     key(moth, jumper, moth.clock())  # before the lamps light: remembered
-    await asyncio.sleep(0.01)
+    moth.clock.advance(10)  # type: ignore[attr-defined]
     moth.submit_action(seat, action, None)
     race = moth.snapshot.public_view["race"]
     current = moth.snapshot.extras["race"]["current"]
@@ -111,28 +132,55 @@ async def test_false_starts_are_shown_and_ignored(moth: Session) -> None:
     assert {f["seat"] for f in moth.snapshot.extras["race"]["last"]["false_starts"]} == {jumper, other}
 
 
+async def beetle(session: Session, seed: int) -> tuple[dict[str, Any], list[int]]:
+    """Play until a Beetle race runs; its public entry and the seats holding its number."""
+    seat, action = await move_until_playable(session, "beetle", seed)
+    session.submit_action(seat, action, None)
+    race = session.snapshot.public_view["race"]
+    assert race["kind"] == "beetle" and sorted(race["eligible"]) == [0, 1, 2, 3]
+    return race, [s for s in range(4) if private(session, s)["race_cards"]]
+
+
 async def test_M15_beetle_first_holder_wins_and_the_public_stays_blind(moth: Session) -> None:
     start(moth)
-    seat, action = await move_until_playable(moth, "beetle", 4)
-    moth.submit_action(seat, action, None)
-    race = moth.snapshot.public_view["race"]
-    assert race["kind"] == "beetle" and sorted(race["eligible"]) == [0, 1, 2, 3]
-    holders = [s for s in range(4) if moth.state_personal(s)["view"]["you"]["race_cards"]]
+    race, holders = await beetle(moth, 4)
     armed = moth.snapshot.extras["race"]["current"]["armed_at_ms"]
     outsiders = [s for s in range(4) if s not in holders]
     for s in outsiders:
         assert moth.press(s, armed + 1, PressSource.PHONE) is PressVerdict.NOT_ELIGIBLE
-    assert moth.snapshot.extras["race"]["current"]["pressed"] == []
+    current = moth.snapshot.extras["race"]["current"]
+    assert current["pressed"] == [] and current["eligible"] == []
     last_view: dict[str, Any]
     if holders:
-        card = moth.state_personal(holders[-1])["view"]["you"]["race_cards"][0]
-        assert moth.press(holders[-1], armed + 50, PressSource.PHONE, card=card) is PressVerdict.ACCEPTED
+        assert moth.press(holders[-1], armed + 50, PressSource.PHONE) is PressVerdict.ACCEPTED
         last_view = await wait_decided(moth, race["id"])
         assert last_view["winner"] == holders[-1]
     else:
-        start_race_timeout = race["timeout_ms"] / 1000 + 2
-        last_view = await wait_decided(moth, race["id"], timeout_s=start_race_timeout)
+        last_view = await wait_decided(moth, race["id"], timeout_s=race["timeout_ms"] / 1000 + 2)
         assert last_view["winner"] is None
+
+
+async def test_M15_holders_who_stay_still_are_not_shown_on_the_screen(moth: Session) -> None:
+    """Issue 11 item 3: the snapshot (screen, spectators) learns who pressed, never who held the
+    number but did not press."""
+    start(moth)
+    for seed in range(4, 40):
+        race, holders = await beetle(moth, seed)
+        if len(holders) >= 2:
+            break
+        await wait_decided(moth, race["id"], timeout_s=10)
+    else:
+        pytest.skip("no Beetle race with two holders")
+    armed = moth.snapshot.extras["race"]["current"]["armed_at_ms"]
+    presser, still = holders[0], holders[1:]
+    assert moth.press(presser, armed + 80, PressSource.PHONE) is PressVerdict.ACCEPTED
+    await wait_decided(moth, race["id"])
+    extras = moth.snapshot.extras
+    for outcome in (extras["race_outcome"], extras["race"]["last"]):
+        assert outcome["order"] == [presser]
+        assert not any(s in outcome.get("missing", []) for s in still)
+    shown = json.dumps({"race": extras["race"], "race_outcome": extras["race_outcome"]})
+    assert "missing" not in shown
 
 
 async def test_bots_press_in_races(moth: Session) -> None:
@@ -160,7 +208,7 @@ async def test_bad_presses_change_nothing(moth: Session) -> None:
     with pytest.raises(MalformedAction):
         moth.press(1, float("nan"), PressSource.PHONE)
     with pytest.raises(MalformedAction):
-        moth.press(1, moth.clock(), PressSource.PHONE, card="x")  # type: ignore[arg-type]
+        moth.press(1, moth.clock(), PressSource.PHONE, race=True)
     assert moth.press(1, moth.clock(), PressSource.PHONE) is PressVerdict.NOT_ARMED
     assert moth.version == version
 
@@ -215,7 +263,7 @@ async def test_arcade_lamps_notice_and_mapping_saved(moth: Session) -> None:
     assert saved is not None and saved.table.arcade_map == moth.table.arcade_map  # survives a restart
     start(moth)
     race = await mosquito(moth)
-    assert ("arm", f"race-{race['id']}", frozenset(race["eligible"])) in bridge.calls
+    assert ("arm", str(race["id"]), frozenset(race["eligible"])) in bridge.calls
     bridge.emit(BoardLost("/dev/x", "unplugged"))
     assert ARCADE_UNPLUGGED in moth.snapshot.notices
     armed = moth.snapshot.extras["race"]["current"]["armed_at_ms"]
@@ -260,9 +308,9 @@ async def test_host_keyboard_digits_press_for_seats_during_a_race(moth: Session)
     assert moth.snapshot.extras["race_outcome"]["sources"] == ["keyboard"] * len(race["eligible"])
 
 
-async def test_lobby_extras_bots_and_speakeasy_preset_follows_the_language(tmp_path: Path) -> None:
+async def test_lobby_extras_bots_and_speakeasy_preset_follows_the_language(tmp_path: Path, vt: VirtualTime) -> None:
     config = TableConfig(data_dir=tmp_path / "d", admin_pin="2468", game="speakeasy", language="fa")
-    session = Session.boot(config, None, None)
+    session = Session.boot(config, None, None, clock=vt, scheduler=vt)
     try:
         assert session.table.preset == "fa"  # the deck of the table's language
         session.host_command({"command": "set_language", "language": "th"})

@@ -1,0 +1,96 @@
+"""When the session's delayed work runs: game timers, bot reaction times, race decisions.
+
+Everything the session does later goes through a :class:`Scheduler`. At the table it is the
+asyncio loop (:class:`LoopScheduler`); in tests and simulations it is :class:`VirtualTime`, a
+clock that only moves when told to, so nothing waits on real time.
+"""
+from __future__ import annotations
+
+import asyncio
+import heapq
+import itertools
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+
+def monotonic_ms() -> int:
+    """The session clock at the table: whole milliseconds of a monotonic clock."""
+    return time.monotonic_ns() // 1_000_000
+
+
+class Handle(Protocol):
+    def cancel(self) -> None: ...
+
+
+class Scheduler(Protocol):
+    def call_later(self, delay_ms: float, callback: Callable[[], None]) -> Handle:
+        """Run ``callback`` after ``delay_ms`` (on the session's loop); cancel with the handle."""
+        ...
+
+
+class LoopScheduler:
+    """The real thing: the running asyncio loop's ``call_later``."""
+
+    def call_later(self, delay_ms: float, callback: Callable[[], None]) -> Handle:
+        return asyncio.get_running_loop().call_later(max(0.0, delay_ms) / 1000, callback)
+
+
+@dataclass(order=True, slots=True)
+class _Due:
+    at_ms: float
+    seq: int
+    callback: Callable[[], None] = field(compare=False)
+    cancelled: bool = field(default=False, compare=False)
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+
+class VirtualTime:
+    """A clock and a scheduler in one, for tests: ``now_ms()`` is the session clock and time only
+    moves in :meth:`advance` (callbacks run in time order, each seeing the clock at its due time)."""
+
+    def __init__(self, start_ms: int = 1_000_000) -> None:
+        self._now = float(start_ms)
+        self._queue: list[_Due] = []
+        self._seq = itertools.count()
+
+    def now_ms(self) -> int:
+        return int(self._now)
+
+    __call__ = now_ms  # usable wherever a ``clock`` callable is asked for
+
+    def call_later(self, delay_ms: float, callback: Callable[[], None]) -> Handle:
+        due = _Due(self._now + max(0.0, delay_ms), next(self._seq), callback)
+        heapq.heappush(self._queue, due)
+        return due
+
+    def pending(self) -> int:
+        return sum(1 for d in self._queue if not d.cancelled)
+
+    def next_due_ms(self) -> float | None:
+        live = [d.at_ms for d in self._queue if not d.cancelled]
+        return min(live) if live else None
+
+    def advance(self, ms: float) -> None:
+        """Move the clock ``ms`` forward, running every callback that falls due on the way."""
+        end = self._now + max(0.0, ms)
+        while self._queue and self._queue[0].at_ms <= end:
+            due = heapq.heappop(self._queue)
+            if due.cancelled:
+                continue
+            self._now = max(self._now, due.at_ms)
+            due.callback()
+        self._now = end
+
+    def run_until(self, done: Callable[[], bool], *, limit_ms: float = 3_600_000) -> None:
+        """Advance from one due callback to the next until ``done()`` (or ``limit_ms`` passed:
+        AssertionError, with nothing left to run or too long)."""
+        end = self._now + limit_ms
+        while not done():
+            upcoming = self.next_due_ms()
+            if upcoming is None or upcoming > end:
+                raise AssertionError("nothing left to run" if upcoming is None else f"not done within {limit_ms} ms")
+            self.advance(upcoming - self._now)
