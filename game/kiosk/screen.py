@@ -14,6 +14,7 @@ snapshot to draw, ``consume()`` filters input, ``draw()`` paints the overlays.
 """
 from __future__ import annotations
 
+import logging
 import os
 import signal
 import time
@@ -32,6 +33,8 @@ from game.render.kit.text import Align, TextStyle, VAlign
 from game.session.snapshot import Mode, SeatInfo, TableSnapshot
 
 from .attract import AttractReel, wants_attract
+
+log = logging.getLogger(__name__)
 
 UNLOCK_S = 60.0
 POINTER_IDLE_S = 3.0
@@ -68,6 +71,10 @@ class KioskLayer:
         self.pin = config.admin_pin
         self.languages = kiosk.languages if kiosk is not None else LANGUAGES
         self.venue = kiosk.venue.name if kiosk is not None else ""
+        self.logo_path = kiosk.venue.logo if kiosk is not None else None
+        self.volume = (kiosk.volume if kiosk is not None else 70) / 100
+        self._logo: pygame.Surface | None = None
+        self._volume_set = False
         self.attract_after_s = kiosk.timers.attract_after_s if kiosk is not None else 60
         self.game_ms = (kiosk.timers.attract_game_s if kiosk is not None else 40) * 1000
         self.clock = clock
@@ -158,6 +165,16 @@ class KioskLayer:
         else:
             pygame.event.post(pygame.event.Event(prompt.held.type, prompt.held.dict))
 
+    def logo(self) -> pygame.Surface | None:
+        """The venue's logo (read once; a file that cannot be read is left out, with a warning)."""
+        if self._logo is None and self.logo_path is not None:
+            try:
+                self._logo = pygame.image.load(str(self.logo_path))
+            except (pygame.error, OSError) as exc:
+                log.warning("the venue logo %s cannot be shown: %s", self.logo_path, exc)
+                self.logo_path = None
+        return self._logo
+
     # ---------------------------------------------------------------------------- pointer
     def tick(self) -> None:
         if self._pointer_shown and self.clock() - self._pointer_moved >= POINTER_IDLE_S:
@@ -171,8 +188,11 @@ class KioskLayer:
 
     # ------------------------------------------------------------------------------- draw
     def draw(self, surface: pygame.Surface, shown: TableSnapshot, ctx: RenderContext) -> None:
+        if not self._volume_set and ctx.sound.loaded:
+            ctx.sound.set_volume(self.volume)
+            self._volume_set = True
         if self.reel is not None and self.prompt is None:
-            draw_attract(surface, shown, self.venue, ctx)
+            draw_attract(surface, shown, self.venue, ctx, self.logo())
         if self.prompt is not None:
             draw_pin_prompt(surface, shown.language, self.prompt, ctx)
 
@@ -181,7 +201,8 @@ def _s(lang: str, key: str, **values: object) -> str:
     return i18n.text(lang if lang in i18n.LANGUAGES else i18n.FALLBACK, "screen", key, **values)
 
 
-def draw_attract(surface: pygame.Surface, shown: TableSnapshot, venue: str, ctx: RenderContext) -> None:
+def draw_attract(surface: pygame.Surface, shown: TableSnapshot, venue: str, ctx: RenderContext,
+                 logo: pygame.Surface | None = None) -> None:
     """The invitation over the demo game: a column with "Scan to play" and the free seats' codes."""
     w, h = surface.get_size()
     u = min(w / 1280, h / 720)
@@ -193,6 +214,8 @@ def draw_attract(surface: pygame.Surface, shown: TableSnapshot, venue: str, ctx:
     pad = round(18 * u)
     inner = col.inflate(-2 * pad, -2 * pad)
     y = inner.y
+    if logo is not None:
+        y = _draw_logo(surface, logo, inner, u)
     if venue:
         box = pygame.Rect(inner.x, y, inner.width, round(34 * u))
         ctx.text.draw(surface, venue, lang, box, TextStyle(round(26 * u), theme.TEXT_DIM, bold=True, align=Align.CENTER, max_lines=1))
@@ -206,6 +229,23 @@ def draw_attract(surface: pygame.Surface, shown: TableSnapshot, venue: str, ctx:
     seats: list[SeatInfo] = list(shown.extras.get("attract", {}).get("seats", []))[:6]
     grid = pygame.Rect(inner.x, hint.bottom + round(10 * u), inner.width, inner.bottom - hint.bottom - round(10 * u))
     _draw_codes(surface, seats, grid, lang, u, ctx)
+
+
+_SCALED: dict[tuple[int, tuple[int, int]], pygame.Surface] = {}
+
+
+def _draw_logo(surface: pygame.Surface, logo: pygame.Surface, inner: pygame.Rect, u: float) -> int:
+    """The logo centred at the top of the column, at most 64 px tall at 720p; returns its bottom."""
+    lw, lh = logo.get_size()
+    k = min(64 * u / max(1, lh), inner.width / max(1, lw))
+    size = (max(1, round(lw * k)), max(1, round(lh * k)))
+    scaled = _SCALED.get((id(logo), size))
+    if scaled is None:
+        _SCALED.clear()  # one logo at one size at a time
+        scaled = _SCALED[(id(logo), size)] = pygame.transform.smoothscale(logo, size)
+    rect = scaled.get_rect(midtop=(inner.centerx, inner.y))
+    surface.blit(scaled, rect)
+    return rect.bottom + round(6 * u)
 
 
 def _draw_codes(surface: pygame.Surface, seats: list[SeatInfo], grid: pygame.Rect, lang: str, u: float,

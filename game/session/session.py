@@ -505,7 +505,16 @@ class Session:
         language = _field(p, "language", str)
         if language not in LANGUAGES:
             raise BadSettings(f"language must be one of {', '.join(LANGUAGES)}")
+        language = self._offered_language(language)
         self._lobby_change(self._follow_language(replace(self.table, language=language)))
+
+    def _offered_language(self, language: str) -> str:
+        """Kiosk: the café offers some languages; asked for another (the TV's L key steps through
+        all), the next offered one after it."""
+        offered = self.config.kiosk.languages if self.config.kiosk is not None else LANGUAGES
+        start = LANGUAGES.index(language)
+        ring = LANGUAGES[start:] + LANGUAGES[:start]
+        return next((lang for lang in ring if lang in offered), language)
 
     def _follow_language(self, table: TableRecord) -> TableRecord:
         """A game whose presets are languages (Speakeasy's decks) follows the table language in

@@ -196,3 +196,36 @@ async def test_overlays_fit_and_never_draw_the_pin(tmp_path: Path, lang: str, si
     assert problems == []
     assert not any(PIN in text for text in drawn)
     session.close()
+
+
+async def test_only_the_cafes_languages_are_offered(tmp_path: Path) -> None:
+    cfg = TableConfig(mode=Mode.KIOSK, language="fa", data_dir=tmp_path, admin_pin=PIN,
+                      kiosk=KioskConfig(languages=("fa", "en"), admin_pin=PIN))
+    session = Session.boot(cfg, None, None)
+    session.host_command({"command": "set_language", "language": "th"})  # the TV's L key: fa -> th
+    assert session.table.language == "en"  # th is not offered here: the next one that is
+    session.host_command({"command": "set_language", "language": "fa"})
+    assert session.table.language == "fa"
+    session.close()
+
+
+async def test_the_venue_logo_is_drawn_in_the_attract_column(tmp_path: Path) -> None:
+    logo = pygame.Surface((200, 100))
+    logo.fill((255, 0, 255))
+    path = tmp_path / "logo.png"
+    pygame.image.save(logo, str(path))
+    kiosk = KioskConfig(venue=Venue("Café Nakhl", path), languages=("en",), admin_pin=PIN, volume=30)
+    cfg = TableConfig(mode=Mode.KIOSK, data_dir=tmp_path, admin_pin=PIN, kiosk=kiosk)
+    session = lobby(tmp_path)
+    clock = Clock()
+    layer = KioskLayer(cfg, clock)
+    screen = Screen()
+    layer.shown(session.snapshot, screen)
+    clock.now += 61
+    screen.sync(layer.shown(session.snapshot, screen))
+    surface = pygame.Surface((1280, 720))
+    screen.draw(surface)
+    layer.draw(surface, screen.snapshot, screen.ctx)
+    column = [surface.get_at((x, y))[:3] for x in range(845, 1280, 4) for y in range(0, 90, 4)]
+    assert any(r > 240 and g < 20 and b > 240 for r, g, b in column)  # magenta (smoothly scaled)
+    session.close()

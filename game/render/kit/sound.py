@@ -130,6 +130,11 @@ class SoundBank:
                 mono = array.array("h", (v for v in mono for _ in range(repeat * channels)))
             self._sounds[effect] = pygame.mixer.Sound(buffer=mono.tobytes())
 
+    def set_volume(self, fraction: float) -> None:
+        """Every effect's loudness, 0.0 to 1.0 (the kiosk operator's ``volume``); after ``load()``."""
+        for sound in self._sounds.values():
+            sound.set_volume(max(0.0, min(1.0, fraction)))
+
     def toggle_mute(self) -> bool:
         self.muted = not self.muted
         if self.muted and self.available:
