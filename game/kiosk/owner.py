@@ -19,7 +19,7 @@ WEEK_DAYS = 7
 
 def day_start(now: float, localtime: Callable[[float], time.struct_time] = time.localtime) -> float:
     t = localtime(now)
-    return now - (t.tm_hour * 3600 + t.tm_min * 60 + t.tm_sec)
+    return float(int(now) - (t.tm_hour * 3600 + t.tm_min * 60 + t.tm_sec))
 
 
 def week_start(now: float, localtime: Callable[[float], time.struct_time] = time.localtime) -> float:
