@@ -65,6 +65,13 @@ def test_hands_turns_cheating_and_accusing(table: Table, phones: Phones, shots: 
     ali.locator(f"[data-testid=card-{candidates[0]}]").hover()
     ali.mouse.down()
     ali.wait_for_selector("[data-testid=cheating]")
+    # The guard's phone shows the subtle tell (the default, M11) as a hint, not a sentence:
+    # Ali's token trembles on his plate.
+    plate = sara.locator("[data-testid=accuse-1][data-tell=tremble]")
+    plate.wait_for()
+    assert plate.inner_text().strip() == "Ali"
+    assert plate.locator(".token").evaluate("el => getComputedStyle(el).animationName") == "tremble"
+    shoot(sara, shots, "en", "moth_tell")
     shoot(ali, shots, "en", "moth_cheating")
     wait_until(ali, lambda: you(table, 1)["cheated_this_round"] == 1, "the cheat completing")
     ali.mouse.up()

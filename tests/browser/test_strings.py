@@ -53,7 +53,7 @@ def family_keys() -> set[str]:
     keys |= {f"moth.kind.{k}" for k in ("number", "ant", "spider", "mosquito", "beetle", "moth")}
     keys |= {f"moth.phase.{p}" for p in ("play", "spider_give", "mosquito_race", "mosquito_give", "beetle_race",
                                          "penalty_give", "round_over", "game_over")}
-    keys |= {"moth.tell.tremble", "moth.tell.sleeve", "moth.race.mosquito", "moth.race.beetle"}
+    keys |= {"moth.tell.sleeve", "moth.race.mosquito", "moth.race.beetle"}
     for game in GAMES:
         engine = get_engine(game)
         keys |= {f"game.{game}", f"game_blurb.{game}"} | {f"preset.{p}" for p in engine.presets()}

@@ -221,7 +221,8 @@ function startCheat(ctx, cardId, e) {
   }, holdMs);
 }
 
-/** The guard catches cheaters: one button per player, with what the table sees of them. @param {GameContext} ctx */
+/** The guard catches cheaters: one button per player, with what the table sees of them (M11): the
+ *  subtle tell is only a visual hint (the player's plate trembles), the obvious one is also said. @param {GameContext} ctx */
 function guardPanel(ctx) {
   const v = ctx.view;
   if (!v.you?.is_guard || !hasType(ctx.legal, "accuse")) return null;
@@ -230,11 +231,12 @@ function guardPanel(ctx) {
     h("div", { class: "vote-grid" }, ...v.seats.filter((/** @type {any} */ s) => s.seat !== ctx.seat).map((/** @type {any} */ s) => {
       const seat = lobbySeat(ctx, s.seat);
       return h("button", {
-        class: `vote-card${s.tell ? " tell" : ""}`, type: "button", "data-testid": `accuse-${s.seat}`, style: { "--seat": seat.colour },
+        class: `vote-card${s.tell ? ` tell tell-${s.tell}` : ""}`, type: "button", "data-testid": `accuse-${s.seat}`,
+        "data-tell": s.tell ?? undefined, style: { "--seat": seat.colour },
         disabled: ctx.pending || !isLegal(ctx.legal, { type: "accuse", target: s.seat, t_ms: 0 }),
         onclick: () => ctx.act({ type: "accuse", target: s.seat, t_ms: Math.round(phoneNow()) }),
       }, seatToken(seat.symbol, seat.colour, 34), h("span", { class: "vote-name" }, h("bdi", { text: nameText(ctx, s.seat) }),
-        s.tell ? h("small", { text: t(`moth.tell.${s.tell}`) }) : null));
+        s.tell === "sleeve" ? h("small", { text: t("moth.tell.sleeve") }) : null));
     })));
 }
 
