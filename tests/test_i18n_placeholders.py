@@ -40,3 +40,10 @@ def test_each_english_placeholder_appears_in_the_translation(domain: str, lang: 
     unknown = {key: sorted(set(PLACEHOLDER.findall(other[key])) - set(PLACEHOLDER.findall(text)))
                for key, text in english.items()}
     assert {k: v for k, v in unknown.items() if v} == {}, f"{domain}_{lang}.json has placeholders English lacks"
+
+
+@pytest.mark.parametrize("domain", domains())
+def test_persian_moth_has_its_zero_width_non_joiner(domain: str) -> None:
+    """شب‌پره (moth) is one word written with a zero-width non-joiner, never "شب پره" or "شبپره"."""
+    wrong = {k: v for k, v in strings(domain, "fa").items() if "شب پره" in v or "شبپره" in v}
+    assert wrong == {}

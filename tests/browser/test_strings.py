@@ -66,7 +66,8 @@ def test_every_key_the_app_uses_exists_in_every_language() -> None:
     used = literal_keys() | family_keys()
     assert len(used) > 150
     for lang in LANGS:
-        missing = sorted(k for k in used if k not in strings(lang))
+        have = strings(lang)
+        missing = sorted(k for k in used if k not in have and f"{k}.other" not in have)  # or its plural forms
         assert missing == [], f"web_{lang}.json lacks {missing}"
 
 
@@ -132,3 +133,42 @@ def test_a_name_used_twice_in_a_sentence_shows_twice(lang: str, table: Any, phon
     page = phones.open(f"{table.url}/join")
     page.wait_for_selector("[data-testid=code-input]")
     assert page.evaluate(RENDER_EVERY_TEMPLATE, lang) == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_counted_sentences_have_their_plural_forms(lang: str) -> None:
+    """A sentence with a count has one key per plural form (Intl.PluralRules categories): English
+    "one" and "other"; every language at least "other" beside each English form."""
+    have = strings(lang)
+    stems = {k.rsplit(".", 1)[0] for k in strings("en") if k.endswith((".one", ".other"))}
+    assert len(stems) >= 8
+    for stem in stems:
+        assert f"{stem}.other" in have and f"{stem}.one" in have, stem
+        assert "{n}" in have[f"{stem}.other"], f"{stem}: the count is {{n}}"
+
+
+def test_persian_strings_use_no_middle_dot() -> None:
+    """Persian separators are " | " (the middle dot "·" is not Persian punctuation)."""
+    assert [k for k, v in strings("fa").items() if "·" in v] == []
+
+
+# The phone's own formatting of counts and numbers, as the games call it.
+COUNTS = """async (lang) => {
+  const i18n = await import('/static/js/i18n.js');
+  i18n.setLang(await i18n.loadLang(lang));
+  return [0, 1, 2, 5].map((n) => i18n.t('moth.cards', { n })).concat(
+    [1, 3].map((n) => i18n.t('collusion.bars_count', { n })), [i18n.num(0), i18n.num(10), i18n.clock(5000)]);
+}"""
+
+
+@pytest.mark.parametrize(("lang", "expected"), [
+    ("en", ["0 cards", "1 card", "2 cards", "5 cards", "1 bar", "3 bars", "0", "10", "0:05"]),
+    ("fa", ["صفر کارت", "۱ کارت", "۲ کارت", "۵ کارت", "۱ شمش", "۳ شمش", "صفر", "۱۰", "۰:۰۵"]),
+    ("th", ["0 ใบ", "1 ใบ", "2 ใบ", "5 ใบ", "1 แท่ง", "3 แท่ง", "0", "10", "0:05"]),
+])
+def test_counts_follow_each_languages_plural_rules(lang: str, expected: list[str], table: Any, phones: Any) -> None:
+    """ "1 card", not "1 cards" (Intl.PluralRules, issue 11 item 14); Persian zero standing alone is
+    spelled "صفر", since the digit ۰ reads as a dot (item 15); a clock keeps its digits."""
+    page = phones.open(f"{table.url}/join")
+    page.wait_for_selector("[data-testid=code-input]")
+    assert page.evaluate(COUNTS, lang) == expected

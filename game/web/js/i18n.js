@@ -1,5 +1,7 @@
 // Phone strings: game/i18n/web_<lang>.json, served by the table at /i18n/<lang>.json (docs/protocol.md).
-// Keys are flat ("collusion.lock"); "{name}" placeholders are filled by t() / tn().
+// Keys are flat ("collusion.lock"); "{name}" placeholders are filled by t() / tn(). A sentence that
+// counts something has one key per plural form ("moth.cards.one", "moth.cards.other"): t("moth.cards",
+// {n: 1}) picks the form the language's rules (Intl.PluralRules) give for {n} — "1 card", "2 cards".
 import { h } from "./dom.js";
 
 export const LANGS = Object.freeze(["en", "fa", "th"]);
@@ -48,9 +50,26 @@ function raw(key) {
   return dicts.get(current)?.[key] ?? dicts.get("en")?.[key];
 }
 
+/** The key's plural form for the count `n`, in the current language (else English); null for a
+ *  key without plural forms. @param {string} key @param {unknown} n */
+function pluralKey(key, n) {
+  if (typeof n !== "number") return null;
+  for (const code of [current, "en"]) {
+    const dict = dicts.get(code) ?? {};
+    const category = new Intl.PluralRules(LOCALES[/** @type {keyof typeof LOCALES} */ (code)] ?? "en").select(n);
+    for (const form of [`${key}.${category}`, `${key}.other`]) if (form in dict) return form;
+  }
+  return null;
+}
+
+/** The template of `key` for these parameters (its plural form for `n` when it has forms). @param {string} key @param {Record<string, unknown>} params */
+function template(key, params) {
+  return raw(key) ?? raw(pluralKey(key, params.n) ?? key);
+}
+
 /** @param {string} key */
 export function has(key) {
-  return raw(key) !== undefined;
+  return raw(key) !== undefined || raw(`${key}.other`) !== undefined;
 }
 
 /**
@@ -58,7 +77,7 @@ export function has(key) {
  * @param {string} key @param {Record<string, string | number>} [params]
  */
 export function t(key, params = {}) {
-  const text = raw(key);
+  const text = template(key, params);
   if (text === undefined) return key;
   return text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? fmt(params[name]) : m));
 }
@@ -70,7 +89,7 @@ export function t(key, params = {}) {
  * @returns {Array<Node | string>}
  */
 export function tn(key, params = {}) {
-  const text = raw(key) ?? key;
+  const text = template(key, params) ?? key;
   const out = [];
   const used = new Set();
   let last = 0;
@@ -92,8 +111,10 @@ function fmt(value) {
   return typeof value === "number" ? num(value) : value;
 }
 
-/** A number in the current language's digits (Persian uses ۰–۹). @param {number} n */
+/** A number in the current language's digits (Persian uses ۰–۹). Persian zero on its own is
+ *  spelled "صفر": the digit ۰ is a small dot that reads as punctuation ("Total ۰"). @param {number} n */
 export function num(n) {
+  if (n === 0 && current === "fa") return "صفر";
   return new Intl.NumberFormat(LOCALES[current] ?? "en").format(n);
 }
 
@@ -102,8 +123,9 @@ export function clock(ms) {
   const total = Math.max(0, Math.ceil(ms / 1000));
   const m = Math.floor(total / 60);
   const s = total % 60;
-  const nf = new Intl.NumberFormat(LOCALES[current] ?? "en", { minimumIntegerDigits: 2 });
-  return `${num(m)}:${nf.format(s)}`;
+  const locale = LOCALES[current] ?? "en";
+  const nf = new Intl.NumberFormat(locale, { minimumIntegerDigits: 2 });
+  return `${new Intl.NumberFormat(locale).format(m)}:${nf.format(s)}`;
 }
 
 /** A list joined the language's way ("A, B and C"). @param {string[]} items */

@@ -376,7 +376,7 @@ function tableCard(ctx) {
   });
   return card(t("collusion.table"),
     h("ul", { class: "plain-list table-list" }, ...rows),
-    h("p", { class: "muted small" }, t("collusion.pot_deck", { pot: v.pot, deck: v.deck, target: v.target_score })));
+    h("p", { class: "muted small" }, t("collusion.pot_deck", { n: v.pot, deck: v.deck, target: v.target_score })));
 }
 
 /** Spectator / host: the public table, read-only. @param {GameContext} ctx */

@@ -26,7 +26,7 @@ export function gameSummary(lobby) {
   const entries = Object.entries(lobby.settings ?? {}).filter(([, v]) => v === null || typeof v !== "object");
   return card(t("lobby.game"),
     h("p", { class: "game-name" }, h("strong", { text: t(`game.${lobby.game}`) }),
-      lobby.preset ? h("span", { class: "muted", text: ` · ${has(`preset.${lobby.preset}`) ? t(`preset.${lobby.preset}`) : lobby.preset}` }) : null),
+      lobby.preset ? h("span", { class: "muted", text: `${t("common.separator")}${has(`preset.${lobby.preset}`) ? t(`preset.${lobby.preset}`) : lobby.preset}` }) : null),
     has(`game_blurb.${lobby.game}`) ? h("p", { class: "muted", text: t(`game_blurb.${lobby.game}`) }) : null,
     entries.length ? h("details", { class: "settings" }, h("summary", { text: t("lobby.settings") }),
       h("dl", null, ...entries.flatMap(([k, v]) => [h("dt", { text: settingLabel(k) }), h("dd", { text: settingValue(k, v) })]))) : null);
