@@ -162,6 +162,11 @@ def _no_view(seat: int) -> Any:
     return None
 
 
+def _shown_name(record: SeatRecord, lang: str) -> str:
+    """A seat's name as the big screen and every phone show it: the player's own, or its bot's."""
+    return record.name or (bot_name(record.seat, lang) if record.bot is not None else "")
+
+
 def _bot_kind(value: Any) -> BotKind:
     try:
         return BotKind(value)
@@ -926,8 +931,7 @@ class Session:
     def _build_snapshot(self) -> TableSnapshot:
         t, run = self.table, self.run
         seats = tuple(
-            SeatInfo(seat=r.seat, status=r.status, name=r.name or (bot_name(r.seat, t.language) if r.bot is not None else ""),
-                     colour=look(r.seat).colour,
+            SeatInfo(seat=r.seat, status=r.status, name=_shown_name(r, t.language), colour=look(r.seat).colour,
                      symbol=look(r.seat).symbol, code=r.code, url=self.seat_url(r),
                      connected=r.seat in self._connected, language=r.lang or t.language)
             for r in t.offered
@@ -969,7 +973,8 @@ class Session:
             "settings": dict(t.settings), "table_settings": extras["table_settings"],
             "seat_count": t.seat_count, "min_seats": extras["min_seats"], "max_seats": extras["max_seats"],
             "can_start": extras["can_start"], "arcade": extras["arcade"],
-            "seats": [seat_public_json(r, r.seat in self._connected, secrets_too=host, base_url=self.base_url)
+            "seats": [{**seat_public_json(r, r.seat in self._connected, secrets_too=host, base_url=self.base_url),
+                       "name": _shown_name(r, t.language)}
                       for r in t.offered],
         }
 

@@ -2,6 +2,7 @@
 import { h } from "./dom.js";
 import { clock, t, LANGS } from "./i18n.js";
 import { seatToken } from "./symbols.js";
+import { icon } from "./icons.js";
 
 const TOAST_MS = 4200;
 
@@ -63,11 +64,17 @@ setInterval(() => paint(), 250);
  *   symbol: string, connected?: boolean, lang?: string, bot?: string | null}} LobbySeat
  */
 
-/** The name to show for a seat: its name, else its translated colour ("Orange"). @param {LobbySeat | undefined} s */
+/** The name to show for a seat: its name (a bot's comes from the table, the same as on the big
+ *  screen: its colour), else its translated colour ("Orange"). @param {LobbySeat | undefined} s */
 export function seatName(s) {
   if (!s) return "?";
   if (s.name && s.name.trim()) return s.name;
   return t(`colour.${s.colour_name}`);
+}
+
+/** A small robot beside a bot's name (its name alone could be anyone's). @param {LobbySeat | undefined} s */
+export function botMark(s) {
+  return s?.bot ? h("span", { class: "bot-mark", role: "img", "aria-label": t("lobby.bot"), title: t("lobby.bot") }, icon("bot", 16)) : null;
 }
 
 /** A seat chip: token + name, direction-isolated. @param {LobbySeat | undefined} s @param {{size?: number, you?: boolean}} [opts] */
@@ -75,13 +82,13 @@ export function seatChip(s, opts = {}) {
   if (!s) return h("span", { class: "chip", text: "?" });
   return h("span", { class: "chip", style: { "--seat": s.colour } },
     seatToken(s.symbol, s.colour, opts.size ?? 22),
-    h("bdi", { class: "chip-name", text: seatName(s) }),
+    h("bdi", { class: "chip-name", text: seatName(s) }), botMark(s),
     opts.you ? h("span", { class: "chip-you", text: t("common.you") }) : null);
 }
 
 /** Just the name, isolated, in the seat's colour. @param {LobbySeat | undefined} s */
 export function seatNameNode(s) {
-  return h("bdi", { class: "seat-name", style: { "--seat": s?.colour ?? "#ccc" }, text: seatName(s) });
+  return h("bdi", { class: "seat-name", style: { "--seat": s?.colour ?? "#ccc" } }, seatName(s), botMark(s));
 }
 
 // ------------------------------------------------------------------------------ language sheet

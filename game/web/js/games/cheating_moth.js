@@ -8,7 +8,7 @@ import { icon } from "../icons.js";
 import { phoneNow } from "../net.js";
 import { secret } from "../secret.js";
 import { seatToken } from "../symbols.js";
-import { card as section, seatChip, seatNameNode } from "../ui.js";
+import { botMark, card as section, seatName, seatChip, seatNameNode } from "../ui.js";
 import { hasType, isLegal, lobbySeat, nameList } from "./common.js";
 
 /** @typedef {import("./common.js").GameContext} GameContext */
@@ -108,8 +108,7 @@ function statusBar(ctx) {
 
 /** @param {GameContext} ctx @param {number} s */
 function nameText(ctx, s) {
-  const seat = lobbySeat(ctx, s);
-  return seat.name && seat.name.trim() ? seat.name : t(`colour.${seat.colour_name}`);
+  return seatName(lobbySeat(ctx, s));
 }
 
 /** The discard pile's top card and the piles' sizes. @param {GameContext} ctx */
@@ -235,7 +234,7 @@ function guardPanel(ctx) {
         "data-tell": s.tell ?? undefined, style: { "--seat": seat.colour },
         disabled: ctx.pending || !isLegal(ctx.legal, { type: "accuse", target: s.seat, t_ms: 0 }),
         onclick: () => ctx.act({ type: "accuse", target: s.seat, t_ms: Math.round(phoneNow()) }),
-      }, seatToken(seat.symbol, seat.colour, 34), h("span", { class: "vote-name" }, h("bdi", { text: nameText(ctx, s.seat) }),
+      }, seatToken(seat.symbol, seat.colour, 34), h("span", { class: "vote-name" }, h("span", null, h("bdi", { text: nameText(ctx, s.seat) }), botMark(seat)),
         s.tell === "sleeve" ? h("small", { text: t("moth.tell.sleeve") }) : null));
     })));
 }

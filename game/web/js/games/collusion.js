@@ -3,7 +3,7 @@
 // View, action and event formats: docs/views/collusion.md.
 import { h } from "../dom.js";
 import { num, t, tn } from "../i18n.js";
-import { seatChip, seatNameNode, card } from "../ui.js";
+import { botMark, seatName, seatChip, seatNameNode, card } from "../ui.js";
 import { seatToken } from "../symbols.js";
 import { icon } from "../icons.js";
 import { secret } from "../secret.js";
@@ -90,7 +90,7 @@ function votePanel(ctx) {
       "aria-pressed": String(selected), "data-testid": `vote-${s}`, style: { "--seat": lobbySeat(ctx, s).colour },
       disabled: ctx.pending || (!selected && !isLegal(ctx.legal, action)),
       onclick: () => { if (!selected) ctx.act(action); },
-    }, seatToken(lobbySeat(ctx, s).symbol, lobbySeat(ctx, s).colour, 38), h("bdi", { class: "vote-name", text: nameText(ctx, s) }),
+    }, seatToken(lobbySeat(ctx, s).symbol, lobbySeat(ctx, s).colour, 38), h("span", { class: "vote-name" }, h("span", null, h("bdi", { text: nameText(ctx, s) }), botMark(lobbySeat(ctx, s)))),
     selected ? h("span", { class: "check", "aria-hidden": "true" }, icon("check", 18)) : null);
   });
   const ambushSelected = current?.card === "ambush";
@@ -111,8 +111,7 @@ function votePanel(ctx) {
 
 /** @param {GameContext} ctx @param {number} s */
 function nameText(ctx, s) {
-  const seat = lobbySeat(ctx, s);
-  return seat.name && seat.name.trim() ? seat.name : t(`colour.${seat.colour_name}`);
+  return seatName(lobbySeat(ctx, s));
 }
 
 /** Lock in / locked in + change. @param {GameContext} ctx @param {boolean} locked @param {boolean} chosen @param {string} lockedKey */
@@ -155,7 +154,7 @@ function ambushPanel(ctx) {
       class: `vote-card${selected ? " selected" : ""}`, type: "button", "aria-pressed": String(selected), "data-testid": `victim-${s}`,
       style: { "--seat": lobbySeat(ctx, s).colour }, disabled: ctx.pending || !isLegal(ctx.legal, { type: "ambush_pick", victim: s }),
       onclick: () => { ambushDraft = { key, victim: s }; ctx.rerender(); },
-    }, seatToken(lobbySeat(ctx, s).symbol, lobbySeat(ctx, s).colour, 38), h("bdi", { class: "vote-name", text: nameText(ctx, s) }));
+    }, seatToken(lobbySeat(ctx, s).symbol, lobbySeat(ctx, s).colour, 38), h("span", { class: "vote-name" }, h("span", null, h("bdi", { text: nameText(ctx, s) }), botMark(lobbySeat(ctx, s)))));
   });
   const victim = ambushDraft?.victim;
   return h("div", { class: "vote-panel ambush-panel" },

@@ -5,7 +5,7 @@ import { num, t, tn } from "../i18n.js";
 import { icon } from "../icons.js";
 import { secret } from "../secret.js";
 import { seatToken } from "../symbols.js";
-import { card, seatChip, seatNameNode } from "../ui.js";
+import { botMark, card, seatName, seatChip, seatNameNode } from "../ui.js";
 import { isLegal, lobbySeat } from "./common.js";
 
 /** @typedef {import("./common.js").GameContext} GameContext */
@@ -69,14 +69,14 @@ function seatGrid(ctx, seats, selected, action) {
       class: `vote-card${chosen ? " selected" : ""}`, type: "button", "aria-pressed": String(chosen), "data-testid": `seat-${s}`,
       style: { "--seat": seat.colour }, disabled: ctx.pending || (!chosen && !isLegal(ctx.legal, action(s))),
       onclick: () => { if (!chosen) ctx.act(action(s)); },
-    }, seatToken(seat.symbol, seat.colour, 38), h("bdi", { class: "vote-name", text: s === ctx.seat ? `${nameText(seat)} (${t("common.you")})` : nameText(seat) }),
+    }, seatToken(seat.symbol, seat.colour, 38), h("span", { class: "vote-name" }, h("span", null, h("bdi", { text: s === ctx.seat ? `${nameText(seat)} (${t("common.you")})` : nameText(seat) }), botMark(seat))),
     chosen ? h("span", { class: "check", "aria-hidden": "true" }, icon("check", 18)) : null);
   }));
 }
 
 /** @param {import("../ui.js").LobbySeat} seat */
 function nameText(seat) {
-  return seat.name && seat.name.trim() ? seat.name : t(`colour.${seat.colour_name}`);
+  return seatName(seat);
 }
 
 /** @param {GameContext} ctx */
