@@ -3,13 +3,19 @@ screen, no game's scenes importing another's, the kit importing no game."""
 from __future__ import annotations
 
 import ast
+import dataclasses
 from pathlib import Path
 
 import pytest
+from scene_checks import assert_paints_the_whole_window
 
 from game import catalog
-from game.render.app import game_screen
+from game.render.app import Screen, game_screen
 from game.render.kit.final import FinalScene
+from game.render.kit.scene import Scene
+from game.render.kit.table import background
+from game.render.scripted import lobby_snapshot
+from game.session.snapshot import TablePhase
 
 RENDER = Path(__file__).resolve().parents[2] / "game" / "render"
 GAMES = sorted(p.name for p in (RENDER / "games").iterdir() if (p / "__init__.py").exists())
@@ -65,3 +71,21 @@ def test_every_game_package_is_reachable_through_its_descriptor_and_ends_on_the_
 
 def test_a_game_without_a_screen_falls_back_to_the_lobby():
     assert game_screen("no_such_game") is None
+
+
+class _FeltOnly(Scene):
+    """A table scene that forgot everything but the felt: the shared draw check must catch it."""
+
+    name = "collusion_table"
+
+    def draw(self, surface, frame, ctx) -> None:
+        surface.blit(background(frame, len(frame.snapshot.seats)), (0, 0))
+
+
+def test_the_shared_draw_check_fails_a_table_scene_that_draws_no_plates(shared_ctx):
+    snap = dataclasses.replace(lobby_snapshot(), phase=TablePhase.PLAYING, public_view={"game": "collusion"})
+    screen = Screen(ctx=shared_ctx)
+    screen.sync(snap)
+    screen.director.stack = [_FeltOnly()]
+    with pytest.raises(AssertionError):
+        assert_paints_the_whole_window(screen, "felt only")
