@@ -136,7 +136,7 @@ class RandomBot(_BaseBot):
         self._mode = _Mode.REACT
         if race["kind"] == Kind.MOSQUITO.value:
             return RaceEntry(None)
-        cards = view["you"]["race_cards"]
+        cards = view["me"]["race_cards"]
         return RaceEntry(self.rng.choice(cards)) if cards and self.rng.random() < 0.8 else None
 
 
@@ -213,7 +213,7 @@ class HeuristicBot(_BaseBot):
 
     # -- own turn and gives
     def _best_required(self, view: dict[str, Any], required: list[Any]) -> Any:
-        cards = {c["id"]: c for c in view["you"]["hand"]}
+        cards = {c["id"]: c for c in view["me"]["hand"]}
         plays = [a for a in required if isinstance(a, Play)]
         if plays:
             return max(plays, key=lambda a: self._play_value(cards[a.card], cards))
@@ -245,12 +245,12 @@ class HeuristicBot(_BaseBot):
         starts = {a.card for a in legal if isinstance(a, CheatStart)}
         if not starts:
             return None
-        hand = [c for c in view["you"]["hand"] if c["id"] in starts]
+        hand = [c for c in view["me"]["hand"] if c["id"] in starts]
         moths = [c for c in hand if c["kind"] == Kind.MOTH.value]
         if moths and self._guard_busy(view):
             return self._start_cheat(moths[0]["id"])
         actions = [c for c in hand if c["kind"] != Kind.NUMBER.value and c["kind"] != Kind.MOTH.value]
-        if actions and len(view["you"]["hand"]) > 2 and self._guard_busy(view) and self.rng.random() < 0.1:
+        if actions and len(view["me"]["hand"]) > 2 and self._guard_busy(view) and self.rng.random() < 0.1:
             return self._start_cheat(actions[0]["id"])
         return None
 
@@ -272,7 +272,7 @@ class HeuristicBot(_BaseBot):
         self._mode = _Mode.REACT
         if race["kind"] == Kind.MOSQUITO.value:
             return RaceEntry(None)
-        cards = view["you"]["race_cards"]
+        cards = view["me"]["race_cards"]
         return RaceEntry(cards[0]) if cards else None
 
 

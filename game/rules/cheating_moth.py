@@ -1252,7 +1252,7 @@ def seat_view(state: State, seat: int) -> dict[str, JSON]:
     cheat = state.cheats[seat]
     hand = sorted(state.hands[seat], key=_sort_key(state))
     out = public_view(state)
-    out["you"] = {
+    out["me"] = {
         "seat": seat,
         "hand": [state.card(c).to_wire() for c in hand],
         "playable": sorted(playable(state, seat)),

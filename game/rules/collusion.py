@@ -486,7 +486,7 @@ class History:
 
 
 @dataclass(frozen=True, slots=True)
-class CollusionState:
+class State:
     """The whole game, immutable. Split into small parts so that ``apply`` rebuilds only what an
     action changes; read any field directly (``state.alive``, ``state.gold`` …) through the
     properties, and derive a changed state with :func:`evolve`."""
@@ -533,27 +533,27 @@ def _rebuild(obj: Any, names: tuple[str, ...], changes: Mapping[str, Any]) -> An
     return type(obj)(*[changes[n] if n in changes else getattr(obj, n) for n in names])
 
 
-def evolve(state: CollusionState, **changes: Any) -> CollusionState:
+def evolve(state: State, **changes: Any) -> State:
     """A copy of ``state`` with the named fields (of any part) changed."""
     grouped: dict[str, dict[str, Any]] = {}
     for name, value in changes.items():
         part = _PART_OF.get(name)
         if part is None:
             if name not in ("settings", "n"):
-                raise TypeError(f"CollusionState has no field {name!r}")
+                raise TypeError(f"State has no field {name!r}")
             part = ""
         grouped.setdefault(part, {})[name] = value
     top = grouped.get("", {})
-    return CollusionState(
+    return State(
         top.get("settings", state.settings), top.get("n", state.n),
         *[_rebuild(getattr(state, part), _PART_FIELDS[part], grouped[part]) if part in grouped
           else getattr(state, part) for part in _PARTS],
     )
 
 
-def _with_ballot(state: CollusionState, cards: tuple[int, ...], locked: tuple[bool, ...]) -> CollusionState:
+def _with_ballot(state: State, cards: tuple[int, ...], locked: tuple[bool, ...]) -> State:
     """The hot path: only the ballot changes."""
-    return CollusionState(state.settings, state.n, Ballot(cards, locked), state.stage, state.bank, state.history)
+    return State(state.settings, state.n, Ballot(cards, locked), state.stage, state.bank, state.history)
 
 
 Events = list[Any]
@@ -578,7 +578,7 @@ def _draw(deck: tuple[int, ...], gold: tuple[tuple[int, ...], ...], seats: list[
 
 
 # ------------------------------------------------------------------------------- rounds and votes
-def start_round(state: CollusionState, participants: tuple[int, ...], events: Events) -> CollusionState:
+def start_round(state: State, participants: tuple[int, ...], events: Events) -> State:
     """C19: every ID stands up, the pot is refilled to 4 (C4; C20 when the deck runs short); only
     ``participants`` play (all seats, or the tied ones of a C18 tie-break round)."""
     need = max(0, POT_SIZE - len(state.pot))
@@ -602,7 +602,7 @@ def start_round(state: CollusionState, participants: tuple[int, ...], events: Ev
     return state
 
 
-def _reveal(state: CollusionState, timed_out: bool, events: Events) -> CollusionState:
+def _reveal(state: State, timed_out: bool, events: Events) -> State:
     """C7 reveal, C8 targets, C9/C10 who dies; ambushing targets may have to choose first."""
     n, stage, settings = state.n, state.stage, state.settings
     alive = stage.alive
@@ -687,7 +687,7 @@ def _card_kind(card: int) -> CardKind:
     return CardKind.TARGET if card >= 0 else _CARD_KINDS[card]
 
 
-def _resolve(state: CollusionState, r: Reveal, events: Events) -> CollusionState:
+def _resolve(state: State, r: Reveal, events: Events) -> State:
     """C10/C11: ambush picks take effect, then every death of this vote happens at once; the
     round goes on with the next vote (C6) or ends (C13–C15)."""
     picks = tuple(sorted(r.picks))
@@ -714,10 +714,10 @@ def _resolve(state: CollusionState, r: Reveal, events: Events) -> CollusionState
     events.append(VoteStarted(st.round, vote, survivors))
     stage = Stage(Phase.VOTE, st.round, vote, st.in_round, alive_t, st.ambush_used, st.tie_break, reveal, None)
     ballot = Ballot(tuple(NO_CARD if a else OUT for a in alive), (False,) * state.n)
-    return CollusionState(state.settings, state.n, ballot, stage, state.bank, state.history)
+    return State(state.settings, state.n, ballot, stage, state.bank, state.history)
 
 
-def _end_round(state: CollusionState, survivors: tuple[int, ...], events: Events) -> CollusionState:
+def _end_round(state: State, survivors: tuple[int, ...], events: Events) -> State:
     """C13 (one survivor), C14 (none), C15 (two: the Final Showdown)."""
     events.append(RoundEnded(state.round, _OUTCOMES[len(survivors)], survivors))
     if len(survivors) == 2:
@@ -741,7 +741,7 @@ _OUTCOMES = {0: RoundOutcome.STAYS, 1: RoundOutcome.TAKEN, 2: RoundOutcome.SHOWD
 
 
 # -------------------------------------------------------------------------------------- showdown
-def _start_showdown(state: CollusionState, seats: tuple[int, ...], events: Events) -> CollusionState:
+def _start_showdown(state: State, seats: tuple[int, ...], events: Events) -> State:
     a, b = seats
     events.append(ShowdownStarted(state.round, (a, b), len(state.pot)))
     return evolve(state, phase=Phase.SHOWDOWN, showdown=Showdown((a, b)),
@@ -766,7 +766,7 @@ def showdown_payout(a: ShowdownChoice, b: ShowdownChoice, pot: int) -> tuple[int
     return (pot, 0) if a is steal else (0, pot)
 
 
-def _reveal_showdown(state: CollusionState, events: Events) -> CollusionState:
+def _reveal_showdown(state: State, events: Events) -> State:
     sd = state.showdown
     assert sd is not None
     default = state.settings.showdown_default
@@ -788,7 +788,7 @@ def _reveal_showdown(state: CollusionState, events: Events) -> CollusionState:
 
 
 # ------------------------------------------------------------------------------------ end of game
-def _after_round(state: CollusionState, events: Events) -> CollusionState:
+def _after_round(state: State, events: Events) -> State:
     """C17: totals are checked; C18: one winner or a tie-break round; C19: else the next round."""
     top = target_leaders(dict(enumerate(state.totals)), state.settings.target_for(state.n))
     if not top:
@@ -820,22 +820,22 @@ def dry_winners(totals: Mapping[int, int], bars: Mapping[int, int], dry_tie: Dry
     return tuple(sorted(top))
 
 
-def _end_game_dry(state: CollusionState, events: Events) -> CollusionState:
+def _end_game_dry(state: State, events: Events) -> State:
     """C20: deck and pot both empty: the highest total wins (ties: more bars, then shared)."""
     winners = dry_winners(dict(enumerate(state.totals)), {s: len(g) for s, g in enumerate(state.gold)},
                           state.settings.dry_tie)
     return _game_over(state, winners, EndReason.DECK_EMPTY, Rule.C20, events)
 
 
-def _game_over(state: CollusionState, winners: tuple[int, ...], reason: EndReason, cause: Rule,
-               events: Events) -> CollusionState:
+def _game_over(state: State, winners: tuple[int, ...], reason: EndReason, cause: Rule,
+               events: Events) -> State:
     events.append(GameEnded(winners, state.totals, tuple(len(g) for g in state.gold), reason, cause))
     return evolve(state, phase=Phase.GAME_OVER, winners=winners, final=Final(reason, cause),
                    showdown=None, locked=(False,) * state.n)
 
 
 # -------------------------------------------------------------------------------------- handlers
-def _need_phase(state: CollusionState, phase: Phase, what: str) -> None:
+def _need_phase(state: State, phase: Phase, what: str) -> None:
     if state.phase is not phase:
         raise IllegalAction(f"{what} is not possible now (phase {state.phase.value})")
 
@@ -846,7 +846,7 @@ def _need_player(seat: Seat | None) -> int:
     return seat
 
 
-def _put_card(state: CollusionState, seat: int, card: int) -> tuple[CollusionState, Events]:
+def _put_card(state: State, seat: int, card: int) -> tuple[State, Events]:
     ballot = state.ballot
     if ballot.cards[seat] == card:
         raise IllegalAction("that card is already down")
@@ -858,7 +858,7 @@ def _put_card(state: CollusionState, seat: int, card: int) -> tuple[CollusionSta
     return _with_ballot(state, _set(ballot.cards, seat, card), locked), events
 
 
-def _need_voter(state: CollusionState, seat: Seat | None, what: str) -> int:
+def _need_voter(state: State, seat: Seat | None, what: str) -> int:
     if seat is None:
         raise NotYourTurn("the table itself only sends timeouts")
     stage = state.stage
@@ -869,7 +869,7 @@ def _need_voter(state: CollusionState, seat: Seat | None, what: str) -> int:
     return seat
 
 
-def _on_vote(state: CollusionState, seat: Seat | None, action: Vote) -> tuple[CollusionState, Events]:
+def _on_vote(state: State, seat: Seat | None, action: Vote) -> tuple[State, Events]:
     s = _need_voter(state, seat, "voting")
     t = action.target
     if type(t) is not int or not 0 <= t < state.n:
@@ -881,14 +881,14 @@ def _on_vote(state: CollusionState, seat: Seat | None, action: Vote) -> tuple[Co
     return _put_card(state, s, t)
 
 
-def _on_ambush(state: CollusionState, seat: Seat | None, action: Ambush) -> tuple[CollusionState, Events]:
+def _on_ambush(state: State, seat: Seat | None, action: Ambush) -> tuple[State, Events]:
     s = _need_voter(state, seat, "the Ambush card")
     if state.ambush_used[s]:
         raise IllegalAction("the Ambush card was already used this round (C12 option)")
     return _put_card(state, s, AMBUSH_CARD)
 
 
-def _on_lock(state: CollusionState, seat: Seat | None, action: Lock) -> tuple[CollusionState, Events]:
+def _on_lock(state: State, seat: Seat | None, action: Lock) -> tuple[State, Events]:
     s = _need_player(seat)
     if state.phase is Phase.SHOWDOWN:
         return _lock_showdown(state, s, True)
@@ -907,7 +907,7 @@ def _on_lock(state: CollusionState, seat: Seat | None, action: Lock) -> tuple[Co
     return state, events
 
 
-def _on_unlock(state: CollusionState, seat: Seat | None, action: Unlock) -> tuple[CollusionState, Events]:
+def _on_unlock(state: State, seat: Seat | None, action: Unlock) -> tuple[State, Events]:
     s = _need_player(seat)
     if state.phase is Phase.SHOWDOWN:
         return _lock_showdown(state, s, False)
@@ -917,14 +917,14 @@ def _on_unlock(state: CollusionState, seat: Seat | None, action: Unlock) -> tupl
     return _with_ballot(state, state.cards, _set(state.locked, s, False)), [UNLOCKED[s]]
 
 
-def _showdown_index(state: CollusionState, seat: int) -> int:
+def _showdown_index(state: State, seat: int) -> int:
     sd = state.showdown
     if sd is None or seat not in sd.seats:
         raise NotYourTurn("only the two survivors play the Final Showdown (C15)")
     return sd.seats.index(seat)
 
 
-def _lock_showdown(state: CollusionState, seat: int, lock: bool) -> tuple[CollusionState, Events]:
+def _lock_showdown(state: State, seat: int, lock: bool) -> tuple[State, Events]:
     i = _showdown_index(state, seat)
     sd = state.showdown
     assert sd is not None
@@ -940,7 +940,7 @@ def _lock_showdown(state: CollusionState, seat: int, lock: bool) -> tuple[Collus
     return state, events
 
 
-def _on_showdown(state: CollusionState, seat: Seat | None, action: ShowdownPick) -> tuple[CollusionState, Events]:
+def _on_showdown(state: State, seat: Seat | None, action: ShowdownPick) -> tuple[State, Events]:
     s = _need_player(seat)
     _need_phase(state, Phase.SHOWDOWN, "a showdown pick")
     if not isinstance(action.choice, ShowdownChoice):
@@ -957,7 +957,7 @@ def _on_showdown(state: CollusionState, seat: Seat | None, action: ShowdownPick)
     return evolve(state, showdown=sd), events
 
 
-def _on_pick(state: CollusionState, seat: Seat | None, action: AmbushPick) -> tuple[CollusionState, Events]:
+def _on_pick(state: State, seat: Seat | None, action: AmbushPick) -> tuple[State, Events]:
     s = _need_player(seat)
     _need_phase(state, Phase.AMBUSH_CHOICE, "an ambush pick")
     reveal = state.reveal
@@ -970,8 +970,8 @@ def _on_pick(state: CollusionState, seat: Seat | None, action: AmbushPick) -> tu
     return _record_picks(state, {s: (action.victim, False)}, [AmbushChosen(s)])
 
 
-def _record_picks(state: CollusionState, chosen: Mapping[int, tuple[int, bool]],
-                  events: Events) -> tuple[CollusionState, Events]:
+def _record_picks(state: State, chosen: Mapping[int, tuple[int, bool]],
+                  events: Events) -> tuple[State, Events]:
     reveal = state.reveal
     assert reveal is not None
     picks = reveal.picks + tuple((by, v, r) for by, (v, r) in chosen.items())
@@ -982,7 +982,7 @@ def _record_picks(state: CollusionState, chosen: Mapping[int, tuple[int, bool]],
     return _resolve(state, reveal, events), events
 
 
-def _on_timeout(state: CollusionState, seat: Seat | None, action: Timeout) -> tuple[CollusionState, Events]:
+def _on_timeout(state: State, seat: Seat | None, action: Timeout) -> tuple[State, Events]:
     if seat is not None:
         raise NotYourTurn("only the table sends timeouts")
     current = _timer_key(state)
@@ -1002,7 +1002,7 @@ def _on_timeout(state: CollusionState, seat: Seat | None, action: Timeout) -> tu
     return _record_picks(evolve(state, rng=rng), chosen, events)
 
 
-_HANDLERS: dict[type, Callable[[CollusionState, Seat | None, Any], tuple[CollusionState, Events]]] = {
+_HANDLERS: dict[type, Callable[[State, Seat | None, Any], tuple[State, Events]]] = {
     Vote: _on_vote,
     Ambush: _on_ambush,
     Lock: _on_lock,
@@ -1013,7 +1013,7 @@ _HANDLERS: dict[type, Callable[[CollusionState, Seat | None, Any], tuple[Collusi
 }
 
 
-def _timer_key(state: CollusionState) -> str | None:
+def _timer_key(state: State) -> str | None:
     if state.phase is Phase.VOTE:
         return f"vote:{state.round}:{state.vote}"
     if state.phase is Phase.AMBUSH_CHOICE:
@@ -1038,7 +1038,7 @@ def _reveal_view(r: Reveal | None) -> dict[str, JSON] | None:
     }
 
 
-def _showdown_view(state: CollusionState) -> dict[str, JSON] | None:
+def _showdown_view(state: State) -> dict[str, JSON] | None:
     sd = state.showdown
     if sd is None:
         return None
@@ -1061,7 +1061,7 @@ def _round_end_view(r: RoundEnd | None) -> dict[str, JSON] | None:
             "bars_taken": r.bars_taken, "draws": list(r.draws)}
 
 
-def _seat_views(state: CollusionState) -> list[dict[str, JSON]]:
+def _seat_views(state: State) -> list[dict[str, JSON]]:
     voting = state.phase is Phase.VOTE
     sd = state.showdown
     out = []
@@ -1078,7 +1078,7 @@ def _seat_views(state: CollusionState) -> list[dict[str, JSON]]:
     return out
 
 
-def public_view(state: CollusionState) -> dict[str, JSON]:
+def public_view(state: State) -> dict[str, JSON]:
     over = state.phase is Phase.GAME_OVER
     reveal = state.reveal
     pending = [t for t, _ in reveal.pending] if reveal is not None and state.phase is Phase.AMBUSH_CHOICE else []
@@ -1107,14 +1107,14 @@ def public_view(state: CollusionState) -> dict[str, JSON]:
     }
 
 
-def _own_card(state: CollusionState, seat: int) -> dict[str, JSON] | None:
+def _own_card(state: State, seat: int) -> dict[str, JSON] | None:
     card = state.cards[seat] if state.phase is Phase.VOTE else NO_CARD
     if card == AMBUSH_CARD:
         return {"card": CardKind.AMBUSH.value, "target": None}
     return {"card": CardKind.TARGET.value, "target": card} if card >= 0 else None
 
 
-def _own_showdown(state: CollusionState, seat: int) -> tuple[str | None, bool]:
+def _own_showdown(state: State, seat: int) -> tuple[str | None, bool]:
     """(own showdown pick, own lock) — (None, False) outside the showdown."""
     sd = state.showdown
     if sd is None or seat not in sd.seats:
@@ -1124,14 +1124,14 @@ def _own_showdown(state: CollusionState, seat: int) -> tuple[str | None, bool]:
     return (picked.value if picked is not None else None), sd.locked[i]
 
 
-def _ambush_prompt(state: CollusionState, seat: int) -> dict[str, JSON] | None:
+def _ambush_prompt(state: State, seat: int) -> dict[str, JSON] | None:
     if state.phase is not Phase.AMBUSH_CHOICE or state.reveal is None:
         return None
     candidates = dict(state.reveal.pending).get(seat)
     return {"candidates": list(candidates)} if candidates else None
 
 
-def private_view(state: CollusionState, seat: int) -> dict[str, JSON]:
+def private_view(state: State, seat: int) -> dict[str, JSON]:
     """The public view plus ``me``: only this seat's own secrets (docs/views/collusion.md)."""
     view = public_view(state)
     choice, showdown_locked = _own_showdown(state, seat)
@@ -1150,13 +1150,13 @@ def private_view(state: CollusionState, seat: int) -> dict[str, JSON]:
     return view
 
 
-def new_game_with_bars(settings: CollusionSettings, n_seats: int, seed: int, bars: tuple[int, ...]) -> CollusionState:
+def new_game_with_bars(settings: CollusionSettings, n_seats: int, seed: int, bars: tuple[int, ...]) -> State:
     """C4 with the given bar values: shuffled by the seed, 4 to the centre; round 1 starts. The
     companion's physical gold passes bars of unknown value (0): it moves bars by count only."""
     deck, rng = Rng.from_seed(seed).shuffled(bars)
     n = n_seats
     everyone = (True,) * n
-    state = CollusionState(
+    state = State(
         settings, n, Ballot((NO_CARD,) * n, (False,) * n),
         Stage(Phase.VOTE, 0, 0, everyone, everyone, (False,) * n), Bank(rng, deck, (), ((),) * n), History(),
     )
@@ -1164,7 +1164,7 @@ def new_game_with_bars(settings: CollusionSettings, n_seats: int, seed: int, bar
 
 
 # ----------------------------------------------------------------------------------------- engine
-class CollusionEngine(GameEngine[CollusionState]):
+class CollusionEngine(GameEngine[State]):
     name = "collusion"
     min_seats = MIN_SEATS
     max_seats = MAX_SEATS
@@ -1180,7 +1180,7 @@ class CollusionEngine(GameEngine[CollusionState]):
     def presets(self) -> tuple[str, ...]:
         return tuple(PRESETS)
 
-    def new_game(self, settings: CollusionSettings, n_seats: int, seed: int) -> CollusionState:
+    def new_game(self, settings: CollusionSettings, n_seats: int, seed: int) -> State:
         """C4: shuffle the 80 bars with the seeded RNG, deal 4 to the centre; round 1 starts."""
         if not isinstance(settings, CollusionSettings):
             raise BadSettings("collusion needs CollusionSettings")
@@ -1190,7 +1190,7 @@ class CollusionEngine(GameEngine[CollusionState]):
         bars = (3,) * settings.gold_threes + (4,) * settings.gold_fours + (5,) * settings.gold_fives
         return new_game_with_bars(settings, n_seats, seed, bars)
 
-    def legal_actions(self, state: CollusionState, seat: Seat) -> list[Any]:
+    def legal_actions(self, state: State, seat: Seat) -> list[Any]:
         """Cards first (targets in seat order, Ambush / showdown picks / ambush victims), then
         ``Lock`` or ``Unlock`` last when one applies."""
         if not (type(seat) is int and 0 <= seat < state.n):
@@ -1207,7 +1207,7 @@ class CollusionEngine(GameEngine[CollusionState]):
         return []
 
     @staticmethod
-    def _legal_vote(state: CollusionState, seat: int) -> list[Any]:
+    def _legal_vote(state: State, seat: int) -> list[Any]:
         stage, ballot = state.stage, state.ballot
         alive = stage.alive
         if not alive[seat]:
@@ -1223,7 +1223,7 @@ class CollusionEngine(GameEngine[CollusionState]):
         return out
 
     @staticmethod
-    def _legal_showdown(state: CollusionState, seat: int) -> list[Any]:
+    def _legal_showdown(state: State, seat: int) -> list[Any]:
         sd = state.showdown
         if sd is None or seat not in sd.seats:
             return []
@@ -1235,7 +1235,7 @@ class CollusionEngine(GameEngine[CollusionState]):
             out.append(LOCK)
         return out
 
-    def apply(self, state: CollusionState, seat: Seat | None, action: Any) -> tuple[CollusionState, list[Any]]:
+    def apply(self, state: State, seat: Seat | None, action: Any) -> tuple[State, list[Any]]:
         if not (type(seat) is int and 0 <= seat < state.n):  # the common case, checked cheaply
             check_seat(seat, state.n)
         if state.stage.phase is Phase.GAME_OVER:
@@ -1245,14 +1245,14 @@ class CollusionEngine(GameEngine[CollusionState]):
             raise MalformedAction(f"not a collusion action: {action!r}")
         return handler(state, seat, action)
 
-    def view(self, state: CollusionState, seat: Seat | None) -> dict[str, JSON]:
+    def view(self, state: State, seat: Seat | None) -> dict[str, JSON]:
         check_seat(seat, state.n)
         return public_view(state) if seat is None else private_view(state, seat)
 
-    def is_over(self, state: CollusionState) -> bool:
+    def is_over(self, state: State) -> bool:
         return state.stage.phase is Phase.GAME_OVER
 
-    def timer(self, state: CollusionState) -> TimerRequest | None:
+    def timer(self, state: State) -> TimerRequest | None:
         key = _timer_key(state)
         if key is None:
             return None
@@ -1264,7 +1264,7 @@ class CollusionEngine(GameEngine[CollusionState]):
         }[state.phase]
         return TimerRequest(key, duration, Timeout(key), label)
 
-    def seats_to_act(self, state: CollusionState) -> tuple[Seat, ...]:
+    def seats_to_act(self, state: State) -> tuple[Seat, ...]:
         if state.phase is Phase.VOTE:
             return tuple(s for s in range(state.n) if state.alive[s])
         if state.phase is Phase.SHOWDOWN and state.showdown is not None:
@@ -1273,7 +1273,7 @@ class CollusionEngine(GameEngine[CollusionState]):
             return tuple(by for by, _ in state.reveal.pending)
         return ()
 
-    def n_seats(self, state: CollusionState) -> int:
+    def n_seats(self, state: State) -> int:
         return state.n
 
     def describe_event(self, event: Mapping[str, Any], name: Callable[[int], str] = str) -> str:

@@ -43,7 +43,6 @@ from .base import (
 )
 from .collusion import (
     CollusionSettings,
-    CollusionState,
     EndReason,
     GameEnded,
     RoundStarted,
@@ -243,7 +242,7 @@ class Count:
 @dataclass(frozen=True, slots=True)
 class State:
     settings: Settings
-    table: CollusionState
+    table: table.State
     pad: ScorePad
     phase: Phase = Phase.PLAY
     held: tuple[Any, ...] = ()  # physical: the table's next-round events, told once the check is done

@@ -52,7 +52,7 @@ class Phase(enum.Enum):
     CHOOSING = "choosing"  # S6: the host picks the subject
     POINTING = "pointing"  # S7: everyone else points
     REVEAL = "reveal"  # S8/S9 shown until the next host continues (or the reveal timer ends)
-    FINISHED = "finished"  # S12/S13 done
+    GAME_OVER = "game_over"  # S12/S13 done
 
 
 class HostTimeout(enum.Enum):
@@ -508,7 +508,7 @@ def _finish(state: State) -> tuple[State, Events]:
     winners, tie_break, rng = _winners(state, final_seats)
     events.append(GameEnded(winners, tuple(s.score for s in final_seats), tie_break))
     final = FinalResult(tuple(bonuses), winners, tie_break)
-    return dataclasses.replace(state, seats=final_seats, phase=Phase.FINISHED, final=final, rng=rng), events
+    return dataclasses.replace(state, seats=final_seats, phase=Phase.GAME_OVER, final=final, rng=rng), events
 
 
 def _advance(state: State) -> tuple[State, Events]:
@@ -569,7 +569,7 @@ def _final_wire(state: State) -> dict[str, JSON] | None:
 
 def _public_view(state: State) -> dict[str, JSON]:
     clue_id = state.clue_id
-    revealing = state.phase in (Phase.REVEAL, Phase.FINISHED)
+    revealing = state.phase in (Phase.REVEAL, Phase.GAME_OVER)
     return {
         "game": "speakeasy",
         "phase": state.phase.value,
@@ -676,7 +676,7 @@ class SpeakeasyEngine(GameEngine[State]):
 
     def legal_actions(self, state: State, seat: Seat | None) -> list[Action]:
         check_seat(seat, state.n)
-        if state.phase is Phase.FINISHED:
+        if state.phase is Phase.GAME_OVER:
             return []
         if seat is None:
             timer = self.timer(state)
@@ -692,7 +692,7 @@ class SpeakeasyEngine(GameEngine[State]):
 
     def apply(self, state: State, seat: Seat | None, action: Any) -> tuple[State, Events]:
         check_seat(seat, state.n)
-        if state.phase is Phase.FINISHED:
+        if state.phase is Phase.GAME_OVER:
             raise GameOver("the game is over")
         if isinstance(action, ChooseSubject):
             return self._choose(state, seat, action)
@@ -769,10 +769,10 @@ class SpeakeasyEngine(GameEngine[State]):
         return out
 
     def is_over(self, state: State) -> bool:
-        return state.phase is Phase.FINISHED
+        return state.phase is Phase.GAME_OVER
 
     def timer(self, state: State) -> TimerRequest | None:
-        if state.phase is Phase.FINISHED:
+        if state.phase is Phase.GAME_OVER:
             return None
         duration, label = {
             Phase.CHOOSING: (state.settings.host_choice_ms, "speakeasy_host_choice"),

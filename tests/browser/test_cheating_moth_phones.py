@@ -15,7 +15,7 @@ pytestmark = pytest.mark.browser
 
 
 def you(table: Table, seat: int) -> dict[str, Any]:
-    return table.call(lambda s: s.state_message(seat)["view"]["you"])
+    return table.call(lambda s: s.state_message(seat)["view"]["me"])
 
 
 def shown_hand(page: Any) -> list[int]:

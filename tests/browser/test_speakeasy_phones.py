@@ -60,7 +60,7 @@ def test_three_phones_play_speakeasy(lang: str, table: Table, phones: Phones, sh
     # No phone ever received another seat's identity before the game revealed it.
     for i, received in enumerate(frames):
         for f in received:
-            if f.get("kind") != "state" or not f.get("view") or f["view"]["phase"] == "finished":
+            if f.get("kind") != "state" or not f.get("view") or f["view"]["phase"] == "game_over":
                 continue
             view = f["view"]
             assert view["me"]["seat"] == i

@@ -12,10 +12,10 @@ from game.rules.collusion import (
     ENGINE,
     LOCK,
     AmbushPick,
-    CollusionState,
     Phase,
     ShowdownChoice,
     ShowdownPick,
+    State,
     Vote,
     evolve,
 )
@@ -29,11 +29,11 @@ class Table:
     engine = ENGINE
     A = A
 
-    def new(self, n: int = 6, preset: str | None = None, seed: int = 7, **overrides: Any) -> CollusionState:
+    def new(self, n: int = 6, preset: str | None = None, seed: int = 7, **overrides: Any) -> State:
         settings = ENGINE.settings_from_wire(overrides, preset)
         return ENGINE.new_game(settings, n, seed)
 
-    def with_gold(self, state: CollusionState, gold: Mapping[int, tuple[int, ...]]) -> CollusionState:
+    def with_gold(self, state: State, gold: Mapping[int, tuple[int, ...]]) -> State:
         """Give seats fixed bars, taking them out of the deck so 80 bars stay in play."""
         deck = list(state.deck)
         for seat, bars in gold.items():
@@ -44,7 +44,7 @@ class Table:
         new_gold = tuple(tuple(gold.get(s, state.gold[s])) for s in range(state.n))
         return evolve(state, gold=new_gold, deck=tuple(deck))
 
-    def with_pot(self, state: CollusionState, pot: tuple[int, ...]) -> CollusionState:
+    def with_pot(self, state: State, pot: tuple[int, ...]) -> State:
         """Put exact bars in the pot (swapped with the deck, so 80 bars stay in play)."""
         deck = list(state.deck) + list(state.pot)
         for value in pot:
@@ -60,7 +60,7 @@ class Table:
     def deaths(self, events: list[Any]) -> dict[int, tuple[str, str]]:
         return {e["seat"]: (e["cause"], e["kind"]) for e in self.of(events, "died")}
 
-    def vote(self, state: CollusionState, plan: Mapping[int, int | str | None]) -> tuple[CollusionState, list[Any]]:
+    def vote(self, state: State, plan: Mapping[int, int | str | None]) -> tuple[State, list[Any]]:
         """Every living seat plays its plan entry (a target seat, ``A`` or ``None`` for no card);
         all who played lock; when someone played nothing the timer runs out."""
         events: list[Any] = []
@@ -83,16 +83,16 @@ class Table:
             events += ev
         return state, events
 
-    def expire(self, state: CollusionState) -> tuple[CollusionState, list[Any]]:
+    def expire(self, state: State) -> tuple[State, list[Any]]:
         timer = ENGINE.timer(state)
         assert timer is not None
         return ENGINE.apply(state, None, timer.on_expiry)
 
-    def pick(self, state: CollusionState, by: int, victim: int) -> tuple[CollusionState, list[Any]]:
+    def pick(self, state: State, by: int, victim: int) -> tuple[State, list[Any]]:
         return ENGINE.apply(state, by, AmbushPick(victim))
 
-    def showdown(self, state: CollusionState, a: ShowdownChoice | None, b: ShowdownChoice | None
-                 ) -> tuple[CollusionState, list[Any]]:
+    def showdown(self, state: State, a: ShowdownChoice | None, b: ShowdownChoice | None
+                 ) -> tuple[State, list[Any]]:
         """The two survivors pick (``None``: picks nothing) and lock; the timer runs out if needed."""
         assert state.phase is Phase.SHOWDOWN and state.showdown is not None
         events: list[Any] = []
@@ -110,7 +110,7 @@ class Table:
             events += ev
         return state, events
 
-    def to_showdown(self, state: CollusionState, a: int, b: int) -> tuple[CollusionState, list[Any]]:
+    def to_showdown(self, state: State, a: int, b: int) -> tuple[State, list[Any]]:
         """One vote that leaves exactly ``a`` and ``b`` alive: both name a third seat ``c`` (the
         target, who names ``a``); everyone else plays nothing and dies by C9."""
         alive = [s for s in range(state.n) if state.alive[s]]
@@ -119,10 +119,10 @@ class Table:
         plan.update({a: c, b: c, c: a})
         return self.vote(state, plan)
 
-    def totals(self, state: CollusionState) -> tuple[int, ...]:
+    def totals(self, state: State) -> tuple[int, ...]:
         return state.totals
 
-    def bars_in_play(self, state: CollusionState) -> int:
+    def bars_in_play(self, state: State) -> int:
         return len(state.deck) + len(state.pot) + sum(len(g) for g in state.gold)
 
 

@@ -279,7 +279,7 @@ def test_M8_a_held_cheat_makes_the_card_disappear():
         apply(state, 1, CheatFinish(2499))
     state, _ = apply(state, 1, CheatFinish(2500))
     assert moth not in state.hands[1] and state.cheated == (moth,) and card_count(state) == 71
-    assert ENGINE.view(state, 1)["you"]["cheated_this_round"] == 1
+    assert ENGINE.view(state, 1)["me"]["cheated_this_round"] == 1
 
 
 def test_M8_cheat_ms_is_a_setting():
@@ -369,7 +369,7 @@ def test_M9_nobody_cheats_while_an_accusation_resolves():
     assert ENGINE.legal_actions(state, 2) == [] and ENGINE.legal_actions(state, 1) == []
     with pytest.raises(IllegalAction, match="M9"):
         apply(state, 2, CheatStart(card_of(state, 2, "m3"), 1300))
-    assert ENGINE.view(state, 2)["you"]["can_cheat"] is False
+    assert ENGINE.view(state, 2)["me"]["can_cheat"] is False
 
 
 def test_M9_no_accusation_during_a_race():
@@ -404,7 +404,7 @@ def test_M10_right_accusation_just_after_the_cheat():
     state, events = apply(state, 0, Accuse(1, 3499))  # 999 ms later: inside the 1000 ms window
     assert of(events, "accused")[0]["caught"] is True
     assert (Kind.MOTH, 2) in kinds(state, 1) and state.cheated == () and card_count(state) == 71
-    assert ENGINE.view(state, 1)["you"]["cheated_this_round"] == 0
+    assert ENGINE.view(state, 1)["me"]["cheated_this_round"] == 0
 
 
 def test_M10_wrong_accusation_outside_the_window():
@@ -465,7 +465,7 @@ def test_M11_tell_setting(tell, flag):
         assert events == []
     else:
         assert of(events, "cheat_tell") == [{"type": "cheat_tell", "seat": 1, "tell": tell, "active": True, "cause": "M11"}]
-    assert ENGINE.view(state, 1)["you"]["cheat"] == {"card": card_of(state, 1, "m2"), "started_ms": 0, "finish_at_ms": 1500}
+    assert ENGINE.view(state, 1)["me"]["cheat"] == {"card": card_of(state, 1, "m2"), "started_ms": 0, "finish_at_ms": 1500}
 
 
 def test_M11_hand_sizes_exact_only_at_three_or_fewer():
@@ -478,11 +478,11 @@ def test_M11_hand_sizes_exact_only_at_three_or_fewer():
 def test_M11_views_show_only_your_own_hand():
     state = ENGINE.new_game(Settings(), 4, 5)
     public = json.dumps(ENGINE.view(state, None))
-    assert '"you"' not in public
+    assert '"me"' not in public
     for seat in range(4):
         v = ENGINE.view(state, seat)
-        assert sorted(c["id"] for c in v["you"]["hand"]) == sorted(state.hands[seat])
-        shown = {c["id"] for c in v["you"]["hand"]}
+        assert sorted(c["id"] for c in v["me"]["hand"]) == sorted(state.hands[seat])
+        shown = {c["id"] for c in v["me"]["hand"]}
         for other in range(4):
             if other != seat:
                 assert not shown & set(state.hands[other])
@@ -502,7 +502,7 @@ def test_M13_spider_gives_a_chosen_card_to_a_chosen_player():
     state = table([["s4", "a1", "m2", "5"], ["1"], ["1"]], top="3")
     state, events = apply(state, 0, Play(card_of(state, 0, "s4")))
     assert state.phase is Phase.SPIDER_GIVE and ENGINE.view(state, None)["pending"] == {"giver": 0}
-    assert ENGINE.view(state, 0)["you"]["give_to"] == [1, 2]
+    assert ENGINE.view(state, 0)["me"]["give_to"] == [1, 2]
     with pytest.raises(IllegalAction, match="another player"):
         apply(state, 0, Give(card_of(state, 0, "a1"), 0))
     with pytest.raises(IllegalAction):
@@ -662,9 +662,9 @@ def test_M15_fastest_plain_card_stays_the_rest_go_back():
     state = beetle_table()
     state, events = apply(state, 0, Play(card_of(state, 0, "b4")))
     assert of(events, "race_started")[0]["eligible"] == [0, 1, 2, 3] and state.phase is Phase.BEETLE_RACE
-    assert ENGINE.view(state, 1)["you"]["race_cards"] == sorted(
+    assert ENGINE.view(state, 1)["me"]["race_cards"] == sorted(
         c for c in state.hands[1] if state.card(c).number == 4)
-    assert ENGINE.view(state, 2)["you"]["race_cards"] == []  # an action card or moth of 4 does not count
+    assert ENGINE.view(state, 2)["me"]["race_cards"] == []  # an action card or moth of 4 does not count
     state, events = race(state, {0: 500, 1: 320, 3: 300}, cards={1: card_of(state, 1, "4")})
     decided = of(events, "race_decided")[0]
     assert decided["winner"] == 3 and decided["order"] == [3, 1, 0] and decided["cause"] == "M15"

@@ -141,7 +141,7 @@ def test_apply_never_mutates_and_views_keep_hands_secret(game):
             _ids_in(view, shown)
             others = {c for s in range(n) if s != seat for c in after.hands[s]}
             assert not shown & others, (seat, shown & others)
-            assert sorted(c["id"] for c in view["you"]["hand"]) == sorted(after.hands[seat])
+            assert sorted(c["id"] for c in view["me"]["hand"]) == sorted(after.hands[seat])
         json.dumps(ENGINE.events_to_wire(events))
 
 

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from game.bots import make_bot
 from game.records import Recorder, new_record, replay
-from game.rules.collusion import DEATH_RULE, ENGINE, CollusionState, DeathKind, Phase
+from game.rules.collusion import DEATH_RULE, ENGINE, DeathKind, Phase, State
 from game.simulate import bot_seed, play_game, seat_kinds
 
 MAX_STEPS = 20_000
@@ -31,7 +31,7 @@ game_setups = st.fixed_dictionaries({
 PROPS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-def _check_views(state: CollusionState) -> None:
+def _check_views(state: State) -> None:
     public = ENGINE.view(state, None)
     assert "me" not in public
     if state.phase is not Phase.GAME_OVER:
@@ -43,7 +43,7 @@ def _check_views(state: CollusionState) -> None:
         assert me["seat"] == seat and me["gold"] == sorted(state.gold[seat]) and me["total"] == sum(state.gold[seat])
 
 
-def _check_events(before: CollusionState, after: CollusionState, events: list[dict[str, Any]]) -> None:
+def _check_events(before: State, after: State, events: list[dict[str, Any]]) -> None:
     for event in events:
         if event["type"] == "reveal":
             for seat, target in enumerate(event["voted_for"]):
@@ -59,7 +59,7 @@ def _check_events(before: CollusionState, after: CollusionState, events: list[di
             assert len(event["alive"]) >= 3
 
 
-def play_random(setup: dict[str, Any], checks: bool = True) -> tuple[CollusionState, Recorder, list[dict]]:
+def play_random(setup: dict[str, Any], checks: bool = True) -> tuple[State, Recorder, list[dict]]:
     rnd = random.Random(setup["seed"])
     record = new_record("collusion", setup["n"], setup["seed"], setup["preset"], setup["overrides"])
     recorder = Recorder(record)

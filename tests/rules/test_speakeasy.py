@@ -339,7 +339,7 @@ def test_S12_unrevealed_informants_score_2_and_citizens_1() -> None:
     state = table("ICCIC", host=0, clues_per_game=1)
     state, _ = play_clue(state, 3, {1: 3, 2: 3, 3: 1, 4: 1})  # seat 3 (informant) revealed: 1 and 2 score
     state, events = _next_clue(state)
-    assert state.phase is Phase.FINISHED
+    assert state.phase is Phase.GAME_OVER
     bonus = [(e.seat, e.points, e.cause, e.reason) for e in events if isinstance(e, Scored)]
     assert bonus == [
         (0, 2, "S12", ScoreReason.UNREVEALED_INFORMANT),
@@ -466,7 +466,7 @@ def test_engine_is_registered_and_views_are_json() -> None:
     assert get_engine("speakeasy") is ENGINE and ENGINE.min_seats == 3 and ENGINE.max_seats == 12
     state, _ = _finish(table("ICCIC", host=0, clues_per_game=3))
     for seat in (None, 0, 4):
-        assert json.loads(json.dumps(ENGINE.view(state, seat)))["phase"] == "finished"
+        assert json.loads(json.dumps(ENGINE.view(state, seat)))["phase"] == "game_over"
 
 
 def test_every_event_reads_as_a_plain_sentence_for_replay() -> None:

@@ -40,7 +40,7 @@ def test_bots_play_whole_games_legally_and_deterministically(kind: str) -> None:
     for n in (3, 7, 12):
         start = ENGINE.new_game(ENGINE.default_settings(), n, seed=n)
         finals = [_run(start, {s: make_bot(kind, s, 100 + s) for s in range(n)}) for _ in range(2)]
-        assert finals[0] == finals[1] and finals[0].phase is Phase.FINISHED
+        assert finals[0] == finals[1] and finals[0].phase is Phase.GAME_OVER
 
 
 def test_bots_accept_wire_legal_actions_and_answer_in_kind() -> None:

@@ -36,7 +36,7 @@ async def test_bots_play_a_whole_persian_game_at_the_table_and_it_replays(config
         await asyncio.sleep(0.005)
     assert s.phase is TablePhase.FINISHED
     view = s.snapshot.public_view
-    assert view is not None and view["phase"] == "finished" and view["deck"] == "fa" and view["winners"]
+    assert view is not None and view["phase"] == "game_over" and view["deck"] == "fa" and view["winners"]
     final, version = s.run.state, s.version
     s.close()
     journal.close()

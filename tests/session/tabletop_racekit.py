@@ -27,7 +27,7 @@ def seat_people(session: Session, seats: int = 4) -> None:
 def private(session: Session, seat: int) -> dict[str, Any]:
     """A seat's private part of its view (the game's own key)."""
     view = session.state_personal(seat)["view"]
-    return view.get("me") or view["you"]
+    return view["me"]
 
 
 def _kind_of(session: Session, seat: int, card: int) -> str:

@@ -15,7 +15,7 @@ __all__ = ["beats_for", "choose_base"]
 
 
 def choose_base(snapshot: TableSnapshot) -> Scene:
-    return OverScene() if phase(snapshot.public_view) is Phase.FINISHED else TableScene()
+    return OverScene() if phase(snapshot.public_view) is Phase.GAME_OVER else TableScene()
 
 
 def beats_for(snapshot: TableSnapshot, previous: TableSnapshot | None) -> list[Scene]:

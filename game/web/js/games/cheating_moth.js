@@ -40,7 +40,7 @@ function pressRace(ctx, e) {
   const stamp = phoneNow();
   e.preventDefault();
   const v = ctx.view;
-  const cards = v.you?.race_cards ?? [];
+  const cards = v.me?.race_cards ?? [];
   if (!v.race || (racePress.race === v.race.id && racePress.verdict !== "false_start")) return;
   if (!ctx.send("press", { race: v.race.id, t: stamp, card: v.race.kind === "beetle" ? cards[0] ?? null : null })) return;
   if ("vibrate" in navigator) navigator.vibrate(40);
@@ -54,7 +54,7 @@ function racePanel(ctx) {
   raceRerender = ctx.rerender;
   if (!v.race || ctx.seat === null) return null;
   const beetle = v.race.kind === "beetle";
-  const canRace = beetle ? (v.you?.race_cards ?? []).length > 0 : v.race.eligible.includes(ctx.seat);
+  const canRace = beetle ? (v.me?.race_cards ?? []).length > 0 : v.race.eligible.includes(ctx.seat);
   if (!canRace) return section(null, h("p", { class: "muted", text: t(beetle ? "moth.race_no_card" : "moth.race_watch") }));
   const mine = racePress.race === v.race.id ? racePress.verdict : null;
   const feedback = mine && mine !== "sent" ? h("p", { class: mine === "accepted" ? "lead" : "notice", "data-testid": "race-verdict", text: t(`moth.press.${mine}`) }) : null;
@@ -124,7 +124,7 @@ function pileCard(ctx) {
 /** @param {GameContext} ctx */
 function handPanel(ctx) {
   const v = ctx.view;
-  const you = v.you;
+  const you = v.me;
   if (!you) return null;
   const gift = pickedGift(ctx);
   const giving = you.give_to.length > 0;
@@ -173,7 +173,7 @@ function pickedGift(ctx) {
 
 /** @param {GameContext} ctx @param {number} cardId */
 function pickGift(ctx, cardId) {
-  const you = ctx.view.you;
+  const you = ctx.view.me;
   if (you.give_to.length === 1) give(ctx, cardId, you.give_to[0]);
   else {
     giveDraft = cardId;
@@ -189,7 +189,7 @@ function give(ctx, cardId, to) {
 
 /** One button per player the picked card may go to. @param {GameContext} ctx @param {number} cardId */
 function giveTargets(ctx, cardId) {
-  const targets = ctx.view.you.give_to.filter((/** @type {number} */ s) => isLegal(ctx.legal, { type: "give", card: cardId, to: s }));
+  const targets = ctx.view.me.give_to.filter((/** @type {number} */ s) => isLegal(ctx.legal, { type: "give", card: cardId, to: s }));
   return h("div", { class: "stack" }, h("p", { class: "lead", text: t("moth.give_to") }),
     ...targets.map((/** @type {number} */ s) => h("button", {
       class: "btn btn-primary btn-big", type: "button", "data-testid": `give-${s}`, disabled: ctx.pending,
@@ -224,7 +224,7 @@ function startCheat(ctx, cardId, e) {
  *  subtle tell is only a visual hint (the player's plate trembles), the obvious one is also said. @param {GameContext} ctx */
 function guardPanel(ctx) {
   const v = ctx.view;
-  if (!v.you?.is_guard || !hasType(ctx.legal, "accuse")) return null;
+  if (!v.me?.is_guard || !hasType(ctx.legal, "accuse")) return null;
   return section(t("moth.accuse_title"),
     h("p", { class: "muted small", text: t("moth.accuse_hint") }),
     h("div", { class: "vote-grid" }, ...v.seats.filter((/** @type {any} */ s) => s.seat !== ctx.seat).map((/** @type {any} */ s) => {

@@ -30,7 +30,7 @@ function names(ctx, seats) {
 /** @param {GameContext} ctx */
 function statusBar(ctx) {
   const v = ctx.view;
-  const where = v.phase === "finished" ? t("speakeasy.finished") : t("speakeasy.clue_of", { n: v.clue?.number ?? 0, total: v.clue?.total ?? 0 });
+  const where = v.phase === "game_over" ? t("speakeasy.finished") : t("speakeasy.clue_of", { n: v.clue?.number ?? 0, total: v.clue?.total ?? 0 });
   return h("div", { class: "status-bar" },
     h("div", { class: "status-text" }, h("div", { class: "status-where", text: where }),
       h("h1", { class: "status-title", text: t(`speakeasy.title.${v.phase}`) })),
@@ -40,7 +40,7 @@ function statusBar(ctx) {
 /** The clue, as the big screen shows it. @param {GameContext} ctx */
 function clueCard(ctx) {
   const v = ctx.view;
-  if (!v.clue || v.phase === "finished") return null;
+  if (!v.clue || v.phase === "game_over") return null;
   return h("section", { class: "card clue-card" },
     h("p", { class: "muted small" }, ...tn("speakeasy.host_is", { host: name(ctx, v.host) })),
     h("p", { class: "clue-text", dir: "auto", text: v.clue.text }));
@@ -164,7 +164,7 @@ function renderSeat(ctx) {
   const v = ctx.view;
   return h("div", { class: "game speakeasy" },
     statusBar(ctx),
-    v.phase === "finished" ? finalCard(ctx) : null,
+    v.phase === "game_over" ? finalCard(ctx) : null,
     clueCard(ctx),
     actionPanel(ctx),
     identityCard(ctx),
@@ -177,7 +177,7 @@ function renderPublic(ctx) {
   const v = ctx.view;
   return h("div", { class: "game speakeasy public" },
     statusBar(ctx),
-    v.phase === "finished" ? finalCard(ctx) : null,
+    v.phase === "game_over" ? finalCard(ctx) : null,
     clueCard(ctx),
     v.phase === "pointing" ? card(null, h("p", { class: "muted center", text: t("speakeasy.pointed_count", { n: v.pointed.length, total: v.pointers.length }) })) : null,
     history(ctx),
