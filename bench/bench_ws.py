@@ -325,7 +325,10 @@ class Encoder:
             frames.get(seat, host=False)
         frames.get(None, host=False)
 
-    def seat_revoked(self, seat: int) -> None:
+    def seat_revoked(self, seat: int, reason: Any = None) -> None:
+        pass
+
+    def claim_answered(self, claim: Any, record: Any) -> None:
         pass
 
     def notice(self, code: Any) -> None:

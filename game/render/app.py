@@ -19,6 +19,7 @@ from game import catalog
 from game.config import TableConfig
 from game.session.snapshot import InputEvent, InputKind, InputSource, TablePhase, TableSnapshot
 
+from .claims import claim_answer, draw_claims
 from .kit.qr import QrCache
 from .kit.scene import Director, Frame, HostCommand, Intent, RenderContext, Scene, WindowOp
 from .kit.sound import SoundBank
@@ -114,6 +115,7 @@ class Screen:
 
     def draw(self, surface: pygame.Surface) -> None:
         self.director.draw(surface, self.frame(surface.get_size()), self.ctx)
+        draw_claims(surface, self.frame(surface.get_size()), self.ctx)  # a phone asking for a held seat
 
     def handle(self, event: pygame.event.Event, size: tuple[int, int]) -> list[Intent]:
         if event.type == pygame.KEYDOWN:
@@ -127,6 +129,9 @@ class Screen:
                 return []
         if self.snapshot is None:
             return []
+        answer = claim_answer(event, self.frame(size))  # Y / N while a phone asks for a seat
+        if answer is not None:
+            return [answer]
         return self.director.handle(event, self.frame(size))
 
     def warm_step(self, size: tuple[int, int]) -> None:

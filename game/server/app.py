@@ -16,6 +16,7 @@ from aiohttp import WSMsgType, web
 
 from game.session.seats import normalise_code
 from game.session.session import HOUSEKEEPING_S, Session
+from game.session.snapshot import SeatStatus
 
 from .hub import Hub
 from .protocol import HARD_MAX_MESSAGE_BYTES
@@ -104,7 +105,9 @@ async def api_join(request: web.Request) -> web.Response:
     target = _lookup(request, request.match_info["code"])
     if target is None:
         return web.json_response({"error": {"code": "unknown_seat", "message": "no seat has this code"}}, status=404)
-    return web.json_response({"url": target})
+    record = request.app[SESSION].table.seat_by_token(target.removeprefix("/s/"))
+    # a held seat's code only asks the host: the phone says so before it opens the link
+    return web.json_response({"url": target, "held": record is not None and record.status is not SeatStatus.FREE})
 
 
 async def font(request: web.Request) -> web.StreamResponse:

@@ -33,6 +33,12 @@ class TakenOver(ProtocolError):
     code = "taken_over"
 
 
+class ClaimRefused(ProtocolError):
+    """The host did not hand this phone the seat it asked for."""
+
+    code = "claim_refused"
+
+
 class ServerFault(ProtocolError):
     """The server could not do its part (e.g. the journal could not be written); nothing changed."""
 

@@ -19,9 +19,10 @@ from aiohttp import WSMsgType, web
 from game.rules.base import MalformedAction, RulesError, StaleState, UnknownSeat
 from game.session.journal import JournalError
 from game.session.race_floor import PressSource
-from game.session.session import HandedOver, NoticeCode, Session
+from game.session.seats import AskHost, NameNeeded, SeatRecord
+from game.session.session import Claim, HandedOver, NoticeCode, Session
 
-from .errors import BadPin, Forbidden, RateLimited, ServerFault, TakenOver
+from .errors import BadPin, ClaimRefused, Forbidden, RateLimited, ServerFault, TakenOver
 from .phoneclock import EVERY_S, PhoneClock
 from .protocol import (
     Act,
@@ -37,6 +38,7 @@ from .protocol import (
     SetLang,
     SetName,
     SyncReply,
+    claim_message,
     encode,
     error_message,
     id_of,
@@ -64,10 +66,12 @@ NOTICE_TEXT: dict[NoticeCode, str] = {
     NoticeCode.GAME_FINISHED: "The game is over.",
     NoticeCode.NEW_TABLE: "This is a new table: the previous one was closed.",
     NoticeCode.NEW_GROUP: "This table has a new game. Thanks for playing!",
+    NoticeCode.SEAT_MOVED: "The host moved your seat to another phone.",
 }
 REVOKE_CLOSE: dict[NoticeCode, tuple[CloseCode, str]] = {
     NoticeCode.KICKED: (CloseCode.KICKED, "kicked"),
     NoticeCode.NEW_GROUP: (CloseCode.NEW_GROUP, "new group"),
+    NoticeCode.SEAT_MOVED: (CloseCode.TAKEN_OVER, "seat moved"),
 }
 
 
@@ -254,6 +258,8 @@ class Client:
         self.seat: int | None = None
         self.pin_failures = 0
         self.closing = False
+        self.claim: Claim | None = None  # waiting for the host to hand this phone a held seat
+        self.hello: Hello | None = None
         self.phone = PhoneClock()
         self.sync_handle: asyncio.TimerHandle | None = None
         self._clock = clock
@@ -316,6 +322,9 @@ class Hub:
     async def remove(self, client: Client) -> None:
         self.clients.discard(client)
         client.stop_sync()
+        if client.claim is not None:
+            claim, client.claim = client.claim, None
+            self.session.drop_claim(claim.id)
         seat = client.seat
         if client.role is Role.SEAT and seat is not None and self.by_seat.get(seat) is client:
             del self.by_seat[seat]
@@ -347,6 +356,18 @@ class Hub:
             return
         client.send(notice_message(reason.value, NOTICE_TEXT[reason]))
         client.close(*REVOKE_CLOSE.get(reason, REVOKE_CLOSE[NoticeCode.KICKED]))
+
+    def claim_answered(self, claim: Claim, record: SeatRecord | None) -> None:
+        """The host answered a waiting phone: it is seated (the old phone was told), or refused."""
+        client = next((c for c in self.clients if c.claim is not None and c.claim.id == claim.id), None)
+        if client is None or client.closing:
+            return
+        client.claim = None
+        if record is None:
+            client.send_error(ClaimRefused("the host did not allow this phone to take the seat"))
+            client.close(CloseCode.REFUSED, "refused by the host")
+            return
+        self._seat_client(client, record.seat, client.hello)
 
     def notice(self, code: NoticeCode) -> None:
         self.feed.catch_up()
@@ -391,7 +412,7 @@ class Hub:
             assert isinstance(body, Hello)
             self._hello(client, body)
             return
-        if not client.greeted:
+        if not client.greeted and not (client.claim is not None and isinstance(body, Ping)):
             raise MalformedAction("send hello first")
         if isinstance(body, Ping):
             client.send(pong_message(body.t, self.session.clock()))
@@ -448,8 +469,9 @@ class Hub:
 
     # ----------------------------------------------------------------------------- hello
     def _hello(self, client: Client, hello: Hello) -> None:
-        if client.greeted:
+        if client.greeted or client.claim is not None:
             raise MalformedAction("hello was already sent on this socket")
+        client.hello = hello
         if hello.role is Role.SEAT:
             self._hello_seat(client, hello)
         elif hello.role is Role.HOST:
@@ -464,13 +486,36 @@ class Hub:
             client.send_error(exc)
             client.close(CloseCode.NEW_GROUP if isinstance(exc, HandedOver) else CloseCode.REFUSED, "unknown seat")
             return
-        previous = self.by_seat.get(record.seat)
+        except NameNeeded as exc:  # a bot's seat: the phone asks for a name, then says hello again
+            client.send(claim_message("name_needed", self._seat_card(exc.seat)))
+            return
+        except AskHost as exc:
+            self._ask_host(client, exc.seat, hello)
+            return
+        self._seat_client(client, record.seat, hello)
+
+    def _ask_host(self, client: Client, seat: int, hello: Hello) -> None:
+        """A held seat's link or code on a new phone: it waits until the host allows or refuses."""
+        try:
+            client.claim = self.session.request_claim(seat, hello.name, hello.lang)
+        except RulesError as exc:
+            client.send_error(exc)
+            client.close(CloseCode.REFUSED, "cannot ask now")
+            return
+        client.send(claim_message("waiting", self._seat_card(seat)))
+
+    def _seat_card(self, seat: int) -> dict[str, Any]:
+        """What a waiting phone shows of the seat it asks for (public: colour, symbol, name)."""
+        return self.session.seat_card(seat)
+
+    def _seat_client(self, client: Client, seat: int, hello: Hello | None) -> None:
+        previous = self.by_seat.get(seat)
         if previous is not None and previous is not client:
             previous.send_error(TakenOver("this seat was opened on another device"))
             previous.close(CloseCode.TAKEN_OVER, "taken over")
-        self.by_seat[record.seat] = client
-        self._greet(client, Role.SEAT, record.seat, hello)
-        self.session.set_connected(record.seat, True)
+        self.by_seat[seat] = client
+        self._greet(client, Role.SEAT, seat, hello)
+        self.session.set_connected(seat, True)
         self._probe(client)  # the join burst of clock-sync round trips
 
     def _hello_host(self, client: Client, hello: Hello) -> None:
@@ -487,9 +532,9 @@ class Hub:
             return
         self._greet(client, Role.HOST, None, hello)
 
-    def _greet(self, client: Client, role: Role, seat: int | None, hello: Hello) -> None:
+    def _greet(self, client: Client, role: Role, seat: int | None, hello: Hello | None) -> None:
         client.role, client.seat = role, seat
         client.send(self.session.welcome_message(seat, role.value))
-        if hello.last_version is not None and hello.last_version > self.session.version:
+        if hello is not None and hello.last_version is not None and hello.last_version > self.session.version:
             client.send(notice_message(NoticeCode.NEW_TABLE.value, NOTICE_TEXT[NoticeCode.NEW_TABLE]))
         self.send_state(client)

@@ -273,6 +273,12 @@ def notice_message(code: str, message: str, **extra: Any) -> dict[str, Any]:
     return {"v": PROTOCOL_VERSION, "kind": "notice", "code": code, "message": message, **extra}
 
 
+def claim_message(state: str, seat: Mapping[str, Any]) -> dict[str, Any]:
+    """A phone that asked for a seat it cannot take by itself: ``name_needed`` (a bot's seat: say
+    hello again with a name) or ``waiting`` (the host allows or refuses on the TV or host console)."""
+    return {"v": PROTOCOL_VERSION, "kind": "claim", "state": state, "seat": dict(seat)}
+
+
 def pong_message(t: float | int, server_ms: int) -> dict[str, Any]:
     return {"v": PROTOCOL_VERSION, "kind": "pong", "t": t, "server_ms": server_ms}
 

@@ -1,8 +1,13 @@
 """Seat records of a table: colour + symbol (from :mod:`game.seating`), a secret token (the seat
-link), a short typed code, the player's name and language, or a bot.
+link), a short typed code, the device key of the phone holding the seat, the player's name and
+language, or a bot.
 
-Tokens are ``secrets.token_urlsafe(18)`` (144 bits). Codes are 4 letters from an alphabet without
-look-alikes, so they can be read off a TV and typed on a phone.
+Tokens and device keys are ``secrets.token_urlsafe(18)`` (144 bits). Codes are 4 letters from an
+alphabet without look-alikes, so they can be read off a TV and typed on a phone.
+
+The link and the code claim a *free* seat. Once a person holds a seat, only its device key (kept by
+that phone) returns silently; the link or code of a held seat only asks the host (see
+``Session.join_seat``), and an allowed hand-over rotates the token, the code and the device key.
 """
 from __future__ import annotations
 
@@ -13,7 +18,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from game.rules.base import MalformedAction
+from game.rules.base import MalformedAction, RulesError
 from game.seating import MAX_SEATS, look
 
 from .snapshot import SeatStatus
@@ -50,15 +55,77 @@ def normalise_code(text: str) -> str | None:
     return code
 
 
+class NameNeeded(RulesError):
+    """A bot plays this seat: only a named join takes it over (``seat``: which one)."""
+
+    code = "name_needed"
+
+    def __init__(self, message: str, seat: int) -> None:
+        super().__init__(message)
+        self.seat = seat
+
+
+class AskHost(RulesError):
+    """This seat is held (by a person, or by a bot mid-game): only the host can hand it over."""
+
+    code = "ask_host"
+
+    def __init__(self, message: str, seat: int) -> None:
+        super().__init__(message)
+        self.seat = seat
+
+
+class BadName(MalformedAction):
+    """A name the table cannot take; ``chars``: the characters the big screen cannot draw."""
+
+    code = "bad_name"
+
+    def __init__(self, message: str, chars: str = "") -> None:
+        super().__init__(message)
+        self.chars = chars
+
+
+# What the TV's Noto fonts draw (Noto Sans: Latin, Greek, Cyrillic; Noto Sans Arabic; Noto Sans
+# Thai) and the punctuation between them. Emoji and pictographs are not in them: they would
+# become "?" on the TV, so a name with one is refused at entry (the phone applies the same rule).
+DRAWABLE_RANGES: tuple[tuple[int, int], ...] = (
+    (0x0020, 0x007E), (0x00A0, 0x024F), (0x0300, 0x036F), (0x0370, 0x03FF), (0x0400, 0x04FF), (0x0600, 0x06FF),
+    (0x0750, 0x077F), (0x0E00, 0x0E7F), (0x1E00, 0x1EFF), (0x2010, 0x2027), (0x2030, 0x205E),
+    (0x20A0, 0x20C0), (0xFB50, 0xFDFF), (0xFE70, 0xFEFE),
+)
+DRAWABLE_FORMAT = frozenset("\u200c\u200e\u200f")  # ZWNJ (Persian), LRM, RLM
+REFUSED_CATEGORIES = frozenset({"So", "Cn", "Co", "Cs", "Cc", "Zl", "Zp"})
+
+
+def drawable(ch: str) -> bool:
+    """Whether the big screen can draw ``ch`` in a name."""
+    if ch in DRAWABLE_FORMAT:
+        return True
+    if unicodedata.category(ch) in REFUSED_CATEGORIES or unicodedata.category(ch) == "Cf":
+        return False
+    point = ord(ch)
+    return any(low <= point <= high for low, high in DRAWABLE_RANGES)
+
+
+def undrawable(text: str) -> str:
+    """The characters of ``text`` the big screen cannot draw, each once, in order."""
+    return "".join(dict.fromkeys(ch for ch in text if not drawable(ch)))
+
+
 def clean_name(name: Any) -> str:
-    """A player's name, trimmed; 1..24 characters, no control or line-breaking characters."""
+    """A player's name, trimmed; 1..24 characters the big screen can draw (no emoji, no controls)."""
     if not isinstance(name, str):
         raise MalformedAction("name must be text")
+    if any(0xD800 <= ord(ch) <= 0xDFFF for ch in name):  # a lone surrogate: never echoed back
+        raise MalformedAction("name is not valid text")
     name = unicodedata.normalize("NFC", name.strip())
     if not 1 <= len(name) <= NAME_MAX:
         raise MalformedAction(f"name must be 1 to {NAME_MAX} characters")
-    if any(unicodedata.category(ch) in ("Cc", "Zl", "Zp", "Cs", "Co") for ch in name):
+    if any(unicodedata.category(ch) in ("Cc", "Zl", "Zp", "Co") for ch in name):
         raise MalformedAction("name has control characters")
+    bad = undrawable(name)
+    if bad:
+        raise BadName(f"the big screen cannot show these characters: {bad}", bad)
     return name
 
 
@@ -71,6 +138,7 @@ class SeatRecord:
     lang: str | None = None  # None: the phone follows the table's language
     bot: BotKind | None = None
     joined: bool = False  # a person has opened this seat's link
+    device: str = ""  # the key of the phone holding the seat ("" while nobody does)
 
     @property
     def status(self) -> SeatStatus:
@@ -82,20 +150,36 @@ class SeatRecord:
         """The seat with a new token and code, no person and no bot (after a kick)."""
         return SeatRecord(self.seat, new_token(), new_code(taken_codes))
 
+    def rotated(self, taken_codes: Collection[str]) -> SeatRecord:
+        """The same seat and player with a new link, code and device key: every old link, code and
+        phone of this seat stops working (a hand-over to a new device)."""
+        return replace(self, token=new_token(), code=new_code(set(taken_codes) - {self.code}),
+                       device=new_token() if self.joined else "")
+
+    def held_by(self) -> SeatRecord:
+        """The seat taken by a person on a new device (a fresh device key; a bot steps aside)."""
+        return replace(self, bot=None, joined=True, device=new_token())
+
     def with_bot(self, kind: BotKind | None) -> SeatRecord:
-        return replace(self, bot=kind, joined=False if kind is not None else self.joined,
-                       name="" if kind is not None else self.name)
+        if kind is None:
+            return replace(self, bot=None)
+        return replace(self, bot=kind, joined=False, name="", device="")
 
     def to_json(self) -> dict[str, Any]:
         return {"seat": self.seat, "token": self.token, "code": self.code, "name": self.name,
-                "lang": self.lang, "bot": self.bot.value if self.bot else None, "joined": self.joined}
+                "lang": self.lang, "bot": self.bot.value if self.bot else None, "joined": self.joined,
+                "device": self.device}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> SeatRecord:
         bot = data.get("bot")
-        return cls(seat=int(data["seat"]), token=str(data["token"]), code=str(data["code"]),
+        joined = bool(data.get("joined", False))
+        token = str(data["token"])
+        # a journal from before device keys: the joined phone kept its link as its key
+        device = str(data.get("device") or (token if joined else ""))
+        return cls(seat=int(data["seat"]), token=token, code=str(data["code"]),
                    name=str(data.get("name", "")), lang=data.get("lang"),
-                   bot=BotKind(bot) if bot else None, joined=bool(data.get("joined", False)))
+                   bot=BotKind(bot) if bot else None, joined=joined, device=device)
 
 
 def fresh_seats() -> tuple[SeatRecord, ...]:

@@ -19,7 +19,7 @@ import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from functools import partial
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from game import catalog
 from game.config import LANGUAGES, TableConfig
@@ -45,13 +45,14 @@ from .bots import MAX_BOT_STREAK, Bot, BotFactory, NoBotForGame, bot_seed, defau
 from .journal import Journal, JournalError, Saved
 from .race_floor import BoardButton, PressInput, PressSource, PressVerdict, RaceFloor, race_timer_key
 from .scheduler import Handle, LoopScheduler, Scheduler, monotonic_ms
-from .seats import MIN_OFFERED_SEATS, BotKind, SeatRecord, clean_name, fresh_seats, seat_public_json
+from .seats import MIN_OFFERED_SEATS, AskHost, BotKind, NameNeeded, SeatRecord, clean_name, fresh_seats, seat_public_json
 from .snapshot import (
     InputEvent,
     InputKind,
     InputSource,
     Mode,
     SeatInfo,
+    SeatStatus,
     TablePhase,
     TableSnapshot,
 )
@@ -64,6 +65,7 @@ PROTOCOL_VERSION = 1
 DEFAULT_SEATS = 6
 HOUSEKEEPING_S = 5.0
 QUIET_MS = 2_000  # no journal write for this long: a good moment for a checkpoint
+MAX_CLAIMS = 8  # phones waiting at once for the host to hand them a held seat
 
 __all__ = ["ARCADE_UNPLUGGED", "HOUSEKEEPING_S", "HostCommand", "NoticeCode", "Session", "SessionListener"]
 
@@ -75,6 +77,7 @@ class NoticeCode(enum.Enum):
     GAME_FINISHED = "game_finished"
     NEW_TABLE = "new_table"
     NEW_GROUP = "new_group"  # kiosk: the table was handed to the next group (fresh links and codes)
+    SEAT_MOVED = "seat_moved"  # the host handed this seat to another phone
 
 
 class HostCommand(enum.Enum):
@@ -90,6 +93,7 @@ class HostCommand(enum.Enum):
     ABORT = "abort"
     KICK = "kick"
     MAP_BUTTONS = "map_buttons"
+    CLAIM = "claim"  # allow or refuse a phone asking for a held seat
 
 
 class SessionListener(Protocol):
@@ -98,6 +102,30 @@ class SessionListener(Protocol):
     def seat_revoked(self, seat: int, reason: NoticeCode = NoticeCode.KICKED) -> None: ...
 
     def notice(self, code: NoticeCode) -> None: ...
+
+
+@runtime_checkable
+class ClaimListener(Protocol):
+    """A listener that also seats or sends away phones waiting for the host (the WebSocket hub)."""
+
+    def claim_answered(self, claim: Claim, record: SeatRecord | None) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """A new phone asking for a held seat (its link or code was used on another device, or a bot
+    seat mid-game): the host allows or refuses it on the TV or the host console."""
+
+    id: int
+    seat: int
+    name: str  # the asking phone's name; "" : the seat's own player on a new phone
+    lang: str | None
+
+    def to_json(self, table: TableRecord) -> dict[str, Any]:
+        record = table.seats[self.seat]
+        holder = record.name or (bot_name(self.seat, table.language) if record.bot is not None else "")
+        return {"id": self.id, "seat": self.seat, "name": self.name, "seat_name": holder,
+                "bot": record.bot is not None}
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,6 +245,8 @@ class Session:
         self._legal_wire: dict[int, list[dict[str, Any]]] = {}
         self._legal_version: dict[int, int] = {}
         self._connected: set[int] = set()
+        self._claims: dict[int, Claim] = {}
+        self._claim_seq = 0
         self._bots: dict[int, Bot] = {}
         self._bot_handles: dict[int, Handle] = {}
         self._bot_streak: dict[int, int] = {}
@@ -336,7 +366,24 @@ class Session:
         return self.table.seat_by_token(token) if isinstance(token, str) and token else None
 
     def check_pin(self, pin: Any) -> bool:
-        return isinstance(pin, str) and bool(pin) and secrets.compare_digest(pin.encode(), self.table.admin_pin.encode())
+        if not isinstance(pin, str) or not pin:
+            return False
+        try:
+            typed = pin.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate is never the PIN
+            return False
+        return secrets.compare_digest(typed, self.table.admin_pin.encode())
+
+    @property
+    def claims(self) -> tuple[Claim, ...]:
+        return tuple(self._claims.values())
+
+    def seat_card(self, seat: int) -> dict[str, Any]:
+        """A seat's public face for a phone asking for it: colour, symbol, who holds it."""
+        record, seat_look = self.table.seats[seat], look(seat)
+        return {"seat": seat, "colour": seat_look.colour, "colour_name": seat_look.colour_name,
+                "symbol": seat_look.symbol, "name": record.name,
+                "bot": record.bot.value if record.bot is not None else None}
 
     def legal_wire(self, seat: int) -> list[dict[str, Any]]:
         return self._legal_wire.get(seat, [])
@@ -346,18 +393,33 @@ class Session:
 
     # ------------------------------------------------------------------------ phone inputs
     def join_seat(self, token: str, name: Any = None, lang: Any = None) -> SeatRecord:
-        """A person opens a seat link: the seat becomes theirs (a bot on it steps aside)."""
+        """A phone says hello with ``token``. Its own device key: back in its seat. The link of a
+        free seat: the seat becomes this phone's (a new device key). The link of a bot seat: with a
+        name, in the lobby, the bot steps aside. Anything else (a held seat, a bot mid-game) raises
+        :class:`AskHost`: only the host hands it over (:meth:`request_claim`)."""
+        if not isinstance(token, str) or not token:
+            raise UnknownSeat("this seat link is not valid at this table")
+        record = self.table.seat_by_device(token)
+        if record is not None:
+            return self._take_seat(record, record, name, lang)
         record = self.seat_by_token(token)
         if record is None:
             if isinstance(token, str) and _token_digest(token) in self._retired:
                 raise HandedOver("this table has a new game: scan the big screen to play again")
             raise UnknownSeat("this seat link is not valid at this table")
-        updated = record
+        if record.bot is None and not record.joined:
+            return self._take_seat(record, record.held_by(), name, lang)
+        if record.bot is not None and name is None:
+            raise NameNeeded("a bot plays this seat: type your name to take it", record.seat)
+        if record.bot is not None and self.phase is TablePhase.LOBBY:
+            return self._take_seat(record, record.held_by(), name, lang)
+        raise AskHost("this seat is taken: the host must allow this phone", record.seat)
+
+    def _take_seat(self, record: SeatRecord, updated: SeatRecord, name: Any, lang: Any) -> SeatRecord:
         if name is not None:
             updated = replace(updated, name=clean_name(name))
         if lang is not None:
             updated = replace(updated, lang=self._check_lang(lang))
-        updated = replace(updated, bot=None, joined=True)
         self._touch()
         if updated != record:
             self._save(self.table.with_seat(updated))
@@ -470,6 +532,8 @@ class Session:
         their links only ever say "this table has a new game"."""
         for record in self.table.seats:
             self._retired.append(_token_digest(record.token))
+            if record.device:  # the phone's own key: its reconnects are told kindly too
+                self._retired.append(_token_digest(record.device))
         table = replace(self.table, seats=fresh_seats())
         self._end_game(table)
         for seat in range(MAX_SEATS):
@@ -614,6 +678,62 @@ class Session:
         self._revoke(seat)
         self.table = table
         self._refresh()
+
+    def request_claim(self, seat: int, name: Any = None, lang: Any = None) -> Claim:
+        """A phone asks for a held seat; the TV and the host console show the request."""
+        if len(self._claims) >= MAX_CLAIMS:
+            raise IllegalAction("too many phones are asking for seats; try again in a moment")
+        self._offered_seat(seat)
+        self._claim_seq += 1
+        claim = Claim(self._claim_seq, seat, clean_name(name) if name is not None else "",
+                      self._check_lang(lang) if lang is not None else None)
+        self._claims[claim.id] = claim
+        self._publish()
+        return claim
+
+    def drop_claim(self, claim_id: int) -> None:
+        """The asking phone went away: its request disappears from the TV."""
+        if self._claims.pop(claim_id, None) is not None:
+            self._publish()
+
+    def _host_claim(self, p: Mapping[str, Any]) -> None:
+        claim = self._claims.get(_field(p, "id", int))
+        if claim is None:
+            raise IllegalAction("this phone is no longer asking")
+        if not _field(p, "allow", bool):
+            del self._claims[claim.id]
+            self._answer(claim, None)
+            self._publish()
+            return
+        self._give_seat(claim)
+
+    def _give_seat(self, claim: Claim) -> None:
+        """The host allowed ``claim``: the seat moves to the new phone with a new link, code and
+        device key; its old phone is told, the other requests for it are refused."""
+        record = self.table.seats[claim.seat]
+        updated = record.rotated(self.table.codes()).held_by()
+        if claim.name:
+            updated = replace(updated, name=claim.name)
+        if claim.lang is not None:
+            updated = replace(updated, lang=claim.lang)
+        table = self.table.with_seat(updated)
+        self._save(table)
+        was_bot = record.bot is not None
+        self._drop_bot(claim.seat)
+        self.table = table
+        others = [c for c in self._claims.values() if c.seat == claim.seat and c.id != claim.id]
+        self._claims = {i: c for i, c in self._claims.items() if c.seat != claim.seat}
+        if not was_bot:
+            self._revoke(claim.seat, NoticeCode.SEAT_MOVED)
+        self._answer(claim, updated)
+        for other in others:
+            self._answer(other, None)
+        self._refresh()
+
+    def _answer(self, claim: Claim, record: SeatRecord | None) -> None:
+        for listener in list(self._listeners):
+            if isinstance(listener, ClaimListener):
+                listener.claim_answered(claim, record)
 
     # ----------------------------------------------------------------------------- checks
     def _seat(self, seat: int) -> SeatRecord:
@@ -930,9 +1050,12 @@ class Session:
     # ---------------------------------------------------------------------------- outputs
     def _build_snapshot(self) -> TableSnapshot:
         t, run = self.table, self.run
+        # the TV shows a seat's code and link (QR) only while the seat is free: a photo of the
+        # TV must never hand anyone a held seat
         seats = tuple(
             SeatInfo(seat=r.seat, status=r.status, name=_shown_name(r, t.language), colour=look(r.seat).colour,
-                     symbol=look(r.seat).symbol, code=r.code, url=self.seat_url(r),
+                     symbol=look(r.seat).symbol, code=r.code if r.status is SeatStatus.FREE else "",
+                     url=self.seat_url(r) if r.status is SeatStatus.FREE else "",
                      connected=r.seat in self._connected, language=r.lang or t.language)
             for r in t.offered
         )
@@ -959,6 +1082,7 @@ class Session:
             "bots": [r.bot.value if r.bot is not None else None for r in self.table.offered],
             "bot_names": [_bot_name(r.seat) if r.bot is not None else None for r in self.table.offered],
             "race_outcome": self._races.last,
+            "claims": [c.to_json(self.table) for c in self._claims.values()],
         }
 
     def _can_start(self) -> bool:
@@ -976,6 +1100,7 @@ class Session:
             "seats": [{**seat_public_json(r, r.seat in self._connected, secrets_too=host, base_url=self.base_url),
                        "name": _shown_name(r, t.language)}
                       for r in t.offered],
+            **({"claims": extras["claims"]} if host else {}),
         }
 
     def state_message(self, seat: int | None, *, host: bool = False) -> dict[str, Any]:
@@ -1018,7 +1143,7 @@ class Session:
         seat_look = look(seat) if seat is not None else None
         return {
             "v": PROTOCOL_VERSION, "kind": "welcome", "role": role, "seat": seat,
-            "token": record.token if record else None, "code": record.code if record else None,
+            "token": record.device if record else None, "code": record.code if record else None,
             "colour": seat_look.colour if seat_look else None,
             "colour_name": seat_look.colour_name if seat_look else None,
             "symbol": seat_look.symbol if seat_look else None,

@@ -75,10 +75,14 @@ class TableRecord:
         return replace(self, seats=tuple(seats))
 
     def seat_by_token(self, token: str) -> SeatRecord | None:
-        for record in self.offered:
-            if secrets.compare_digest(record.token.encode(), token.encode()):
-                return record
-        return None
+        """The offered seat whose link is ``token``."""
+        wanted = _utf8(token)
+        return next((r for r in self.offered if secrets.compare_digest(_utf8(r.token), wanted)), None)
+
+    def seat_by_device(self, key: str) -> SeatRecord | None:
+        """The offered seat held by the phone whose device key is ``key``."""
+        wanted = _utf8(key)
+        return next((r for r in self.offered if r.device and secrets.compare_digest(_utf8(r.device), wanted)), None)
 
     def seat_by_code(self, code: str) -> SeatRecord | None:
         return next((r for r in self.offered if r.code == code), None)
@@ -118,6 +122,14 @@ class TableRecord:
               seat_count: int, admin_pin: str) -> TableRecord:
         return cls(game=game, preset=preset, settings=settings, language=language,
                    seat_count=seat_count, seats=fresh_seats(), admin_pin=admin_pin)
+
+
+def _utf8(text: str) -> bytes:
+    """Bytes to compare secrets by; text that is not valid Unicode (a lone surrogate) never matches."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return b"\xff"  # not valid UTF-8: no token's encoding
 
 
 def _arcade_map(data: Any) -> tuple[tuple[int, int], ...]:

@@ -90,11 +90,27 @@ class Table:
         return phone
 
     async def seat(self, seat: int, **hello: Any) -> tuple[Phone, dict[str, Any], dict[str, Any]]:
+        """A phone in ``seat``: the seat's own phone (its device key) once held, else its link."""
+        record = self.session.table.seats[seat]
         phone = await self.connect()
-        await phone.send("hello", token=self.session.table.seats[seat].token, **hello)
+        await phone.send("hello", token=record.device or record.token, **hello)
         welcome = await phone.recv("welcome")
         state = await phone.state()
         return phone, welcome, state
+
+    async def ask(self, seat: int, **hello: Any) -> tuple[Phone, dict[str, Any]]:
+        """A new phone opening ``seat``'s link: its ``claim`` answer (waiting or name_needed)."""
+        phone = await self.connect()
+        await phone.send("hello", token=self.session.table.seats[seat].token, **hello)
+        return phone, await phone.recv("claim")
+
+    async def claimed(self, seat: int, **hello: Any) -> tuple[Phone, dict[str, Any], dict[str, Any]]:
+        """A new phone asks for ``seat`` and the host allows it: its welcome and first state."""
+        phone, claim = await self.ask(seat, **hello)
+        assert claim["state"] == "waiting", claim
+        self.command("claim", id=self.session.claims[-1].id, allow=True)
+        welcome = await phone.recv("welcome")
+        return phone, welcome, await phone.state()
 
     async def host(self) -> Phone:
         phone = await self.connect()

@@ -48,7 +48,7 @@ async def test_join_api(make_table: MakeTable) -> None:
     t = await make_table()
     record = t.session.table.seats[1]
     ok = await t.client.get(f"/api/join/{record.code}")
-    assert ok.status == 200 and await ok.json() == {"url": f"/s/{record.token}"}
+    assert ok.status == 200 and await ok.json() == {"url": f"/s/{record.token}", "held": False}
     missing = await t.client.get("/api/join/ACDE" if record.code != "ACDE" else "/api/join/ACDF")
     assert missing.status == 404 and (await missing.json())["error"]["code"] == "unknown_seat"
 

@@ -15,7 +15,7 @@ async def test_seat_hello_welcome_and_state(make_table: MakeTable) -> None:
     phone, welcome, state = await t.seat(2, name="Sara", lang="fa", last_version=1)
     record = t.session.table.seats[2]
     assert welcome["v"] == 1 and welcome["role"] == "seat" and welcome["seat"] == 2
-    assert (welcome["token"], welcome["code"], welcome["name"], welcome["lang"]) == (record.token, record.code, "Sara", "fa")
+    assert (welcome["token"], welcome["code"], welcome["name"], welcome["lang"]) == (record.device, record.code, "Sara", "fa")
     assert welcome["colour"] == "#009E73" and welcome["symbol"] == "triangle" and welcome["colour_name"] == "green"
     assert welcome["table_lang"] == "en" and welcome["game"] == "collusion" and welcome["mode"] == "table"
     assert isinstance(welcome["server_ms"], int)
@@ -159,7 +159,7 @@ async def test_game_over(make_table: MakeTable) -> None:
     t.command("fill_bots", kind="heuristic")
     t.command("start")
     await watcher.recv("notice", lambda m: m["code"] == "game_finished")
-    phone, _, state = await t.seat(0)  # a late player takes over the bot's seat after the end
+    phone, _, state = await t.claimed(0, name="Late")  # a late player gets the bot's seat from the host
     assert state["phase"] == "finished"
     await phone.send("action", action={"type": "ambush"}, version=state["version"])
     assert (await phone.error())["code"] == "game_over"

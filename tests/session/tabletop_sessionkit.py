@@ -19,12 +19,16 @@ class Recorder:
         self.changes = 0
         self.revoked: list[int] = []
         self.notices: list[NoticeCode] = []
+        self.answered: list[tuple[object, object]] = []
 
     def table_changed(self) -> None:
         self.changes += 1
 
     def seat_revoked(self, seat: int, reason: NoticeCode = NoticeCode.KICKED) -> None:
         self.revoked.append(seat)
+
+    def claim_answered(self, claim: object, record: object) -> None:
+        self.answered.append((claim, record))
 
     def notice(self, code: NoticeCode) -> None:
         self.notices.append(code)

@@ -61,8 +61,10 @@ def test_clean_name_never_returns_garbage(text: str) -> None:
 
 
 def test_seat_record_round_trip_and_status() -> None:
-    record = SeatRecord(3, "tok", "ACDE", "Sara", "fa", None, True)
+    record = SeatRecord(3, "tok", "ACDE", "Sara", "fa", None, True, device="key")
     assert SeatRecord.from_json(record.to_json()) == record
+    legacy = {k: v for k, v in record.to_json().items() if k != "device"}  # a journal from before device keys
+    assert SeatRecord.from_json(legacy).device == "tok"
     assert record.status is SeatStatus.JOINED
     bot = record.with_bot(BotKind.RANDOM)
     assert bot.status is SeatStatus.BOT and bot.name == "" and not bot.joined

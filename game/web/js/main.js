@@ -8,7 +8,7 @@ import { seatToken } from "./symbols.js";
 import { keepAwake } from "./wake.js";
 import { loadGame } from "./games/index.js";
 import { seatLobby, seatList, gameSummary, smallTableNote } from "./screens/lobby.js";
-import { codeForm, nameForm, SEAT_KEY } from "./screens/join.js";
+import { askingHost, codeForm, nameForm, SEAT_KEY } from "./screens/join.js";
 import { hostConsole, pinForm, PIN_KEY } from "./screens/host.js";
 
 const LANG_KEY = "tabletop.lang";
@@ -37,6 +37,9 @@ const app = {
   /** @type {ReturnType<typeof setTimeout> | null} */ bannerTimer: null,
   /** @type {import("./games/common.js").GameModule | null} */ game: null,
   screenKey: "",
+  /** @type {any} a held seat this phone asks the host for ({state, seat}), until welcome */ claim: null,
+  /** @type {string | null} the name a bot's seat asked for (sent with hello) */ claimName: null,
+  /** @type {"moved" | "refused" | null} why the table closed this phone's seat */ farewell: null,
   deferred: false, // a redraw waits for the field being typed in to lose focus
 };
 
@@ -98,6 +101,7 @@ function helloFields() {
   if (app.mode === Mode.SEAT) {
     fields.token = app.token;
     if (app.chosenLang) fields.lang = app.chosenLang;
+    if (app.claimName) fields.name = app.claimName;
   } else if (app.mode === Mode.WATCH) {
     fields.role = "spectator";
   } else {
@@ -138,6 +142,7 @@ async function onMessage(msg) {
     case "state": return onState(msg);
     case "error": return onError(msg);
     case "notice": return onNotice(msg);
+    case "claim": app.claim = msg; return render();
     default: return app.game?.onMessage?.(msg); // e.g. a race's press_result, for the game's screen
   }
 }
@@ -145,7 +150,12 @@ async function onMessage(msg) {
 /** @param {any} msg */
 async function onWelcome(msg) {
   app.welcome = msg;
+  app.claim = null;
+  app.claimName = null;
   if (app.mode === Mode.SEAT && typeof msg.token === "string") {
+    // the seat's own key from now on (the link that opened it only asks the host next time)
+    app.token = msg.token;
+    history.replaceState(null, "", `/s/${msg.token}`);
     localStorage.setItem(SEAT_KEY, `/s/${msg.token}`);
   }
   if (app.mode === Mode.HOST) {
@@ -193,7 +203,8 @@ function onError(msg) {
     return;
   }
   // A takeover or a dead seat link is shown from the close code that follows.
-  if (msg.code === "taken_over" || (msg.code === "unknown_seat" && !app.welcome)) return;
+  if (msg.code === "claim_refused") app.farewell = "refused";
+  if (msg.code === "taken_over" || msg.code === "claim_refused" || (msg.code === "unknown_seat" && !app.welcome)) return;
   if (msg.code === "stale_state") {
     toast(t("error.stale_state"), "info");
     return;
@@ -205,6 +216,7 @@ function onError(msg) {
 /** @param {{code: string}} msg */
 function onNotice(msg) {
   if (msg.code === "new_table") localStorage.removeItem(lastVersionKey());
+  if (msg.code === "seat_moved") app.farewell = "moved";
   if (msg.code === "table_reset") toast(t("notice.table_reset"), "info");
   if (msg.code === "game_finished") buzz(200);
 }
@@ -301,6 +313,10 @@ function screen() {
     const err = new URLSearchParams(location.search).get("error");
     return { key: `form:code:${lang()}`, draw: () => codeForm(err === "unknown_code" ? "join.unknown_code" : err ? "join.network" : null) };
   }
+  if (app.farewell && (status === Status.TAKEN_OVER || status === Status.REJECTED)) {
+    const word = app.farewell;
+    return { key: word, draw: () => fullMessage(t(`${word}.title`), t(`${word}.body`), joinLink()) };
+  }
   if (status === Status.TAKEN_OVER) return { key: "taken", draw: takenOver };
   if (status === Status.KICKED) return { key: "kicked", draw: () => fullMessage(t("kicked.title"), t("kicked.body"), joinLink()) };
   if (status === Status.NEW_GROUP) return { key: "new_group", draw: () => fullMessage(t("new_group.title"), t("new_group.body"), joinLink()) };
@@ -308,6 +324,7 @@ function screen() {
   if (app.mode === Mode.HOST && (!app.pin || status === Status.REJECTED)) {
     return { key: `form:pin:${lang()}:${app.pinError}`, draw: () => pinForm(app.pinError, submitPin) };
   }
+  if (app.claim && !app.welcome) return claimScreen(app.claim);
   if (!app.welcome || !app.state) return { key: "boot", draw: () => h("div", { class: "boot" }, h("div", { class: "spinner", "aria-hidden": "true" }), h("p", { class: "muted", text: t("status.connecting") })) };
   if (app.mode === Mode.HOST) return { key: "host", draw: () => hostConsole(app.state, host, app.state?.view && app.game ? app.game.renderPublic(gameContext(null)) : null) };
   if (app.mode === Mode.WATCH) return { key: "watch", draw: drawWatch };
@@ -345,6 +362,13 @@ function drawWatch() {
       gameSummary(st.lobby));
   }
   return app.game.renderPublic(gameContext(null));
+}
+
+/** A held seat (waiting for the host) or a bot's seat (a name first). @param {any} claim @returns {{key: string, draw: () => Node}} */
+function claimScreen(claim) {
+  if (claim.state === "waiting") return { key: `claim:${lang()}`, draw: () => askingHost(claim.seat) };
+  const takeOver = (/** @type {string} */ name) => { app.claimName = name; app.claim = null; app.conn?.restart(); render(); };
+  return { key: `form:claim:${lang()}`, draw: () => nameForm(claim.seat, "", takeOver, null, t("claim.bot_body")) };
 }
 
 function takenOver() {

@@ -132,6 +132,24 @@ function arcadeCard(lobby, send) {
 }
 
 /**
+ * Phones asking for a held seat (a dead phone's player on a new one, or a guest for a bot's seat
+ * mid-game): Allow moves the seat to that phone, Refuse sends it away. Same as Y / N on the TV.
+ * @param {any[]} claims @param {any[]} seats the lobby's seats @param {HostSend} send
+ */
+function claimsCard(claims, seats, send) {
+  if (!claims?.length) return null;
+  const holder = (/** @type {any} */ c) => seatName(seats.find((/** @type {any} */ s) => s.seat === c.seat));
+  return h("section", { class: "card claims", role: "alert", "data-testid": "claims" },
+    h("h2", { class: "card-title", text: t("host.claims") }),
+    ...claims.map((c) => h("div", { class: "claim-row", "data-testid": `claim-${c.seat}` },
+      h("p", { class: "lead", text: c.name ? t("host.claim_named", { who: c.name, name: holder(c) }) : t("host.claim_phone", { name: holder(c) }) }),
+      h("div", { class: "stack" },
+        h("button", { class: "btn btn-primary", type: "button", "data-testid": `allow-${c.seat}`, onclick: () => send("claim", { id: c.id, allow: true }), text: t("host.allow") }),
+        h("button", { class: "btn btn-ghost", type: "button", "data-testid": `refuse-${c.seat}`, onclick: () => send("claim", { id: c.id, allow: false }), text: t("host.refuse") })))),
+    h("p", { class: "muted small", text: t("host.claim_hint") }));
+}
+
+/**
  * @param {any} state the host socket's latest state @param {HostSend} send @param {Node | null} table the public game view
  */
 export function hostConsole(state, send, table) {
@@ -148,6 +166,7 @@ export function hostConsole(state, send, table) {
     ? choice(settingLabel(k), [...BOT_KINDS], String(v), (value) => send("set_setting", { name: k, value }), (b) => t(`bot.${b}`))
     : settingEditor(k, v, (value) => send("set_setting", { name: k, value }))).filter(Boolean);
   return h("div", { class: "host" },
+    claimsCard(lobby.claims, lobby.seats, send),
     card(null, h("div", { class: "stack" }, ...actions)),
     choice(t("host.language"), [...LANGS], lobby.language, (v) => send("set_language", { language: v }), (v) => t(`lang.${v}`)),
     inLobby ? choice(t("lobby.game"), lobby.games ?? [lobby.game], lobby.game, (v) => send("set_game", { game: v }), (g) => t(`game.${g}`)) : null,
@@ -158,7 +177,8 @@ export function hostConsole(state, send, table) {
         h("strong", { text: num(lobby.seat_count) }),
         h("button", { class: "btn btn-ghost", type: "button", "aria-label": "+", disabled: lobby.seat_count >= lobby.max_seats, onclick: () => send("set_seats", { count: lobby.seat_count + 1 }), text: "+" })) : null,
       h("ul", { class: "plain-list seat-list" }, ...lobby.seats.map((/** @type {any} */ s) => seatRow(s, lobby, send))),
-      h("p", { class: "muted small", text: t("host.codes_hint") })),
+      h("p", { class: "muted small", text: t("host.codes_hint") }),
+      lobby.seats.some((/** @type {any} */ s) => s.status === "joined") ? h("p", { class: "muted small", "data-testid": "kick-hint", text: t("host.kick_hint") }) : null),
     smallTableNote(lobby),
     arcadeCard(lobby, send),
     inLobby && settings.length ? card(t("lobby.settings"), ...settings) : null,

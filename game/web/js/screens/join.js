@@ -8,6 +8,31 @@ export const SEAT_KEY = "tabletop.seat";
 const CODE_ALPHABET = /[^ACDEFHJKMNPRTWXY]/g;
 const CODE_LENGTH = 4;
 const NAME_MAX = 24;
+// What the big screen's Noto fonts draw; the table refuses other characters in names the same
+// way (game/session/seats.py DRAWABLE_RANGES): an emoji would become "?" on the TV.
+const DRAWABLE = [[0x20, 0x7e], [0xa0, 0x24f], [0x300, 0x36f], [0x370, 0x3ff], [0x400, 0x4ff], [0x600, 0x6ff],
+  [0x750, 0x77f], [0xe00, 0xe7f], [0x1e00, 0x1eff], [0x2010, 0x2027], [0x2030, 0x205e], [0x20a0, 0x20c0],
+  [0xfb50, 0xfdff], [0xfe70, 0xfefe]];
+const DRAWABLE_FORMAT = new Set(["\u200c", "\u200e", "\u200f"]); // ZWNJ (Persian), LRM, RLM
+const REFUSED = /[\p{So}\p{Cn}\p{Co}\p{Cs}\p{Cc}\p{Cf}]/u;
+
+/** The characters of a name the big screen cannot draw, each once. @param {string} text */
+export function undrawable(text) {
+  const bad = [];
+  for (const ch of text) {
+    if (DRAWABLE_FORMAT.has(ch)) continue;
+    const cp = /** @type {number} */ (ch.codePointAt(0));
+    const ok = !REFUSED.test(ch) && DRAWABLE.some(([low, high]) => cp >= low && cp <= high);
+    if (!ok && !bad.includes(ch)) bad.push(ch);
+  }
+  return bad.join(" ");
+}
+
+/** Letters typed that no code uses (codes skip look-alikes such as O, I, S, B). @param {string} typed */
+function unusedLetters(typed) {
+  const bad = typed.toUpperCase().replace(/\s/g, "").match(CODE_ALPHABET) ?? [];
+  return [...new Set(bad)];
+}
 
 /** The code form. @param {string | null} initialError i18n key */
 export function codeForm(initialError) {
@@ -17,9 +42,12 @@ export function codeForm(initialError) {
     spellcheck: "false", maxlength: String(CODE_LENGTH), placeholder: "····", "aria-describedby": "code-hint", dir: "ltr",
     "data-testid": "code-input",
   }));
+  const ask = h("div", { class: "stack" });
   input.addEventListener("input", () => {
+    const unused = unusedLetters(input.value);
     input.value = input.value.toUpperCase().replace(CODE_ALPHABET, "").slice(0, CODE_LENGTH);
-    message.textContent = "";
+    message.textContent = unused.length ? t("join.not_used", { letters: unused.join(" ") }) : "";
+    ask.replaceChildren();
   });
   const button = /** @type {HTMLButtonElement} */ (h("button", { class: "btn btn-primary btn-big", type: "submit", "data-testid": "code-go", text: t("join.go") }));
   const form = h("form", {
@@ -32,14 +60,22 @@ export function codeForm(initialError) {
         return;
       }
       button.disabled = true;
-      message.textContent = await lookUp(code);
+      const found = await lookUp(code);
       button.disabled = false;
+      if (found.held && found.url) {
+        // a seat someone holds: this phone can only ask the host for it
+        message.textContent = t("join.held");
+        ask.replaceChildren(h("a", { class: "btn btn-primary btn-big", href: found.url, "data-testid": "ask-host", text: t("join.ask_host") }));
+        return;
+      }
+      message.textContent = found.message;
     },
   },
   h("label", { for: "code", class: "label", text: t("join.code_label") }),
   input,
   h("p", { id: "code-hint", class: "muted", text: t("join.code_hint") }),
   message,
+  ask,
   button);
   const previous = localStorage.getItem(SEAT_KEY);
   return h("div", { class: "join" },
@@ -49,26 +85,48 @@ export function codeForm(initialError) {
     h("a", { class: "link center", href: "/watch", text: t("join.watch") }));
 }
 
-/** Ask the table for the seat link of a code; navigates there, or returns a message. @param {string} code */
+/**
+ * Ask the table for the seat link of a code: a free seat's link is opened at once; a held seat's
+ * is returned with ``held`` (the phone must ask the host); else a message.
+ * @param {string} code @returns {Promise<{message: string, held?: boolean, url?: string}>}
+ */
 async function lookUp(code) {
   try {
     const res = await fetch(`/api/join/${encodeURIComponent(code)}`, { cache: "no-store" });
-    if (res.status === 429) return t("join.rate_limited");
-    if (!res.ok) return t("join.unknown_code");
+    if (res.status === 429) return { message: t("join.rate_limited") };
+    if (!res.ok) return { message: t("join.unknown_code") };
     const body = await res.json();
-    if (typeof body?.url !== "string" || !body.url.startsWith("/s/")) return t("join.unknown_code");
+    if (typeof body?.url !== "string" || !body.url.startsWith("/s/")) return { message: t("join.unknown_code") };
+    if (body.held) return { message: "", held: true, url: body.url };
     location.assign(body.url);
-    return "";
+    return { message: "" };
   } catch {
-    return t("join.network");
+    return { message: t("join.network") };
   }
+}
+
+/** A seat's public card (a claim's ``seat``): colour, symbol, and the words under them. @param {any} seat @param {string} label */
+function seatCard(seat, label) {
+  return h("div", { class: "me-card small", style: { "--seat": seat.colour } }, seatToken(seat.symbol, seat.colour, 64),
+    h("div", { class: "me-text" }, h("div", { class: "muted", text: label }),
+      h("div", { class: "me-colour", text: t("lobby.seat_colour", { colour: t(`colour.${seat.colour_name}`), symbol: t(`symbol.${seat.symbol}`) }) })));
+}
+
+/** The phone waits while the host decides whether it may take a held seat. @param {any} seat the claim's seat */
+export function askingHost(seat) {
+  const holder = seat.name || t(`colour.${seat.colour_name}`);
+  return h("div", { class: "join", "data-testid": "asking-host" },
+    seatCard(seat, t("claim.seat")),
+    h("div", { class: "waiting" }, h("span", { class: "pulse", "aria-hidden": "true" }), t("claim.title")),
+    h("p", { class: "lead", text: t("claim.body", { name: holder }) }));
 }
 
 /**
  * Pick a name. @param {import("../ui.js").LobbySeat} seat @param {string} current
  * @param {(name: string) => void} onName @param {(() => void) | null} onCancel
+ * @param {string | null} [note] a line above the form (a bot's seat: "type your name to take over")
  */
-export function nameForm(seat, current, onName, onCancel) {
+export function nameForm(seat, current, onName, onCancel, note = null) {
   const input = /** @type {HTMLInputElement} */ (h("input", {
     class: "name-input", id: "name", name: "name", autocomplete: "nickname", maxlength: String(NAME_MAX), dir: "auto",
     enterkeyhint: "done", placeholder: t("name.placeholder"), "data-testid": "name-input",
@@ -84,6 +142,12 @@ export function nameForm(seat, current, onName, onCancel) {
         input.focus();
         return;
       }
+      const bad = undrawable(name);
+      if (bad) {
+        message.textContent = t("name.undrawable", { chars: bad });
+        input.focus();
+        return;
+      }
       localStorage.setItem(NAME_KEY, name);
       onName(name);
     },
@@ -94,9 +158,8 @@ export function nameForm(seat, current, onName, onCancel) {
   h("button", { class: "btn btn-primary btn-big", type: "submit", "data-testid": "name-go", text: t("name.go") }),
   onCancel ? h("button", { class: "btn btn-ghost", type: "button", onclick: onCancel, text: t("common.cancel") }) : null);
   const el = h("div", { class: "join" },
-    h("div", { class: "me-card small", style: { "--seat": seat.colour } }, seatToken(seat.symbol, seat.colour, 64),
-      h("div", { class: "me-text" }, h("div", { class: "muted", text: t("lobby.you_are") }),
-        h("div", { class: "me-colour", text: t("lobby.seat_colour", { colour: t(`colour.${seat.colour_name}`), symbol: t(`symbol.${seat.symbol}`) }) }))),
+    seatCard(seat, t("lobby.you_are")),
+    note ? h("p", { class: "lead", "data-testid": "claim-note", text: note }) : null,
     form);
   queueMicrotask(() => input.focus());
   return el;

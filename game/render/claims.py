@@ -1,0 +1,75 @@
+"""The host's approval prompt on the big screen (issue 11 item 1): a new phone asks for a held seat
+(its player's phone died, or a guest wants a bot's seat mid-game). Drawn over any scene while the
+snapshot's ``extras["claims"]`` is not empty; Y allows and N refuses the first request, as Allow
+and Refuse do on the host console."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import pygame
+
+from game.seating import look
+
+from .kit import shapes, theme
+from .kit.scene import Frame, HostCommand, RenderContext, host
+from .kit.text import Align, TextStyle
+
+CLAIM_KEYS: dict[int, bool] = {pygame.K_y: True, pygame.K_n: False}
+
+
+def open_claims(frame: Frame) -> list[Mapping[str, Any]]:
+    claims = frame.snapshot.extras.get("claims")
+    return [c for c in claims if isinstance(c, Mapping)] if isinstance(claims, list) else []
+
+
+def prompt_text(frame: Frame, claim: Mapping[str, Any]) -> str:
+    """"A phone asks for Ali's seat", "Sara asks for Ali's seat" or "Sara asks to play instead of the bot in seat 4"."""
+    seat = int(claim.get("seat", 0))
+    who = str(claim.get("name") or "")
+    if claim.get("bot"):
+        return frame.s("claim.bot", who=who, n=seat + 1)
+    holder = str(claim.get("seat_name") or "") or frame.s("seat.name", n=seat + 1)
+    return frame.s("claim.named", who=who, name=holder) if who else frame.s("claim.phone", name=holder)
+
+
+def draw_claims(surface: pygame.Surface, frame: Frame, ctx: RenderContext) -> None:
+    """The prompt for the first open request, over whatever the screen shows."""
+    claims = open_claims(frame)
+    if not claims:
+        return
+    claim, u = claims[0], frame.scale.u
+    w, h = surface.get_size()
+    box = pygame.Rect(0, 0, round(w * 0.72), round(h * 0.30))
+    box.midbottom = (w // 2, h - round(24 * u))
+    surface.blit(shapes.veil((w, h), (0, 0, 0, 120)), (0, 0))
+    seat_look = look(int(claim.get("seat", 0)))
+    colour = pygame.Color(seat_look.colour)
+    shapes.panel(surface, box, theme.PANEL, border=(colour.r, colour.g, colour.b), radius=round(18 * u), width=max(3, round(4 * u)))
+    pad = round(22 * u)
+    r = box.height * 0.22
+    rtl = frame.lang == "fa"
+    centre_x = box.right - pad - r if rtl else box.x + pad + r
+    shapes.symbol(surface, seat_look.symbol, (colour.r, colour.g, colour.b), (centre_x, box.centery), r)
+    text_x = box.x + pad if rtl else round(centre_x + r + pad)
+    text_w = round(box.width - 3 * pad - 2 * r)
+    line = pygame.Rect(text_x, box.y + pad, text_w, round(box.height * 0.40))
+    ctx.text.draw(surface, prompt_text(frame, claim), frame.lang, line,
+                  TextStyle(round(40 * u), theme.TEXT, bold=True, align=Align.CENTER, max_lines=2, min_px=round(18 * u)))
+    keys = pygame.Rect(text_x, line.bottom, text_w, round(box.height * 0.24))
+    ctx.text.draw(surface, frame.s("claim.keys"), frame.lang, keys,
+                  TextStyle(round(34 * u), theme.GOLD, bold=True, align=Align.CENTER, max_lines=1, min_px=round(16 * u)))
+    if len(claims) > 1:
+        more = pygame.Rect(text_x, keys.bottom, text_w, box.bottom - keys.bottom - pad // 2)
+        ctx.text.draw(surface, frame.s("claim.more", n=len(claims) - 1), frame.lang, more,
+                      TextStyle(round(22 * u), theme.TEXT_DIM, align=Align.CENTER, max_lines=1, min_px=round(12 * u)))
+
+
+def claim_answer(event: pygame.event.Event, frame: Frame) -> HostCommand | None:
+    """Y or N while a phone is asking: the host's answer to the first request."""
+    if event.type != pygame.KEYDOWN or event.key not in CLAIM_KEYS:
+        return None
+    claims = open_claims(frame)
+    if not claims:
+        return None
+    return host("claim", id=int(claims[0]["id"]), allow=CLAIM_KEYS[event.key])
