@@ -51,12 +51,12 @@ class Table:
         return self.runtime.snapshot()
 
     def seat_url(self, seat: int) -> str:
-        """The seat link as printed / encoded in its QR code, on loopback."""
-        path = self.snapshot().seats[seat].url.split("/s/", 1)[1]
-        return f"{self.url}/s/{path}"
+        """The seat link as printed / encoded in its QR code (while the seat is free), on loopback."""
+        return f"{self.url}/s/{self.call(lambda session: session.table.seats[seat].token)}"
 
     def seat_code(self, seat: int) -> str:
-        return self.snapshot().seats[seat].code
+        """The seat's typed code (the TV shows it while the seat is free; the host console always)."""
+        return str(self.call(lambda session: session.table.seats[seat].code))
 
     def host(self, command: str, **fields: Any) -> None:
         """A host command applied on the table's loop (raises the table's typed error)."""

@@ -19,6 +19,7 @@ def test_join_by_typed_code(table: Table, phones: Phones) -> None:
     page = phones.open(f"{table.url}/join")
     page.type("[data-testid=code-input]", "b0q-x")  # only letters of the code alphabet stay, upper case
     assert page.input_value("[data-testid=code-input]") == "X"
+    assert "Codes never use B 0 Q" in page.inner_text(".form-error")  # item 9: not silently dropped
     taken = {seat.code for seat in table.snapshot().seats}
     unknown = next(c for c in ("ACDE", "FHJK", "MNPR") if c not in taken)
     page.fill("[data-testid=code-input]", "")
@@ -31,15 +32,17 @@ def test_join_by_typed_code(table: Table, phones: Phones) -> None:
     page.fill("[data-testid=code-input]", "")
     page.type("[data-testid=code-input]", code.lower())
     page.click("[data-testid=code-go]")
-    page.wait_for_url(table.seat_url(2))
+    page.wait_for_url("**/s/*")
     join(page, "Mina")
     assert table.snapshot().seats[2].name == "Mina"
 
 
-def test_second_device_takes_the_seat_over(table: Table, phones: Phones) -> None:
+def test_a_second_tab_of_the_same_phone_takes_the_seat_over(table: Table, phones: Phones) -> None:
     first = phones.open(table.seat_url(0))
     join(first, "Sara")
-    second = phones.open(table.seat_url(0))
+    first.wait_for_url(lambda url: table.seat_url(0) not in url)  # the phone keeps its own key, not the link
+    second = first.context.new_page()
+    second.goto(first.url)
     second.wait_for_selector("[data-testid=me-card]")  # same seat, name kept: straight to the lobby
     assert second.inner_text("[data-testid=my-name]") == "Sara"
     first.wait_for_selector("[data-testid=use-here]")
@@ -48,7 +51,7 @@ def test_second_device_takes_the_seat_over(table: Table, phones: Phones) -> None
     first.click("[data-testid=use-here]")
     first.wait_for_selector("[data-testid=me-card]")
     second.wait_for_selector("[data-testid=use-here]")
-    # The phone that was taken over does not grab the seat back by itself.
+    # The tab that was taken over does not grab the seat back by itself.
     second.wait_for_timeout(1500)
     assert first.locator("[data-testid=me-card]").count() == 1
 

@@ -5,6 +5,7 @@ import { seatToken } from "../symbols.js";
 
 export const NAME_KEY = "tabletop.name";
 export const SEAT_KEY = "tabletop.seat";
+const CODE_LETTERS = "ACDEFHJKMNPRTWXY";
 const CODE_ALPHABET = /[^ACDEFHJKMNPRTWXY]/g;
 const CODE_LENGTH = 4;
 const NAME_MAX = 24;
@@ -30,7 +31,7 @@ export function undrawable(text) {
 
 /** Letters typed that no code uses (codes skip look-alikes such as O, I, S, B). @param {string} typed */
 function unusedLetters(typed) {
-  const bad = typed.toUpperCase().replace(/\s/g, "").match(CODE_ALPHABET) ?? [];
+  const bad = [...typed.toUpperCase()].filter((ch) => /[\p{L}\p{N}]/u.test(ch) && !CODE_LETTERS.includes(ch));
   return [...new Set(bad)];
 }
 
@@ -43,10 +44,13 @@ export function codeForm(initialError) {
     "data-testid": "code-input",
   }));
   const ask = h("div", { class: "stack" });
+  /** @type {Set<string>} letters typed that no code uses, since the field was last empty */
+  const dropped = new Set();
   input.addEventListener("input", () => {
-    const unused = unusedLetters(input.value);
+    if (!input.value) dropped.clear(); // the player emptied the field: start over
+    for (const ch of unusedLetters(input.value)) dropped.add(ch);
     input.value = input.value.toUpperCase().replace(CODE_ALPHABET, "").slice(0, CODE_LENGTH);
-    message.textContent = unused.length ? t("join.not_used", { letters: unused.join(" ") }) : "";
+    message.textContent = dropped.size ? t("join.not_used", { letters: [...dropped].join(" ") }) : "";
     ask.replaceChildren();
   });
   const button = /** @type {HTMLButtonElement} */ (h("button", { class: "btn btn-primary btn-big", type: "submit", "data-testid": "code-go", text: t("join.go") }));

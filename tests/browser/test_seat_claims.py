@@ -1,0 +1,120 @@
+"""Issue 11 items 1 and 2 on real phones: a second phone typing a held seat's code is told to ask
+the host, the host allows it on the host console, the old phone is told kindly and the new one has
+the seat (its link and code rotated); a bot seat's link mid-game asks for a name, then the host.
+Screenshots: out/phone/<lang>_claim_*.png (the join page, the waiting phone, the host console)."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import ADMIN_PIN, Phones, Table
+from .phone import join
+
+pytestmark = pytest.mark.browser
+
+NAMES = {"en": "Ali", "fa": "علی", "th": "สมชาย"}
+WORDS = {  # what each page must say, in the table's language (from game/i18n/web_*.json)
+    "en": ("Ask the host", "Asking the host", "A phone asks for Ali's seat", "moved to another phone"),
+    "fa": ("از میزبان بخواهید", "در انتظار اجازه‌ی میزبان", "یک گوشی صندلی علی را می‌خواهد", "به گوشی دیگری رفت"),
+    "th": ("ขอให้โฮสต์อนุญาต", "กำลังขอโฮสต์", "มีโทรศัพท์ขอที่นั่งของ สมชาย", "ย้ายไปอีกเครื่องแล้ว"),
+}
+
+
+def shoot(page: Any, folder: Path, lang: str, name: str) -> None:
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(folder / f"{lang}_{name}.png"), full_page=True, animations="disabled")
+
+
+def host_console(table: Table, phones: Phones, lang: str) -> Any:
+    host = phones.open(f"{table.url}/host", init_script=f"localStorage.setItem('tabletop.lang', '{lang}')")
+    host.fill("[data-testid=pin-input]", ADMIN_PIN)
+    host.click("[data-testid=pin-go]")
+    host.wait_for_selector("[data-testid=host-start]")
+    return host
+
+
+@pytest.mark.parametrize("lang", ["en", "fa", "th"])
+def test_item1_a_held_seats_code_on_a_new_phone_asks_the_host_who_allows_it(lang: str, table: Table, phones: Phones,
+                                                                           shots: Path) -> None:
+    table.host("set_language", language=lang)
+    ali = phones.open(table.seat_url(0))
+    join(ali, NAMES[lang])
+    old_code = table.seat_code(0)
+    assert table.snapshot().seats[0].code == ""  # the TV no longer shows a held seat's code or QR
+    host = host_console(table, phones, lang)
+
+    new_phone = phones.open(f"{table.url}/join", scale=2, init_script=f"localStorage.setItem('tabletop.lang', '{lang}')")
+    new_phone.type("[data-testid=code-input]", old_code.lower())
+    new_phone.click("[data-testid=code-go]")
+    new_phone.wait_for_selector("[data-testid=ask-host]")
+    assert WORDS[lang][0] in new_phone.inner_text("main")
+    shoot(new_phone, shots, lang, "claim_join")
+    new_phone.click("[data-testid=ask-host]")
+    new_phone.wait_for_selector("[data-testid=asking-host]")
+    assert WORDS[lang][1] in new_phone.inner_text("main")
+    assert new_phone.locator("[data-testid=me-card], .vote-grid").count() == 0  # nothing of the seat yet
+    shoot(new_phone, shots, lang, "claim_waiting")
+
+    host.wait_for_selector("[data-testid=claim-0]")
+    assert WORDS[lang][2] in host.inner_text("[data-testid=claims]")
+    assert host.locator("[data-testid=kick-hint]").count() == 1  # item 2: "Free seat" says what it does
+    host.set_viewport_size({"width": 360, "height": 900})
+    shoot(host, shots, lang, "claim_host")
+    host.click("[data-testid=allow-0]")
+
+    ali.wait_for_selector(".full-message")
+    assert WORDS[lang][3] in ali.inner_text(".full-message")
+    shoot(ali, shots, lang, "claim_moved")
+    new_phone.wait_for_selector("[data-testid=me-card]")
+    assert new_phone.inner_text("[data-testid=my-name]") == NAMES[lang]
+    assert table.seat_code(0) != old_code
+    host.wait_for_selector("[data-testid=claims]", state="detached")
+
+
+def test_item1_the_host_refuses_and_the_seat_stays(table: Table, phones: Phones) -> None:
+    ali = phones.open(table.seat_url(0))
+    join(ali, "Ali")
+    stranger = phones.open(table.seat_url(0))  # a photo of the QR taken before Ali joined
+    stranger.wait_for_selector("[data-testid=asking-host]")
+    host = host_console(table, phones, "en")
+    host.click("[data-testid=refuse-0]")
+    stranger.wait_for_selector(".full-message")
+    assert "The host said no" in stranger.inner_text(".full-message")
+    assert ali.inner_text("[data-testid=my-name]") == "Ali" and ali.locator(".full-message").count() == 0
+
+
+def test_item2_a_bot_seats_link_mid_game_needs_a_name_and_the_host(table: Table, phones: Phones) -> None:
+    ali = phones.open(table.seat_url(0))
+    join(ali, "Ali")
+    table.host("set_setting", name="conspiracy_ms", value=120_000)
+    table.host("fill_bots", kind="heuristic")
+    table.host("start")
+    ali.wait_for_selector(".vote-grid")
+    guest = phones.open(table.seat_url(2))
+    guest.wait_for_selector("[data-testid=claim-note]")  # a name first; the bot keeps playing meanwhile
+    assert table.snapshot().seats[2].status.value == "bot"
+    guest.fill("[data-testid=name-input]", "Nok")
+    guest.click("[data-testid=name-go]")
+    guest.wait_for_selector("[data-testid=asking-host]")
+    assert table.snapshot().seats[2].status.value == "bot"  # still the bot's until the host allows
+    claim = table.call(lambda s: s.claims[0].id)
+    table.host("claim", id=claim, allow=True)
+    guest.wait_for_selector(".who-name")
+    guest.wait_for_function("document.querySelector('.who-name')?.textContent === 'Nok'")
+    seat = table.snapshot().seats[2]
+    assert seat.status.value == "joined" and seat.name == "Nok"
+
+
+def test_item17_a_name_with_an_emoji_is_refused_on_the_phone(table: Table, phones: Phones) -> None:
+    page = phones.open(table.seat_url(1))
+    page.wait_for_selector("[data-testid=name-input]")
+    page.fill("[data-testid=name-input]", "Sara 😀")
+    page.click("[data-testid=name-go]")
+    page.wait_for_selector(".form-error:not(:empty)")
+    assert "can't show 😀" in page.inner_text(".form-error")
+    assert table.snapshot().seats[1].status.value == "free" or table.snapshot().seats[1].name == ""
+    page.fill("[data-testid=name-input]", "Sara")
+    page.click("[data-testid=name-go]")
+    page.wait_for_selector("[data-testid=me-card]")
