@@ -66,7 +66,7 @@ class Server:
 
 
 class Phone:
-    """A phone that reconnects by itself, like the phone app: same token, its last version."""
+    """A phone that reconnects by itself, like the phone app: the key its welcome gave it, its last version."""
 
     def __init__(self, http: aiohttp.ClientSession, url: str, hello: dict[str, Any]) -> None:
         self.http, self.url, self.hello = http, url, hello
@@ -87,6 +87,7 @@ class Phone:
         last = {"last_version": self.state["version"]} if self.state else {}
         await self.send({"kind": "hello", **self.hello, **last})
         welcome = await self.next("welcome")
+        self.hello["token"] = welcome["token"]  # the seat's own key from now on (the link only asks the host)
         await self.next("state")
         return welcome
 
@@ -146,7 +147,7 @@ async def test_kill_9_mid_vote_loses_nothing(tmp_path: Path) -> None:
             new_tokens = await server.start()
             assert new_tokens == {i: tokens[i] for i in range(3)}  # same seats, same links
             for phone in phones:
-                welcome = await phone.connect()  # reconnects by itself, same token
+                welcome = await phone.connect()  # reconnects by itself with its own key
                 assert welcome["name"] == phone.hello["name"]
             await host.connect()
             assert host.state["version"] == before["version"]
