@@ -1,7 +1,8 @@
 """The host's approval prompt on the big screen (issue 11 item 1): a new phone asks for a held seat
 (its player's phone died, or a guest wants a bot's seat mid-game). Drawn over any scene while the
 snapshot's ``extras["claims"]`` is not empty; Y allows and N refuses the first request, as Allow
-and Refuse do on the host console."""
+and Refuse do on the host console. A kiosk's keyboard belongs to the guests: there only the host
+console (behind the PIN) answers."""
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -10,6 +11,7 @@ from typing import Any
 import pygame
 
 from game.seating import look
+from game.session.snapshot import Mode
 
 from .kit import shapes, theme
 from .kit.scene import Frame, HostCommand, RenderContext, host
@@ -57,7 +59,8 @@ def draw_claims(surface: pygame.Surface, frame: Frame, ctx: RenderContext) -> No
     ctx.text.draw(surface, prompt_text(frame, claim), frame.lang, line,
                   TextStyle(round(40 * u), theme.TEXT, bold=True, align=Align.CENTER, max_lines=2, min_px=round(18 * u)))
     keys = pygame.Rect(text_x, line.bottom, text_w, round(box.height * 0.24))
-    ctx.text.draw(surface, frame.s("claim.keys"), frame.lang, keys,
+    keys_text = frame.s("claim.keys_kiosk") if frame.snapshot.mode is Mode.KIOSK else frame.s("claim.keys")
+    ctx.text.draw(surface, keys_text, frame.lang, keys,
                   TextStyle(round(34 * u), theme.GOLD, bold=True, align=Align.CENTER, max_lines=1, min_px=round(16 * u)))
     if len(claims) > 1:
         more = pygame.Rect(text_x, keys.bottom, text_w, box.bottom - keys.bottom - pad // 2)
@@ -67,7 +70,7 @@ def draw_claims(surface: pygame.Surface, frame: Frame, ctx: RenderContext) -> No
 
 def claim_answer(event: pygame.event.Event, frame: Frame) -> HostCommand | None:
     """Y or N while a phone is asking: the host's answer to the first request."""
-    if event.type != pygame.KEYDOWN or event.key not in CLAIM_KEYS:
+    if event.type != pygame.KEYDOWN or event.key not in CLAIM_KEYS or frame.snapshot.mode is Mode.KIOSK:
         return None
     claims = open_claims(frame)
     if not claims:

@@ -15,7 +15,7 @@ from game.render.kit.scene import HostCommand, RenderContext
 from game.render.kit.sound import SoundBank
 from game.render.kit.text import TextRenderer
 from game.render.scripted import lobby_snapshot
-from game.session.snapshot import TableSnapshot
+from game.session.snapshot import Mode, TableSnapshot
 
 SIZE = (1920, 1080)
 ALI = {"id": 7, "seat": 0, "name": "", "seat_name": "Ali", "bot": False}
@@ -68,3 +68,10 @@ def test_without_a_request_y_and_n_are_not_answers(shared_ctx: RenderContext) ->
     screen = screen_for(with_claims("en"), shared_ctx)
     for k in (pygame.K_y, pygame.K_n):
         assert all(i.payload()["command"] != "claim" for i in screen.handle(key(k), SIZE) if isinstance(i, HostCommand))
+
+
+def test_a_kiosks_keyboard_does_not_answer_only_the_host_console_does(shared_ctx: RenderContext) -> None:
+    snap = dataclasses.replace(with_claims("en", ALI), mode=Mode.KIOSK)
+    screen = screen_for(snap, shared_ctx)
+    assert all(i.payload()["command"] != "claim" for i in screen.handle(key(pygame.K_y), SIZE) if isinstance(i, HostCommand))
+    assert i18n.text("en", "screen", "claim.keys_kiosk") in shown(snap)
