@@ -123,7 +123,7 @@ class Claim:
 
     def to_json(self, table: TableRecord) -> dict[str, Any]:
         record = table.seats[self.seat]
-        holder = record.name or (bot_name(self.seat, table.language) if record.bot is not None else "")
+        holder = _shown_name(record, table.language)
         return {"id": self.id, "seat": self.seat, "name": self.name, "seat_name": holder,
                 "bot": record.bot is not None}
 
