@@ -1,0 +1,36 @@
+"""The secrets matrix (small CI version of ``bench/bench_secrets.py``): bots play each game of the
+catalog at a real server app; at every change no seat, spectator, host console or big-screen
+snapshot holds another seat's secret (votes before the reveal, gold values, identities, hands,
+who holds which number), and every seat's frame is the public view plus its own part only."""
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+from secrets_kit import FAST_GAMES, play_and_check
+
+from game import catalog
+
+
+@pytest.mark.parametrize("game", [g.id for g in catalog.games()])
+def test_no_secret_leaves_its_seat(game: str, tmp_path: Path) -> None:
+    matrix = asyncio.run(play_and_check(game, tmp_path / "data", max_seconds=6.0, max_moments=150))
+    assert matrix.moments > 5 and matrix.spectator_states and matrix.host_states
+    assert matrix.breaches == []
+    if game in FAST_GAMES:
+        assert matrix.finished  # the whole game was played and checked
+
+
+def test_the_matrix_sees_a_planted_leak() -> None:
+    from secrets_kit import leaks
+
+    card = {"card": "target", "target": 2}
+    assert leaks("collusion", {"seats": [{"seat": 1, "card": card}]}, 1, {"seat": 1, "card": card})
+    assert not leaks("collusion", {"last_reveal": {"cards": [{"seat": 1, "card": card}]}}, 1, {"seat": 1, "card": card})
+    unrevealed = {"seat": 3, "identity": "informant", "revealed": False}
+    assert leaks("speakeasy", {"seats": [unrevealed]}, 3, {"seat": 3, "identity": "informant"})
+    assert not leaks("speakeasy", {"seats": [{**unrevealed, "revealed": True}]}, 3, {"seat": 3, "identity": "informant"})
+    hand = [{"id": 4, "kind": "moth", "number": 2}]
+    assert leaks("cheating_moth", {"seats": [{"seat": 0, "hand": hand}]}, 0, {"seat": 0, "hand": hand})
+    assert not leaks("cheating_moth", {"seats": [{"seat": 0, "hand": "many"}]}, 0, {"seat": 0, "hand": hand})
