@@ -15,10 +15,12 @@ from game import catalog
 
 @pytest.mark.parametrize("game", [g.id for g in catalog.games()])
 def test_no_secret_leaves_its_seat(game: str, tmp_path: Path) -> None:
-    matrix = asyncio.run(play_and_check(game, tmp_path / "data", max_seconds=6.0, max_moments=150))
+    whole = game in FAST_GAMES  # played to the end; the others for a bounded stretch of play
+    matrix = asyncio.run(play_and_check(game, tmp_path / "data", max_seconds=60.0 if whole else 6.0,
+                                        max_moments=10_000 if whole else 150))
     assert matrix.moments > 5 and matrix.spectator_states and matrix.host_states
     assert matrix.breaches == []
-    if game in FAST_GAMES:
+    if whole:
         assert matrix.finished  # the whole game was played and checked
 
 
