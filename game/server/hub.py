@@ -258,6 +258,7 @@ class Client:
         self.seat: int | None = None
         self.pin_failures = 0
         self.closing = False
+        self.told_malformed = False  # its first malformed message was logged (later ones are not)
         self.claim: Claim | None = None  # waiting for the host to hand this phone a held seat
         self.hello: Hello | None = None
         self.phone = PhoneClock()
@@ -397,6 +398,9 @@ class Hub:
             client.send_error(exc, message_id)
             self.send_state(client)
         except RulesError as exc:
+            if isinstance(exc, MalformedAction) and not client.told_malformed:
+                client.told_malformed = True
+                log.info("malformed message from %s (logged once per socket): %s", client.address, exc)
             client.send_error(exc, message_id if message_id is not None else id_of(text))
         except JournalError as exc:
             log.error("%s", exc)

@@ -116,9 +116,33 @@ def _load(text: str) -> Any:
     if len(text) > MAX_MESSAGE_BYTES or len(text.encode("utf-8", "surrogatepass")) > MAX_MESSAGE_BYTES:
         raise TooLarge(f"messages are limited to {MAX_MESSAGE_BYTES} bytes")
     try:
-        return json.loads(text, parse_constant=_reject_constant)
+        data = json.loads(text, parse_constant=_reject_constant)
     except (ValueError, RecursionError) as exc:
         raise MalformedAction(f"not JSON: {exc}") from None
+    if "\\u" in text and has_lone_surrogate(data):
+        raise MalformedAction("the message holds a lone UTF-16 surrogate: not Unicode text")
+    return data
+
+
+def _is_broken(text: str) -> bool:
+    return any(0xD800 <= ord(ch) <= 0xDFFF for ch in text)
+
+
+def has_lone_surrogate(data: Any) -> bool:
+    """Whether any string (a key or a value) in decoded JSON holds a lone surrogate (a JSON escape
+    such as ``\\ud800`` that is not half of a pair): such text cannot be encoded, compared or shown."""
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if _is_broken(item):
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
 
 
 def _opt(data: Mapping[str, Any], name: str, kind: type) -> Any:
@@ -144,6 +168,8 @@ def _message_id(data: Mapping[str, Any]) -> MessageId:
         raise MalformedAction("'id' must be text or a whole number")
     if isinstance(value, str) and len(value) > MAX_ID_CHARS:
         raise MalformedAction(f"'id' is limited to {MAX_ID_CHARS} characters")
+    if isinstance(value, str) and _is_broken(value):
+        raise MalformedAction("'id' is not Unicode text")
     if isinstance(value, int) and abs(value) >= 2**53:
         raise MalformedAction("'id' is too big")
     return value
@@ -284,8 +310,10 @@ def pong_message(t: float | int, server_ms: int) -> dict[str, Any]:
 
 
 def encode(message: Mapping[str, Any]) -> bytes:
-    """One server message as the UTF-8 bytes of a text frame."""
-    return json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    """One server message as the UTF-8 bytes of a text frame. Text that is not Unicode (a lone
+    surrogate) never reaches here from a client (``parse_message`` refuses it); should any slip
+    through, it is sent as "?" instead of failing the send."""
+    return json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "replace")
 
 
 def sync_message(s: int) -> dict[str, Any]:
