@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import logging
 import os
 import sys
@@ -20,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from . import catalog
 from .config import LANGUAGES, TableConfig, default_data_dir
+from .display_check import no_display, quiet_audio
 from .session.snapshot import Mode
 
 if TYPE_CHECKING:
@@ -108,6 +110,10 @@ def run_table(config: TableConfig) -> int:
     from .server.runtime import StartupError, TableRuntime, run_headless
 
     notifier = Notifier()  # systemd's NOTIFY_SOCKET, when started by the unit
+    if not config.headless and no_display():
+        print("tabletop: no display found — running headless (phones, /watch and /host work as usual; "
+              "start with --headless to skip this check)", file=sys.stderr, flush=True)
+        config = dataclasses.replace(config, headless=True)
     if config.headless:
         watchdog = start_watchdog((SERVER_LOOP,))
         try:
@@ -115,6 +121,7 @@ def run_table(config: TableConfig) -> int:
         finally:
             _stop_supervision(notifier, watchdog)
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    quiet_audio()
     from .kiosk.supervise import SupervisedRuntime
     from .render.app import run_window
 
