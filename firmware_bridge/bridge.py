@@ -31,7 +31,6 @@ import enum
 import itertools
 import logging
 import os
-import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -40,6 +39,7 @@ import serial
 import serial.tools.list_ports
 
 from game.session.race_floor import Press, PressSource
+from game.session.scheduler import monotonic_ms
 from game.session.snapshot import InputEvent, InputKind, InputSource
 
 from . import framing as fr
@@ -51,11 +51,6 @@ log = logging.getLogger(__name__)
 KNOWN_USB_IDS: frozenset[tuple[int, int]] = frozenset(
     {(0x2E8A, 0x000A), (0x2E8A, 0x00C0), (0x1B4F, 0x9205), (0x1B4F, 0x9206), (0x2341, 0x8036), (0x2341, 0x8037)}
 )
-
-
-def monotonic_ms() -> float:
-    """The session clock (``time.monotonic``), in ms with sub-ms precision."""
-    return time.monotonic_ns() / 1e6
 
 
 # ------------------------------------------------------------------------------------ events

@@ -10,6 +10,8 @@ import functools
 import unicodedata
 from pathlib import Path
 
+from game.errors import TableError
+
 CLUES_DIR = Path(__file__).resolve().parent.parent / "assets" / "clues"
 MAX_CLUE_CHARS = 140
 MIN_CUSTOM_CLUES = 24  # enough for a full 12-seat game at the default 2 clues per player (S4)
@@ -17,7 +19,7 @@ MAX_DECK_BYTES = 256 * 1024
 BUILTIN_DECKS: tuple[str, ...] = ("en", "fa", "th")  # one per UI language (game.config.LANGUAGES)
 
 
-class DeckError(ValueError):
+class DeckError(TableError, ValueError):
     """A deck that cannot be used; ``code`` is the wire/i18n key for the message."""
 
     code = "deck_invalid"

@@ -15,6 +15,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar, Union
 
+from game.errors import TableError
+
 Seat = int
 """A seat index, 0-based. ``None`` as the acting seat means the table itself (timers, race judge)."""
 
@@ -22,8 +24,9 @@ JSON = Any
 
 
 # ---------------------------------------------------------------------------------------- errors
-class RulesError(Exception):
-    """Base of every typed error; ``code`` is the wire error code the server sends."""
+class RulesError(TableError):
+    """Base of the rules' typed errors (see :mod:`game.errors` for the whole tree); ``code`` is the
+    wire error code the server sends."""
 
     code = "illegal_action"
 

@@ -1,11 +1,13 @@
-"""Protocol-level typed errors (the rules' own errors live in :mod:`game.rules.base`). Each has the
-wire ``code`` the server sends in an ``error`` message."""
+"""The server's typed errors, beside the rules' own (:mod:`game.rules.base`) under one root,
+:class:`game.errors.TableError`. Each has the wire ``code`` the server sends in an ``error`` message."""
 from __future__ import annotations
 
-from game.rules.base import RulesError
+from game.errors import TableError
 
 
-class ProtocolError(RulesError):
+class ProtocolError(TableError):
+    """A message the protocol refuses (before any rule is asked)."""
+
     code = "malformed"
 
 
@@ -13,20 +15,12 @@ class UnknownKind(ProtocolError):
     code = "unknown_kind"
 
 
-class Forbidden(ProtocolError):
-    code = "forbidden"
-
-
-class BadPin(ProtocolError):
-    code = "bad_pin"
+class TooLarge(ProtocolError):
+    code = "too_large"
 
 
 class RateLimited(ProtocolError):
     code = "rate_limited"
-
-
-class TooLarge(ProtocolError):
-    code = "too_large"
 
 
 class TakenOver(ProtocolError):
@@ -39,7 +33,21 @@ class ClaimRefused(ProtocolError):
     code = "claim_refused"
 
 
-class ServerFault(ProtocolError):
+class AdminError(TableError):
+    """Who may run the table: host commands and the admin PIN."""
+
+    code = "forbidden"
+
+
+class Forbidden(AdminError):
+    code = "forbidden"
+
+
+class BadPin(AdminError):
+    code = "bad_pin"
+
+
+class ServerFault(TableError):
     """The server could not do its part (e.g. the journal could not be written); nothing changed."""
 
     code = "server_error"

@@ -16,7 +16,8 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from game.rules.base import MalformedAction, RulesError, StaleState, UnknownSeat
+from game.errors import TableError
+from game.rules.base import MalformedAction, StaleState, UnknownSeat
 from game.session.journal import JournalError
 from game.session.race_floor import PressSource
 from game.session.seats import AskHost, NameNeeded, SeatRecord
@@ -273,7 +274,7 @@ class Client:
     def send(self, message: Mapping[str, Any]) -> None:
         self.outbox.put(encode(message))
 
-    def send_error(self, exc: RulesError, message_id: MessageId = None) -> None:
+    def send_error(self, exc: TableError, message_id: MessageId = None) -> None:
         self.send(error_message(exc, message_id))
 
     def rate_error_due(self) -> bool:
@@ -397,7 +398,7 @@ class Hub:
         except StaleState as exc:
             client.send_error(exc, message_id)
             self.send_state(client)
-        except RulesError as exc:
+        except TableError as exc:
             if isinstance(exc, MalformedAction) and not client.told_malformed:
                 client.told_malformed = True
                 log.info("malformed message from %s (logged once per socket): %s", client.address, exc)
@@ -502,7 +503,7 @@ class Hub:
         """A held seat's link or code on a new phone: it waits until the host allows or refuses."""
         try:
             client.claim = self.session.request_claim(seat, hello.name, hello.lang)
-        except RulesError as exc:
+        except TableError as exc:
             client.send_error(exc)
             client.close(CloseCode.REFUSED, "cannot ask now")
             return

@@ -9,7 +9,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Union
 
-from game.rules.base import MalformedAction, RulesError
+from game.errors import TableError
+from game.rules.base import MalformedAction
 
 from .errors import TooLarge, UnknownKind
 
@@ -259,7 +260,7 @@ _BODIES: dict[ClientKind, Callable[[Mapping[str, Any]], Body]] = {
 
 
 def parse_message(text: str) -> ClientMessage:
-    """A client message, or a RulesError subclass: TooLarge, MalformedAction, UnknownKind."""
+    """A client message, or a TableError: TooLarge, MalformedAction, UnknownKind."""
     data = _load(text)
     if not isinstance(data, dict):
         raise MalformedAction("a message must be a JSON object")
@@ -284,11 +285,11 @@ def id_of(text: str) -> MessageId:
     try:
         data = json.loads(text) if len(text) <= MAX_MESSAGE_BYTES else None
         return _message_id(data) if isinstance(data, dict) else None
-    except (ValueError, RecursionError, RulesError):
+    except (ValueError, RecursionError, TableError):
         return None
 
 
-def error_message(exc: RulesError, message_id: MessageId = None) -> dict[str, Any]:
+def error_message(exc: TableError, message_id: MessageId = None) -> dict[str, Any]:
     out: dict[str, Any] = {"v": PROTOCOL_VERSION, "kind": "error", "code": exc.code, "message": str(exc)}
     if message_id is not None:
         out["id"] = message_id

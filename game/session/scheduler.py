@@ -15,9 +15,15 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 
-def monotonic_ms() -> int:
-    """The session clock at the table: whole milliseconds of a monotonic clock."""
-    return time.monotonic_ns() // 1_000_000
+def monotonic_ms() -> float:
+    """The one clock of the table (``time.monotonic``), in ms with sub-ms precision: what the
+    arcade bridge stamps presses with."""
+    return time.monotonic_ns() / 1e6
+
+
+def session_ms() -> int:
+    """The session clock: :func:`monotonic_ms` in whole milliseconds (journal, timers, views)."""
+    return int(monotonic_ms())
 
 
 class Handle(Protocol):

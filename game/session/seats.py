@@ -11,13 +11,13 @@ that phone) returns silently; the link or code of a held seat only asks the host
 """
 from __future__ import annotations
 
-import enum
 import secrets
 import unicodedata
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from game.bots import BotKind
 from game.rules.base import MalformedAction, RulesError
 from game.seating import MAX_SEATS, look
 
@@ -28,11 +28,6 @@ CODE_LENGTH = 4
 TOKEN_BYTES = 18
 NAME_MAX = 24
 MIN_OFFERED_SEATS = 3
-
-
-class BotKind(enum.Enum):
-    RANDOM = "random"
-    HEURISTIC = "heuristic"
 
 
 def new_token() -> str:

@@ -44,7 +44,7 @@ from .arcade import ARCADE_UNPLUGGED, ArcadeBoard, ArcadeLink
 from .bots import MAX_BOT_STREAK, Bot, BotFactory, NoBotForGame, bot_seed, default_bot_factory
 from .journal import Journal, JournalError, Saved
 from .race_floor import BoardButton, PressInput, PressSource, PressVerdict, RaceFloor, race_timer_key
-from .scheduler import Handle, LoopScheduler, Scheduler, monotonic_ms
+from .scheduler import Handle, LoopScheduler, Scheduler, session_ms
 from .seats import MIN_OFFERED_SEATS, AskHost, BotKind, NameNeeded, SeatRecord, clean_name, fresh_seats, seat_public_json
 from .snapshot import (
     InputEvent,
@@ -220,7 +220,7 @@ class Session:
 
     def __init__(self, config: TableConfig, journal: Journal | None, table: TableRecord, *,
                  engines: Callable[[str], GameEngine] = get_engine, bot_factory: BotFactory = default_bot_factory,
-                 clock: Callable[[], int] = monotonic_ms, scheduler: Scheduler | None = None,
+                 clock: Callable[[], int] = session_ms, scheduler: Scheduler | None = None,
                  bot_delay_scale: float = 1.0) -> None:
         self.config = config
         self.mode: Mode = config.mode
