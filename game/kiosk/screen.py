@@ -37,6 +37,8 @@ from .attract import AttractReel, wants_attract
 log = logging.getLogger(__name__)
 
 UNLOCK_S = 60.0
+WRONG_PINS = 5  # this many wrong PINs in a row: the prompt refuses for LOCKOUT_S
+LOCKOUT_S = 60.0
 POINTER_IDLE_S = 3.0
 PIN_MAX = 8
 DIGIT_KEYS: dict[int, str] = {
@@ -63,6 +65,7 @@ class PinPrompt:
     held: pygame.event.Event | None
     typed: str = ""
     wrong: bool = False
+    locked: bool = False  # too many wrong PINs: wait
 
 
 class KioskLayer:
@@ -82,6 +85,8 @@ class KioskLayer:
         self.quit_confirmed = False
         self.reel: AttractReel | None = None
         self._unlocked_until = 0.0
+        self._wrong = 0
+        self._locked_until = 0.0
         self._quiet_since = clock()
         self._real_version: int | None = None
         self._pointer_moved = clock()
@@ -155,9 +160,16 @@ class KioskLayer:
         return True
 
     def _check(self, prompt: PinPrompt) -> None:
-        if not self.pin or prompt.typed != self.pin:
+        now = self.clock()
+        prompt.locked = now < self._locked_until
+        if prompt.locked or not self.pin or prompt.typed != self.pin:
             prompt.typed, prompt.wrong = "", True
+            if not prompt.locked:
+                self._wrong += 1
+                if self._wrong >= WRONG_PINS:
+                    self._wrong, self._locked_until, prompt.locked = 0, now + LOCKOUT_S, True
             return
+        self._wrong = 0
         self.prompt = None
         self._unlocked_until = self.clock() + UNLOCK_S
         if prompt.held is None:
@@ -290,7 +302,8 @@ def draw_pin_prompt(surface: pygame.Surface, lang: str, prompt: PinPrompt, ctx: 
                   TextStyle(round(34 * u), theme.TEXT, bold=True, align=Align.CENTER, max_lines=2))
     dots = pygame.Rect(inner.x, title.bottom + round(16 * u), inner.width, round(64 * u))
     _draw_dots(surface, dots, len(prompt.typed), u)
-    message = _s(lang, "kiosk.pin_wrong") if prompt.wrong else _s(lang, "kiosk.pin_hint")
+    message = _s(lang, "kiosk.pin_locked") if prompt.locked else \
+        _s(lang, "kiosk.pin_wrong") if prompt.wrong else _s(lang, "kiosk.pin_hint")
     note = pygame.Rect(inner.x, dots.bottom + round(18 * u), inner.width, inner.bottom - dots.bottom - round(18 * u))
     ctx.text.draw(surface, message, lang, note,
                   TextStyle(round(24 * u), theme.DANGER if prompt.wrong else theme.TEXT_DIM, align=Align.CENTER,

@@ -229,3 +229,17 @@ async def test_the_venue_logo_is_drawn_in_the_attract_column(tmp_path: Path) -> 
     column = [surface.get_at((x, y))[:3] for x in range(845, 1280, 4) for y in range(0, 90, 4)]
     assert any(r > 240 and g < 20 and b > 240 for r, g, b in column)  # magenta (smoothly scaled)
     session.close()
+
+
+def test_guessing_the_pin_at_the_tv_is_slowed_down(tmp_path: Path) -> None:
+    clock = Clock()
+    layer = KioskLayer(config(tmp_path), clock)
+    layer.consume(key(pygame.K_q, pygame.KMOD_LCTRL))
+    for guess in ("0000", "1111", "2222", "3333", "5555"):
+        type_pin(layer, guess)
+    assert layer.prompt is not None and layer.prompt.locked
+    type_pin(layer, PIN)  # even the right PIN waits out the minute
+    assert not layer.quit_confirmed and layer.prompt.locked
+    clock.now += 61
+    type_pin(layer, PIN)
+    assert layer.quit_confirmed
