@@ -140,4 +140,5 @@ class AttractReel:
 
 def wants_attract(real: TableSnapshot) -> bool:
     """The table is an empty lobby: nobody holds a seat."""
-    return real.phase is TablePhase.LOBBY and not any(s.status is SeatStatus.JOINED for s in real.seats)
+    return real.phase is TablePhase.LOBBY and not real.extras.get("how_to_play") and \
+        not any(s.status is SeatStatus.JOINED for s in real.seats)

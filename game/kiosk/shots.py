@@ -86,4 +86,45 @@ def write_kiosk_screens(out: Path, langs: tuple[str, ...], sizes: tuple[tuple[in
             pygame.image.save(pin_picture(lang, (w, h)), str(out / f"kiosk_{lang}_{w}x{h}_pin.png"))
             pygame.image.save(pin_picture(lang, (w, h), 0, wrong=True), str(out / f"kiosk_{lang}_{w}x{h}_pin_wrong.png"))
             count += 2
+    return count + write_howto_screens(out, langs, sizes)
+
+
+def howto_picture(game: str, lang: str, index: int, size: tuple[int, int]) -> pygame.Surface:
+    """Slide ``index`` of the game's how-to-play, two seconds in."""
+    from game import howto
+    from game.render.howto import HowToPlay
+    from game.session.scheduler import VirtualTime
+
+    time = VirtualTime()
+    config = TableConfig(mode=Mode.KIOSK, game=game, language=lang, data_dir=Path("/nonexistent"),
+                         admin_pin=DEMO_PIN, seed=7, kiosk=KioskConfig(game=game, languages=(lang,), admin_pin=DEMO_PIN))
+    session = Session.boot(config, None, None, clock=time, scheduler=time)
+    session.host_command({"command": "set_seats", "count": 5})
+    session.host_command({"command": "start"})
+    screen = Screen()
+    player = HowToPlay(screen.ctx)
+    slides = howto.slides(game)
+    now = session.snapshot.extras["how_to_play"]["started_ms"] + round(sum(s.seconds for s in slides[:index]) * 1000)
+    player.update(session.snapshot, now, STEP_S, size)
+    for _ in range(round(2.0 / STEP_S)):
+        now += round(STEP_S * 1000)
+        player.update(session.snapshot, now, STEP_S, size)
+    surface = pygame.Surface(size)
+    player.draw(surface, session.snapshot, now)
+    session.close()
+    return surface
+
+
+def write_howto_screens(out: Path, langs: tuple[str, ...], sizes: tuple[tuple[int, int], ...]) -> int:
+    from game import howto
+
+    out.mkdir(parents=True, exist_ok=True)
+    count = 0
+    for lang in langs:
+        for w, h in sizes:
+            for game in howto.SLIDES:
+                for i, slide in enumerate(howto.slides(game)):
+                    path = out / f"howto_{game}_{lang}_{w}x{h}_{i + 1}_{slide.rule}.png"
+                    pygame.image.save(howto_picture(game, lang, i, (w, h)), str(path))
+                    count += 1
     return count

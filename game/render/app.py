@@ -20,8 +20,9 @@ from game.config import TableConfig
 from game.session.snapshot import InputEvent, InputKind, InputSource, TablePhase, TableSnapshot
 
 from .claims import claim_answer, draw_claims
+from .howto import HowToPlay, intro_of, is_skip
 from .kit.qr import QrCache
-from .kit.scene import Director, Frame, HostCommand, Intent, RenderContext, Scene, WindowOp
+from .kit.scene import Director, Frame, HostCommand, Intent, RenderContext, Scene, WindowOp, host
 from .kit.sound import SoundBank
 from .kit.text import TextProbe, TextRenderer
 from .lobby import LobbyScene
@@ -185,6 +186,7 @@ def run_window(runtime: Runtime, config: TableConfig) -> int:
     fullscreen = config.fullscreen
     window = _open_window(config, fullscreen)
     screen = Screen(sound=SoundBank())
+    how_to_play = HowToPlay(screen.ctx)  # the explanation before a game's first round
     clock = pygame.time.Clock()
     first = True
     try:
@@ -196,6 +198,9 @@ def run_window(runtime: Runtime, config: TableConfig) -> int:
                     continue
                 if event.type == pygame.QUIT:
                     return 0
+                if intro_of(screen.snapshot) is not None and is_skip(event):
+                    runtime.send(screen.input_event(host("skip_intro")))
+                    continue
                 press = screen.race_press(event)
                 if press is not None:
                     runtime.send(press)
@@ -217,6 +222,9 @@ def run_window(runtime: Runtime, config: TableConfig) -> int:
             window = pygame.display.get_surface() or window
             screen.advance(dt, window.get_size())
             screen.draw(window)
+            if screen.snapshot is not None and intro_of(screen.snapshot) is not None:
+                how_to_play.update(screen.snapshot, screen.now_ms(), dt, window.get_size())
+                how_to_play.draw(window, screen.snapshot, screen.now_ms())
             if kiosk is not None and screen.snapshot is not None:
                 kiosk.draw(window, screen.snapshot, screen.ctx)
             pygame.display.flip()

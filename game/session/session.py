@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any, Protocol, runtime_checkable
 
-from game import catalog
+from game import catalog, howto
 from game.config import LANGUAGES, TableConfig
 from game.rules import get_engine
 from game.rules.base import (
@@ -94,6 +94,7 @@ class HostCommand(enum.Enum):
     KICK = "kick"
     MAP_BUTTONS = "map_buttons"
     CLAIM = "claim"  # allow or refuse a phone asking for a held seat
+    SKIP_INTRO = "skip_intro"  # the how-to-play before the first round: start the game now
 
 
 class SessionListener(Protocol):
@@ -253,6 +254,8 @@ class Session:
         self._last_input_ms = clock()
         self._finished_ms: int | None = None  # when the game in play ended (kiosk: hand-over after results_s)
         self._retired: collections.deque[bytes] = collections.deque(maxlen=RETIRED_TOKENS)
+        self.intro: dict[str, Any] | None = None  # the how-to-play on the TV before the game starts
+        self._intro_handle: Handle | None = None
         self._last_write_ms = clock()
         self._unfolded = False  # journal writes since the last checkpoint
         self._cache: dict[tuple[str, int | bool | None], dict[str, Any]] = {}
@@ -285,7 +288,8 @@ class Session:
         pin = config.admin_pin or f"{secrets.randbelow(10_000):04d}"
         table = TableRecord.fresh(config.game, preset, settings, language, count, pin)
         if kiosk is not None:
-            table = replace(table, table_settings=replace(table.table_settings, idle_reset_minutes=kiosk.idle_minutes))
+            table = replace(table, table_settings=replace(table.table_settings, idle_reset_minutes=kiosk.idle_minutes,
+                                                          how_to_play=kiosk.how_to_play))
         session = cls(config, journal, table, **kw)
         if journal is not None:
             journal.save_table(table, session.version)
@@ -346,6 +350,8 @@ class Session:
 
     def close(self) -> None:
         """Stop the timer and the bots (the loop is going away)."""
+        if self._intro_handle is not None:
+            self._intro_handle.cancel()
         self._timer.cancel()
         self._cancel_bots()
         self._races.close()
@@ -530,6 +536,10 @@ class Session:
         """The next group starts clean: the game (if any) ends, every seat gets a new link and code,
         names, bots and scores are cleared; the old group's phones are told kindly and closed, and
         their links only ever say "this table has a new game"."""
+        self.intro = None  # an explanation for the last group is not the next group's game
+        if self._intro_handle is not None:
+            self._intro_handle.cancel()
+            self._intro_handle = None
         for record in self.table.seats:
             self._retired.append(_token_digest(record.token))
             if record.device:  # the phone's own key: its reconnects are told kindly too
@@ -635,8 +645,38 @@ class Session:
 
     def _host_start(self, p: Mapping[str, Any]) -> None:
         self._require_lobby()
+        self._check_seat_range(self.engine, self.table.seat_count)
+        length = howto.duration_ms(self.table.game) if self.table.table_settings.how_to_play else 0
+        if self.intro is not None or not length:
+            self._start_game()
+            return
+        self.intro = {"game": self.table.game, "started_ms": self.clock(), "duration_ms": length}
+        self._intro_handle = self._scheduler.call_later(length, self._intro_over)
+        self._publish()
+
+    def _host_skip_intro(self, p: Mapping[str, Any]) -> None:
+        if self.intro is None:
+            raise IllegalAction("no how-to-play is running")
+        self._intro_over()
+
+    def _intro_over(self) -> None:
+        """The explanation ended (or was skipped): the game starts."""
+        if self._intro_handle is not None:
+            self._intro_handle.cancel()
+            self._intro_handle = None
+        if self.intro is None or self.phase is not TablePhase.LOBBY:
+            self.intro = None
+            return
+        try:
+            self._start_game()
+        except (RulesError, JournalError) as exc:
+            log.error("the game could not start after the how-to-play: %s", exc)
+            self.intro = None
+            self._publish()
+
+    def _start_game(self) -> None:
+        self.intro = None
         engine = self.engine
-        self._check_seat_range(engine, self.table.seat_count)
         table = self._filled(self.table, self.table.table_settings.default_bot)
         settings = engine.settings_from_wire(table.settings, table.preset)
         seed = self._next_seed()
@@ -1081,7 +1121,7 @@ class Session:
             "arcade": self._board.to_json(self.table.arcade_map),
             "bots": [r.bot.value if r.bot is not None else None for r in self.table.offered],
             "bot_names": [_bot_name(r.seat) if r.bot is not None else None for r in self.table.offered],
-            "race_outcome": self._races.last,
+            "race_outcome": self._races.last, "how_to_play": self.intro,
             "claims": [c.to_json(self.table) for c in self._claims.values()],
         }
 

@@ -22,9 +22,11 @@ class TableSettings:
 
     idle_reset_minutes: int = 10  # kiosk: back to the lobby after this long without input
     default_bot: BotKind = BotKind.HEURISTIC  # fills free seats at start and kicked seats in play
+    how_to_play: bool = False  # the TV explains the game before its first round (kiosk: on)
 
     def to_json(self) -> dict[str, Any]:
-        return {"idle_reset_minutes": self.idle_reset_minutes, "default_bot": self.default_bot.value}
+        return {"idle_reset_minutes": self.idle_reset_minutes, "default_bot": self.default_bot.value,
+                "how_to_play": self.how_to_play}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> TableSettings:
@@ -39,6 +41,10 @@ class TableSettings:
             if not (isinstance(value, int) and not isinstance(value, bool) and low <= value <= high):
                 raise BadSettings(f"idle_reset_minutes must be a whole number from {low} to {high}")
             return replace(self, idle_reset_minutes=value)
+        if name == "how_to_play":
+            if not isinstance(value, bool):
+                raise BadSettings("how_to_play must be true or false")
+            return replace(self, how_to_play=value)
         if name == "default_bot":
             try:
                 return replace(self, default_bot=BotKind(value))
@@ -48,7 +54,7 @@ class TableSettings:
 
     @staticmethod
     def names() -> tuple[str, ...]:
-        return ("idle_reset_minutes", "default_bot")
+        return ("idle_reset_minutes", "default_bot", "how_to_play")
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,131 @@
+"""How to play, on the TV (``game/howto.py`` is the plan): while the session's intro runs
+(``snapshot.extras["how_to_play"]``), the screen plays the game's scripted moments slide by slide —
+the game's own scenes and beats, on a small inner screen — under a caption stating the rule, in the
+table's language. Space, Enter or a click skips to the game."""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pygame
+
+from game import howto, i18n
+from game.session.snapshot import TableSnapshot
+
+from .kit import theme
+from .kit.scene import RenderContext
+from .kit.text import Align, TextStyle
+
+CAPTION_H = 150  # at 720p
+SKIP_KEYS = frozenset({pygame.K_SPACE, pygame.K_RETURN, pygame.K_KP_ENTER})
+
+
+def _moment_sources() -> dict[str, Callable[[str], Iterator[Any]]]:
+    from . import scripted
+
+    return {"collusion": scripted.moments, "speakeasy": scripted.speakeasy_moments,
+            "cheating_moth": scripted.moth_moments}
+
+
+def stage_rect(size: tuple[int, int]) -> pygame.Rect:
+    """Where the game's scenes play: the window below the caption band."""
+    w, h = size
+    band_h = round(CAPTION_H * min(w / 1280, h / 720))
+    return pygame.Rect(0, band_h, w, h - band_h)
+
+
+def intro_of(snapshot: TableSnapshot | None) -> dict[str, Any] | None:
+    intro = snapshot.extras.get("how_to_play") if snapshot is not None else None
+    return intro if isinstance(intro, dict) else None
+
+
+def is_skip(event: pygame.event.Event) -> bool:
+    return (event.type == pygame.KEYDOWN and event.key in SKIP_KEYS) or event.type == pygame.MOUSEBUTTONDOWN
+
+
+class HowToPlay:
+    """Plays the explanation (see module docs); one per window."""
+
+    def __init__(self, ctx: RenderContext) -> None:
+        self.ctx = ctx
+        self._moments: dict[tuple[str, str], dict[str, Any]] = {}
+        self._key: tuple[str, str, int] | None = None
+        self._inner: Any = None  # the inner Screen of the current slide
+        self._last: TableSnapshot | None = None
+
+    def _moment(self, game: str, lang: str, name: str) -> Any:
+        key = (game, lang)
+        if key not in self._moments:
+            source = _moment_sources().get(game)
+            self._moments = {key: {m.name: m for m in source(lang)} if source else {}}  # one game's at a time
+        return self._moments[key].get(name)
+
+    def update(self, snapshot: TableSnapshot, now_ms: int, dt: float, size: tuple[int, int]) -> None:
+        intro = intro_of(snapshot)
+        if intro is None:
+            self._key, self._inner = None, None
+            return
+        game, lang = str(intro["game"]), snapshot.language
+        at = howto.slide_at(game, now_ms - int(intro["started_ms"]))
+        if at is None:
+            return
+        index, slide = at
+        size = stage_rect(size).size
+        if (game, lang, index) != self._key:
+            self._key = (game, lang, index)
+            self._start_slide(self._moment(game, lang, slide.moment), size)
+        elif self._inner is not None and self._last is not None:
+            self._inner.advance(dt, size)
+            self._inner.sync(self._last)
+
+    def _start_slide(self, moment: Any, size: tuple[int, int]) -> None:
+        from .app import Screen
+
+        if moment is None:
+            self._inner = self._last = None
+            return
+        self._inner = Screen(ctx=self.ctx)
+        for snap in moment.snapshots:
+            self._inner.sync(snap)
+            self._inner.advance(1 / 60, size)
+        self._last = moment.snapshots[-1]
+
+    def draw(self, surface: pygame.Surface, snapshot: TableSnapshot, now_ms: int) -> None:
+        intro = intro_of(snapshot)
+        if intro is None:
+            return
+        game, lang = str(intro["game"]), snapshot.language
+        elapsed = now_ms - int(intro["started_ms"])
+        at = howto.slide_at(game, elapsed)
+        if at is None:
+            return
+        index, slide = at
+        w, h = surface.get_size()
+        u = min(w / 1280, h / 720)
+        band_h = round(CAPTION_H * u)
+        surface.fill(theme.BACKGROUND)
+        if self._inner is not None:
+            self._inner.draw(surface.subsurface(stage_rect((w, h))))
+        self._draw_caption(surface, game, lang, index, slide, elapsed, band_h, u)
+
+    def _draw_caption(self, surface: pygame.Surface, game: str, lang: str, index: int, slide: howto.Slide,
+                      elapsed: int, band_h: int, u: float) -> None:
+        w = surface.get_width()
+        band = pygame.Rect(0, 0, w, band_h)
+        pygame.draw.rect(surface, theme.PANEL, band)
+        pad = round(16 * u)
+        count = len(howto.slides(game))
+        title = i18n.text(lang, "screen", "howto.title", game=i18n.text(lang, "screen", f"game.{game}"))
+        head = pygame.Rect(pad, round(6 * u), w - 2 * pad, round(34 * u))
+        step = f"{i18n.number(lang, index + 1)}/{i18n.number(lang, count)}"
+        self.ctx.text.draw(surface, f"{title} | {step}", lang, head,
+                           TextStyle(round(24 * u), theme.GOLD, bold=True, max_lines=1))
+        self.ctx.text.draw(surface, i18n.text(lang, "screen", "howto.skip"), lang, head,
+                           TextStyle(round(18 * u), theme.TEXT_DIM, align=Align.END, max_lines=1))
+        body = pygame.Rect(pad, head.bottom, w - 2 * pad, band_h - head.bottom - round(12 * u))
+        self.ctx.text.draw(surface, i18n.text(lang, "screen", slide.caption), lang, body,
+                           TextStyle(round(36 * u), theme.TEXT, bold=True, align=Align.CENTER, max_lines=2))
+        done = sum(s.seconds for s in howto.slides(game)[:index]) * 1000
+        fraction = min(1.0, (elapsed - done) / (slide.seconds * 1000))
+        bar = pygame.Rect(0, band_h - round(6 * u), round(w * (index + fraction) / count), round(6 * u))
+        pygame.draw.rect(surface, theme.ACCENT, bar)
