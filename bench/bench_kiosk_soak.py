@@ -162,6 +162,8 @@ async def soak(data: Path, games: int, every: int, out: Any) -> None:
             session.host_command({"command": "set_game", "game": game})
         phones.join(game, n * 101)
         session.host_command({"command": "start"})
+        while session.intro is not None:  # the how-to-play runs first (kiosk default)
+            await asyncio.sleep(1)
         while session.phase is TablePhase.PLAYING:
             await asyncio.sleep(1)
         while session.phase is not TablePhase.LOBBY:  # the final scores, then the hand-over

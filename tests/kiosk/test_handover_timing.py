@@ -15,7 +15,7 @@ from game.session.snapshot import InputSource, Mode, TablePhase
 
 def kiosk(tmp_path: Path, clock: FakeClock, mode: Mode = Mode.KIOSK) -> Session:
     config = TableConfig(mode=mode, data_dir=tmp_path, admin_pin="2468", seed=4,
-                         kiosk=KioskConfig(timers=Timers(results_s=45), admin_pin="2468"))
+                         kiosk=KioskConfig(timers=Timers(results_s=45), admin_pin="2468", how_to_play=False))
     session = Session.boot(config, None, None, engines=fake.engines, bot_factory=fake.bot_factory, clock=clock,
                            bot_delay_scale=1000.0)
     session.host_command({"command": "set_seats", "count": 3})
