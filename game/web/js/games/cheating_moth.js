@@ -98,7 +98,7 @@ function cardFace(c, attrs = {}) {
 function statusBar(ctx) {
   const v = ctx.view;
   const title = v.phase === "game_over" ? t("common.title_over")
-    : v.turn === ctx.seat && v.phase === "play" ? t("moth.your_turn")
+    : v.turn === ctx.seat ? (v.phase === "play" ? t("moth.your_turn") : t(`moth.phase.${v.phase}`))
       : v.turn !== null && v.turn !== undefined ? t("moth.turn_of", { name: nameText(ctx, v.turn) }) : t(`moth.phase.${v.phase}`);
   return h("div", { class: "status-bar" },
     h("div", { class: "status-text" }, h("div", { class: "status-where", text: t("moth.round_of", { n: v.round, total: v.rounds }) }),
@@ -194,7 +194,7 @@ function giveTargets(ctx, cardId) {
     ...targets.map((/** @type {number} */ s) => h("button", {
       class: "btn btn-primary btn-big", type: "button", "data-testid": `give-${s}`, disabled: ctx.pending,
       onclick: () => give(ctx, cardId, s),
-    }, seatToken(lobbySeat(ctx, s).symbol, lobbySeat(ctx, s).colour, 28), h("bdi", { text: nameText(ctx, s) }))));
+    }, seatToken(lobbySeat(ctx, s).symbol, lobbySeat(ctx, s).colour, 28), h("bdi", { text: nameText(ctx, s) }), botMark(lobbySeat(ctx, s)))));
 }
 
 /** Hold to cheat: start now, finish once held for cheat_ms, cancel if let go early. @param {GameContext} ctx @param {number} cardId @param {PointerEvent} e */
@@ -234,7 +234,7 @@ function guardPanel(ctx) {
         "data-tell": s.tell ?? undefined, style: { "--seat": seat.colour },
         disabled: ctx.pending || !isLegal(ctx.legal, { type: "accuse", target: s.seat, t_ms: 0 }),
         onclick: () => ctx.act({ type: "accuse", target: s.seat, t_ms: Math.round(phoneNow()) }),
-      }, seatToken(seat.symbol, seat.colour, 34), h("span", { class: "vote-name" }, h("span", null, h("bdi", { text: nameText(ctx, s.seat) }), botMark(seat)),
+      }, seatToken(seat.symbol, seat.colour, 34), h("span", { class: "vote-name" }, h("span", { class: "vote-label" }, h("bdi", { text: nameText(ctx, s.seat) }), botMark(seat)),
         s.tell === "sleeve" ? h("small", { text: t("moth.tell.sleeve") }) : null));
     })));
 }

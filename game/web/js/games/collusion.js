@@ -90,7 +90,7 @@ function votePanel(ctx) {
       "aria-pressed": String(selected), "data-testid": `vote-${s}`, style: { "--seat": lobbySeat(ctx, s).colour },
       disabled: ctx.pending || (!selected && !isLegal(ctx.legal, action)),
       onclick: () => { if (!selected) ctx.act(action); },
-    }, seatToken(lobbySeat(ctx, s).symbol, lobbySeat(ctx, s).colour, 38), h("span", { class: "vote-name" }, h("span", null, h("bdi", { text: nameText(ctx, s) }), botMark(lobbySeat(ctx, s)))),
+    }, seatToken(lobbySeat(ctx, s).symbol, lobbySeat(ctx, s).colour, 38), h("span", { class: "vote-name" }, h("span", { class: "vote-label" }, h("bdi", { text: nameText(ctx, s) }), botMark(lobbySeat(ctx, s)))),
     selected ? h("span", { class: "check", "aria-hidden": "true" }, icon("check", 18)) : null);
   });
   const ambushSelected = current?.card === "ambush";
@@ -154,7 +154,7 @@ function ambushPanel(ctx) {
       class: `vote-card${selected ? " selected" : ""}`, type: "button", "aria-pressed": String(selected), "data-testid": `victim-${s}`,
       style: { "--seat": lobbySeat(ctx, s).colour }, disabled: ctx.pending || !isLegal(ctx.legal, { type: "ambush_pick", victim: s }),
       onclick: () => { ambushDraft = { key, victim: s }; ctx.rerender(); },
-    }, seatToken(lobbySeat(ctx, s).symbol, lobbySeat(ctx, s).colour, 38), h("span", { class: "vote-name" }, h("span", null, h("bdi", { text: nameText(ctx, s) }), botMark(lobbySeat(ctx, s)))));
+    }, seatToken(lobbySeat(ctx, s).symbol, lobbySeat(ctx, s).colour, 38), h("span", { class: "vote-name" }, h("span", { class: "vote-label" }, h("bdi", { text: nameText(ctx, s) }), botMark(lobbySeat(ctx, s)))));
   });
   const victim = ambushDraft?.victim;
   return h("div", { class: "vote-panel ambush-panel" },

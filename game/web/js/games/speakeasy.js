@@ -69,7 +69,7 @@ function seatGrid(ctx, seats, selected, action) {
       class: `vote-card${chosen ? " selected" : ""}`, type: "button", "aria-pressed": String(chosen), "data-testid": `seat-${s}`,
       style: { "--seat": seat.colour }, disabled: ctx.pending || (!chosen && !isLegal(ctx.legal, action(s))),
       onclick: () => { if (!chosen) ctx.act(action(s)); },
-    }, seatToken(seat.symbol, seat.colour, 38), h("span", { class: "vote-name" }, h("span", null, h("bdi", { text: s === ctx.seat ? `${nameText(seat)} (${t("common.you")})` : nameText(seat) }), botMark(seat))),
+    }, seatToken(seat.symbol, seat.colour, 38), h("span", { class: "vote-name" }, h("span", { class: "vote-label" }, h("bdi", { text: s === ctx.seat ? `${nameText(seat)} (${t("common.you")})` : nameText(seat) }), botMark(seat))),
     chosen ? h("span", { class: "check", "aria-hidden": "true" }, icon("check", 18)) : null);
   }));
 }
