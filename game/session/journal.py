@@ -5,6 +5,12 @@ settings, seed, seats) and every accepted action, each committed *before* the se
 its result. After a crash or power cut the session rebuilds the table from it and replays the
 actions of the game in play.
 
+Durability (see docs/architecture.md, "The journal and power cuts"): a commit returns only after
+the WAL is fsynced, so an acknowledged action survives a power cut; a torn WAL tail is dropped by
+sqlite's frame checksums, leaving the last whole action. Every row also carries a CRC-32 (the
+actions' chained game by game), so damage sqlite cannot see inside a page (a flipped byte in a
+vote) is caught at start-up instead of replaying a different game.
+
 A journal that cannot be read is moved aside (``journal.sqlite3.corrupt-<time>``), never deleted.
 """
 from __future__ import annotations
@@ -13,6 +19,7 @@ import json
 import logging
 import sqlite3
 import time
+import zlib
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -37,6 +44,8 @@ CREATE TABLE IF NOT EXISTS actions (
     seat INTEGER, action TEXT NOT NULL, version INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS actions_by_game ON actions (game_no, id);
 """
+# CRC-32 columns, added to journals written before them (their old rows stay unchecked: NULL)
+_CHECKSUMS = (("table_record", "crc"), ("games", "crc"), ("actions", "crc"))
 
 
 class JournalError(Exception):
@@ -83,6 +92,8 @@ class Journal:
     def __init__(self, path: Path) -> None:
         self.path = path
         self._db: sqlite3.Connection | None = None
+        self._chain_game: int | None = None  # the game whose last action CRC is in _chain
+        self._chain = 0
 
     # -------------------------------------------------------------------------- open / close
     @classmethod
@@ -99,7 +110,7 @@ class Journal:
         try:
             journal._connect()
             saved = journal.load()
-        except (sqlite3.DatabaseError, CorruptJournal) as exc:
+        except (sqlite3.DatabaseError, CorruptJournal, UnicodeDecodeError) as exc:  # garbage text: damaged too
             journal.close()
             moved = move_aside(path, "corrupt")
             message = (f"The journal {path} could not be read ({exc}); it was moved to {moved.name} "
@@ -122,6 +133,7 @@ class Journal:
             if check != "ok":
                 raise CorruptJournal(f"integrity check failed: {check}")
             db.executescript(_SCHEMA)
+            _add_checksum_columns(db)
             db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
             schema = db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()[0]
             if schema != str(SCHEMA_VERSION):
@@ -145,9 +157,10 @@ class Journal:
 
     # ---------------------------------------------------------------------------------- read
     def load(self) -> Saved | None:
-        row = self.db.execute("SELECT data, version FROM table_record WHERE id = 1").fetchone()
+        row = self.db.execute("SELECT data, version, crc FROM table_record WHERE id = 1").fetchone()
         if row is None:
             return None
+        _check(row[2], _table_crc(row[0], row[1]), "the table record")
         try:
             table = TableRecord.from_json(json.loads(row[0]))
             version = int(row[1])
@@ -157,21 +170,32 @@ class Journal:
             raise CorruptJournal(f"unreadable record: {exc}") from exc
         if actions:
             version = max(version, actions[-1].version)
+        if game is not None:
+            log.info("journal: game %d (%s) resumes after its action %d, table version %d",
+                     game.game_no, game.game, len(actions), version)
         return Saved(table, version, game, actions)
 
     def _load_game(self, game_no: int) -> GameRecord:
         row = self.db.execute(
-            "SELECT game_no, game, preset, settings, seed, n_seats, start_version FROM games WHERE game_no = ?",
+            "SELECT game_no, game, preset, settings, seed, n_seats, start_version, crc FROM games WHERE game_no = ?",
             (game_no,),
         ).fetchone()
         if row is None:
             raise CorruptJournal(f"game {game_no} is missing")
+        _check(row[7], _game_crc(*row[:7]), f"game {game_no}")
         return GameRecord(int(row[0]), str(row[1]), row[2], json.loads(row[3]), int(row[4]), int(row[5]), int(row[6]))
 
     def _load_actions(self, game_no: int) -> tuple[ActionRecord, ...]:
         rows = self.db.execute(
-            "SELECT seat, action, version FROM actions WHERE game_no = ? ORDER BY id", (game_no,)
+            "SELECT seat, action, version, crc FROM actions WHERE game_no = ? ORDER BY id", (game_no,)
         ).fetchall()
+        chain = 0
+        for n, (seat, action, version, crc) in enumerate(rows, 1):
+            if crc is None:  # written before checksums: the chain starts again after it
+                chain = 0
+                continue
+            chain = _action_crc(chain, game_no, seat, action, version)
+            _check(crc, chain, f"action {n} of game {game_no}")
         return tuple(ActionRecord(None if r[0] is None else int(r[0]), json.loads(r[1]), int(r[2])) for r in rows)
 
     # --------------------------------------------------------------------------------- write
@@ -188,6 +212,8 @@ class Journal:
                 "INSERT INTO games (game, preset, settings, seed, n_seats, start_version) VALUES (?,?,?,?,?,?)",
                 (game, preset, _dumps(settings), seed, n_seats, version))
             game_no = int(cur.lastrowid or 0)
+            db.execute("UPDATE games SET crc = ? WHERE game_no = ?",
+                       (_game_crc(game_no, game, preset, _dumps(settings), seed, n_seats, version), game_no))
             box.append(game_no)
             self._put_table(db, replace(table_without_game, game_no=game_no), version)
 
@@ -195,9 +221,24 @@ class Journal:
         return box[0]
 
     def append_action(self, game_no: int, seat: int | None, action: dict[str, Any], version: int) -> None:
-        # one small row per action (the table's version is the newest action's: see load())
-        self._write(lambda db: db.execute("INSERT INTO actions (game_no, seat, action, version) VALUES (?,?,?,?)",
-                                          (game_no, seat, _dumps(action), version)))
+        # one small row per action (the table's version is the newest action's: see load()); its CRC
+        # chains the previous action's, so a lost, doubled or reordered row is seen too
+        text = _dumps(action)
+
+        def work(db: sqlite3.Connection) -> None:
+            if self._chain_game != game_no:
+                last = db.execute("SELECT crc FROM actions WHERE game_no = ? ORDER BY id DESC LIMIT 1", (game_no,)).fetchone()
+                self._chain = int(last[0]) if last and last[0] is not None else 0
+            crc = _action_crc(self._chain, game_no, seat, text, version)
+            db.execute("INSERT INTO actions (game_no, seat, action, version, crc) VALUES (?,?,?,?,?)",
+                       (game_no, seat, text, version, crc))
+            self._chain_game, self._chain = game_no, crc
+
+        try:
+            self._write(work)
+        except JournalError:
+            self._chain_game = None  # re-read the chain from the journal next time
+            raise
 
     def checkpoint(self) -> None:
         """Fold the WAL into the database (automatic checkpoints are off so that no action's commit
@@ -209,9 +250,10 @@ class Journal:
 
     @staticmethod
     def _put_table(db: sqlite3.Connection, table: TableRecord, version: int) -> None:
-        db.execute("INSERT INTO table_record (id, data, version) VALUES (1, ?, ?) "
-                   "ON CONFLICT(id) DO UPDATE SET data = excluded.data, version = excluded.version",
-                   (_dumps(table.to_json()), version))
+        data = _dumps(table.to_json())
+        db.execute("INSERT INTO table_record (id, data, version, crc) VALUES (1, ?, ?, ?) "
+                   "ON CONFLICT(id) DO UPDATE SET data = excluded.data, version = excluded.version, crc = excluded.crc",
+                   (data, version, _table_crc(data, version)))
 
     def _write(self, work: Any) -> None:
         db = self.db
@@ -225,6 +267,35 @@ class Journal:
             db.execute("COMMIT")
         except sqlite3.Error as exc:
             raise JournalError(f"cannot write the journal {self.path}: {exc}") from exc
+
+
+def _crc(*parts: Any, start: int = 0) -> int:
+    return zlib.crc32("\x1f".join("" if p is None else str(p) for p in parts).encode("utf-8", "surrogatepass"), start)
+
+
+def _table_crc(data: str, version: int) -> int:
+    return _crc(data, int(version))
+
+
+def _game_crc(game_no: int, game: str, preset: str | None, settings: str, seed: int, n_seats: int, start_version: int) -> int:
+    return _crc(int(game_no), game, preset, settings, int(seed), int(n_seats), int(start_version))
+
+
+def _action_crc(previous: int, game_no: int, seat: int | None, action: str, version: int) -> int:
+    return _crc(int(game_no), seat, action, int(version), start=previous)
+
+
+def _check(stored: Any, computed: int, what: str) -> None:
+    """A row written with a CRC must still match it (rows from before CRCs have none)."""
+    if stored is not None and int(stored) != computed:
+        raise CorruptJournal(f"{what} does not match its checksum (damaged on disk)")
+
+
+def _add_checksum_columns(db: sqlite3.Connection) -> None:
+    for table, column in _CHECKSUMS:
+        columns = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+        if column not in columns:
+            db.execute(f"ALTER TABLE {table} ADD COLUMN {column} INTEGER")
 
 
 def move_aside(path: Path, why: str) -> Path:
