@@ -172,6 +172,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     config = config_from_args(args)
+    if config.admin_pin and len(config.admin_pin) < 6:
+        print("tabletop: warning: an admin PIN shorter than 6 characters is easy to guess", file=sys.stderr)
     if config.mode is Mode.KIOSK:
         _kiosk_log_file(config)
     return run_table(config)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import mimetypes
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
@@ -20,7 +21,7 @@ from game.session.snapshot import SeatStatus
 
 from .hub import Hub
 from .protocol import HARD_MAX_MESSAGE_BYTES
-from .ratelimit import FailureLimiter, RateLimit
+from .ratelimit import Backoff, PinGuard, RateLimit
 
 log = logging.getLogger(__name__)
 
@@ -30,8 +31,7 @@ I18N_DIR = GAME_DIR / "i18n"
 HEARTBEAT_S = 15.0
 FONT_CACHE_S = 86_400
 MAX_SOCKETS = 500  # phones, host links and spectators together
-JOIN_FAILURES_PER_MINUTE = 10
-PIN_FAILURES_PER_MINUTE = 5
+JOIN_FAILURES_PER_MINUTE = 10  # wrong codes from one address before it backs off (1 s, 2 s, 4 s, ...)
 
 FONT_FAMILIES: dict[str, str] = {
     "NotoSans.ttf": "Noto Sans",
@@ -54,12 +54,14 @@ class ServerSettings:
     heartbeat_s: float = HEARTBEAT_S
     max_sockets: int = MAX_SOCKETS
     housekeeping_s: float = HOUSEKEEPING_S
+    clock: Callable[[], float] | None = None  # seconds, for deadlines and backoffs (None: the loop's)
+    address_of: Callable[[web.Request], str] = lambda request: request.remote or "?"  # who is asking
 
 
 SESSION = web.AppKey("session", Session)
 HUB = web.AppKey("hub", Hub)
 SETTINGS = web.AppKey("settings", ServerSettings)
-JOINS = web.AppKey("joins", FailureLimiter)
+JOINS = web.AppKey("joins", Backoff)
 
 
 # ------------------------------------------------------------------------------------- pages
@@ -80,13 +82,17 @@ async def root(request: web.Request) -> web.StreamResponse:
 
 
 def _lookup(request: web.Request, typed: str) -> str | None:
-    """The seat link path for a typed code, or None; counts failures per address."""
-    address = request.remote or "?"
+    """The seat link path for a typed code, or None. A free seat's code (on the TV for everyone to
+    read) always works; wrong codes make their address back off, and then only free seats answer."""
+    address = request.app[SETTINGS].address_of(request)
     joins = request.app[JOINS]
-    if joins.blocked(address):
-        raise web.HTTPTooManyRequests(text="Too many wrong codes; wait a minute.")
     code = normalise_code(typed)
     record = request.app[SESSION].table.seat_by_code(code) if code else None
+    if record is not None and record.status is SeatStatus.FREE:
+        return f"/s/{record.token}"
+    wait = joins.wait_s(address)
+    if wait > 0:
+        raise web.HTTPTooManyRequests(text=f"Too many wrong codes; try again in {math.ceil(wait)} s.")
     if record is None:
         joins.failed(address)
         return None
@@ -167,7 +173,7 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
     # every socket would cost more than it saves
     ws = web.WebSocketResponse(heartbeat=settings.heartbeat_s, max_msg_size=HARD_MAX_MESSAGE_BYTES, compress=False)
     await ws.prepare(request)
-    client = hub.add(ws, request.remote or "?")
+    client = hub.add(ws, settings.address_of(request))
     try:
         async for msg in ws:
             if msg.type is WSMsgType.TEXT:
@@ -206,11 +212,11 @@ async def close_sockets(app: web.Application) -> None:
 def make_app(session: Session, settings: ServerSettings | None = None) -> web.Application:
     settings = settings or ServerSettings()
     app = web.Application(client_max_size=64 * 1024, middlewares=[safety_headers])
-    loop = asyncio.get_running_loop()
+    clock = settings.clock or asyncio.get_running_loop().time
     app[SESSION] = session
     app[SETTINGS] = settings
-    app[HUB] = Hub(session, settings.rate, loop.time, FailureLimiter(PIN_FAILURES_PER_MINUTE, loop.time))
-    app[JOINS] = FailureLimiter(JOIN_FAILURES_PER_MINUTE, loop.time)
+    app[HUB] = Hub(session, settings.rate, clock, PinGuard(clock))
+    app[JOINS] = Backoff(clock, free=JOIN_FAILURES_PER_MINUTE)
     app.add_routes([
         web.get("/", root),
         web.get("/s/{token}", app_page),

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import logging
+import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -49,11 +50,12 @@ from .protocol import (
     press_result_message,
     sync_message,
 )
-from .ratelimit import FailureLimiter, RateLimit, TokenBucket
+from .ratelimit import Backoff, PinGuard, RateLimit, TokenBucket
 
 log = logging.getLogger(__name__)
 
 MAX_PIN_TRIES = 3
+TOKEN_FREE_FAILURES = 10  # unknown seat tokens from one address before it backs off
 RATE_ERROR_EVERY_S = 1.0
 SPECTATOR_HZ = 10.0  # the crowd's feed: at most this many public states a second
 SPECTATOR_CHUNK = 50  # spectators offered a frame per loop turn (a phone's message waits at most one turn)
@@ -305,11 +307,12 @@ class Hub:
     """Every socket of the table; the session's listener."""
 
     def __init__(self, session: Session, limit: RateLimit, clock: Callable[[], float],
-                 pin_failures: FailureLimiter) -> None:
+                 pin_failures: PinGuard) -> None:
         self.session = session
         self.limit = limit
         self.clock = clock
         self.pin_failures = pin_failures
+        self.token_failures = Backoff(clock, free=TOKEN_FREE_FAILURES)
         self.clients: set[Client] = set()
         self.by_seat: dict[int, Client] = {}
         self.feed = SpectatorFeed(self)
@@ -485,9 +488,17 @@ class Hub:
             self._greet(client, Role.SPECTATOR, None, hello)
 
     def _hello_seat(self, client: Client, hello: Hello) -> None:
+        token = hello.token or ""
+        known = self.session.table.seat_by_device(token) or self.session.seat_by_token(token)
+        wait = self.token_failures.wait_s(client.address)
+        if known is None and wait > 0:  # a right token (144 bits: never a guess) is never held back
+            client.send_error(RateLimited(f"too many unknown seat links from this device; try again in {math.ceil(wait)} s"))
+            client.close(CloseCode.REFUSED, "too many unknown seat links")
+            return
         try:
-            record = self.session.join_seat(hello.token or "", hello.name, hello.lang)
+            record = self.session.join_seat(token, hello.name, hello.lang)
         except UnknownSeat as exc:
+            self.token_failures.failed(client.address)
             client.send_error(exc)
             client.close(CloseCode.NEW_GROUP if isinstance(exc, HandedOver) else CloseCode.REFUSED, "unknown seat")
             return
@@ -524,8 +535,9 @@ class Hub:
         self._probe(client)  # the join burst of clock-sync round trips
 
     def _hello_host(self, client: Client, hello: Hello) -> None:
-        if self.pin_failures.blocked(client.address):
-            client.send_error(BadPin("too many wrong PINs from this device; wait a minute"))
+        wait = self.pin_failures.wait_s(client.address)
+        if wait > 0:
+            client.send_error(BadPin(f"too many wrong PINs from this device; wait {math.ceil(wait)} s"))
             client.close(CloseCode.REFUSED, "too many wrong PINs")
             return
         if not self.session.check_pin(hello.pin):
@@ -535,6 +547,7 @@ class Hub:
             if client.pin_failures >= MAX_PIN_TRIES:
                 client.close(CloseCode.REFUSED, "wrong PIN")
             return
+        self.pin_failures.succeeded(client.address)
         self._greet(client, Role.HOST, None, hello)
 
     def _greet(self, client: Client, role: Role, seat: int | None, hello: Hello | None) -> None:

@@ -1,8 +1,7 @@
-"""Limits: a token bucket per socket (``capacity`` messages at once, refilled at ``per_second``)
-and a per-address limit on failed guesses."""
+"""Limits: a token bucket per socket (``capacity`` messages at once, refilled at ``per_second``),
+and backoffs on failed guesses (per address, and per target for the admin PIN)."""
 from __future__ import annotations
 
-import collections
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -31,24 +30,69 @@ class TokenBucket:
         return True
 
 
-class FailureLimiter:
-    """Failed guesses (join codes, host PINs) per client address: at most ``per_minute`` in any 60 s."""
+class Backoff:
+    """Failed guesses by key (an address, or a target such as the admin PIN). The first ``free``
+    failures cost nothing; each one after doubles the wait before the next try (``base_s``,
+    2 × ``base_s``, … up to ``max_s``). A key that stays quiet for ``quiet_s`` after its wait is
+    forgiven. A key with no failures never waits."""
 
-    def __init__(self, per_minute: int, clock: Callable[[], float]) -> None:
-        self._per_minute = per_minute
+    def __init__(self, clock: Callable[[], float], *, free: int, base_s: float = 1.0, max_s: float = 300.0,
+                 quiet_s: float = 60.0) -> None:
         self._clock = clock
-        self._failures: dict[str, collections.deque[float]] = {}
+        self._free, self._base_s, self._max_s, self._quiet_s = free, base_s, max_s, quiet_s
+        self._failures: dict[object, tuple[int, float]] = {}  # key -> (count, time of the last)
+
+    def _penalty(self, count: int) -> float:
+        return 0.0 if count < self._free else min(self._max_s, self._base_s * 2.0 ** (count - self._free))
+
+    def failures(self, key: object) -> int:
+        entry = self._failures.get(key)
+        if entry is None:
+            return 0
+        count, last = entry
+        if self._clock() - last >= self._penalty(count) + self._quiet_s:
+            del self._failures[key]
+            return 0
+        return count
+
+    def wait_s(self, key: object) -> float:
+        """Seconds before ``key`` may try again (0: now)."""
+        count = self.failures(key)
+        if count == 0:
+            return 0.0
+        return max(0.0, self._failures[key][1] + self._penalty(count) - self._clock())
+
+    def failed(self, key: object) -> None:
+        self._failures[key] = (self.failures(key) + 1, self._clock())
+
+    def forget(self, key: object) -> None:
+        self._failures.pop(key, None)
+
+
+PIN_TARGET = "admin-pin"
+
+
+class PinGuard:
+    """Wrong admin PINs: a backoff per address, and one for the PIN itself (every address's
+    failures together) that only holds back addresses which have failed themselves: a neighbour's
+    mistakes never lock out the right PIN from a device that has not guessed wrong."""
+
+    def __init__(self, clock: Callable[[], float], *, per_address: int = 5, table_wide: int = 20) -> None:
+        self.by_address = Backoff(clock, free=per_address)
+        self.target = Backoff(clock, free=table_wide)
+
+    def wait_s(self, address: str) -> float:
+        own = self.by_address.wait_s(address)
+        if own > 0 or self.by_address.failures(address) == 0:
+            return own
+        return self.target.wait_s(PIN_TARGET)
 
     def blocked(self, address: str) -> bool:
-        recent = self._failures.get(address)
-        if not recent:
-            return False
-        now = self._clock()
-        while recent and now - recent[0] > 60.0:
-            recent.popleft()
-        if not recent:
-            del self._failures[address]
-        return len(recent) >= self._per_minute
+        return self.wait_s(address) > 0
 
     def failed(self, address: str) -> None:
-        self._failures.setdefault(address, collections.deque()).append(self._clock())
+        self.by_address.failed(address)
+        self.target.failed(PIN_TARGET)
+
+    def succeeded(self, address: str) -> None:
+        self.by_address.forget(address)

@@ -65,6 +65,7 @@ PROTOCOL_VERSION = 1
 DEFAULT_SEATS = 6
 HOUSEKEEPING_S = 5.0
 QUIET_MS = 2_000  # no journal write for this long: a good moment for a checkpoint
+ADMIN_PIN_DIGITS = 6  # a million PINs: with the server's backoffs, guessing one takes weeks
 MAX_CLAIMS = 8  # phones waiting at once for the host to hand them a held seat
 
 __all__ = ["ARCADE_UNPLUGGED", "HOUSEKEEPING_S", "HostCommand", "NoticeCode", "Session", "SessionListener"]
@@ -285,7 +286,7 @@ class Session:
         preset = kiosk.preset if kiosk is not None and kiosk.preset else _default_preset(engine, language)
         settings = _game_settings(config, engine, config.game, preset)
         count = max(MIN_OFFERED_SEATS, engine.min_seats, min(DEFAULT_SEATS, engine.max_seats, MAX_SEATS))
-        pin = config.admin_pin or f"{secrets.randbelow(10_000):04d}"
+        pin = config.admin_pin or f"{secrets.randbelow(10 ** ADMIN_PIN_DIGITS):0{ADMIN_PIN_DIGITS}d}"
         table = TableRecord.fresh(config.game, preset, settings, language, count, pin)
         if kiosk is not None:
             table = replace(table, table_settings=replace(table.table_settings, idle_reset_minutes=kiosk.idle_minutes,

@@ -5,8 +5,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from aiohttp import web
 from aiohttp.test_utils import TestClient
-from tabletop_wsphone import PIN, Table
+from tabletop_wsphone import ADDRESS_HEADER, PIN, Table
 
 from game.config import TableConfig
 from game.server.app import ServerSettings, make_app
@@ -26,12 +27,18 @@ def web_dir(tmp_path: Path) -> Path:
     return d
 
 
+def test_address(request: web.Request) -> str:
+    """The client's address; tests play other devices on the LAN with an ``X-Test-Address`` header."""
+    return request.headers.get(ADDRESS_HEADER) or request.remote or "?"
+
+
 @pytest.fixture
 async def make_table(aiohttp_client: Any, tmp_path: Path, web_dir: Path) -> Callable[..., Any]:
     made: list[tuple[Session, Journal, TestClient]] = []
 
     async def make(*, seats: int = 4, rate: RateLimit | None = None, bot_delay_scale: float = 1000.0,
-                   max_sockets: int = 500, **config_kw: Any) -> Table:
+                   max_sockets: int = 500, server: dict[str, Any] | None = None, **config_kw: Any) -> Table:
+        """``server``: more ServerSettings (e.g. an injected ``clock``)."""
         config = TableConfig(data_dir=tmp_path / "data", admin_pin=PIN, seed=5, **config_kw)
         journal, saved, _ = Journal.open(config.data_dir)
         session = Session.boot(config, journal, saved, bot_delay_scale=bot_delay_scale)
@@ -39,7 +46,7 @@ async def make_table(aiohttp_client: Any, tmp_path: Path, web_dir: Path) -> Call
         i18n.mkdir(exist_ok=True)
         (i18n / "web_fa.json").write_text('{"hello": "سلام"}', encoding="utf-8")
         settings = ServerSettings(web_dir=web_dir, i18n_dir=i18n, rate=rate or RateLimit(1000, 1000),
-                                  max_sockets=max_sockets)
+                                  max_sockets=max_sockets, address_of=test_address, **(server or {}))
         client = await aiohttp_client(make_app(session, settings))
         session.set_base_url(str(client.make_url("")).rstrip("/"))
         made.append((session, journal, client))

@@ -14,6 +14,7 @@ from game.session.journal import Journal
 from game.session.session import Session
 
 PIN = "2468"
+ADDRESS_HEADER = "X-Test-Address"  # the server tests' stand-in for another device's address
 WAIT_S = 5.0
 
 
@@ -84,8 +85,10 @@ class Table:
     journal: Journal
     phones: list[Phone] = field(default_factory=list)
 
-    async def connect(self) -> Phone:
-        phone = Phone(await self.client.ws_connect("/ws"))
+    async def connect(self, address: str | None = None) -> Phone:
+        """A new socket; ``address``: as if from that device on the LAN."""
+        headers = {ADDRESS_HEADER: address} if address else None
+        phone = Phone(await self.client.ws_connect("/ws", headers=headers))
         self.phones.append(phone)
         return phone
 

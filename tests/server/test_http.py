@@ -67,8 +67,10 @@ async def test_wrong_codes_are_limited_per_address(make_table: MakeTable) -> Non
                          "ACDX") if c not in codes]
     for code in wrong[:JOIN_FAILURES_PER_MINUTE]:
         assert (await t.client.get(f"/api/join/{code}")).status == 404
-    blocked = await t.client.get(f"/api/join/{t.session.table.seats[0].code}")
-    assert blocked.status == 429  # even a right code waits now
+    blocked = await t.client.get(f"/api/join/{wrong[JOIN_FAILURES_PER_MINUTE]}")
+    assert blocked.status == 429  # the next guess waits
+    free = await t.client.get(f"/api/join/{t.session.table.seats[0].code}")
+    assert free.status == 200  # a free seat's code (on the TV for all to see) still works
 
 
 async def test_static_files_with_types_and_no_escape(make_table: MakeTable) -> None:
