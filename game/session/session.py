@@ -1137,7 +1137,7 @@ class Session:
             "games": extras["games"], "language": t.language, "mode": self.mode.value,
             "settings": dict(t.settings), "table_settings": extras["table_settings"],
             "seat_count": t.seat_count, "min_seats": extras["min_seats"], "max_seats": extras["max_seats"],
-            "can_start": extras["can_start"], "arcade": extras["arcade"],
+            "can_start": extras["can_start"], "arcade": extras["arcade"], "how_to_play": self.intro is not None,
             "seats": [{**seat_public_json(r, r.seat in self._connected, secrets_too=host, base_url=self.base_url),
                        "name": _shown_name(r, t.language)}
                       for r in t.offered],

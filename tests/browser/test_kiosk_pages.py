@@ -82,3 +82,16 @@ def test_an_old_groups_phone_is_told_kindly(kiosk_table: Table, phones: Phones, 
     assert kiosk_table.snapshot().seats[0].name == ""
 
 
+
+
+def test_a_phone_skips_the_how_to_play(kiosk_table: Table, phones: Phones, shots: Path) -> None:
+    kiosk_table.host("set_setting", name="how_to_play", value=True)
+    page = phones.open(kiosk_table.seat_url(0))
+    join(page, "Sara")
+    kiosk_table.host("start")
+    skip = page.locator("[data-testid=skip-intro]")
+    skip.wait_for()
+    page.screenshot(path=str(shots / "how_to_play_skip_en.png"))
+    skip.click()
+    page.wait_for_selector("[data-testid=skip-intro]", state="detached")
+    assert kiosk_table.snapshot().phase.value == "playing"

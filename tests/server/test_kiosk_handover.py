@@ -60,3 +60,17 @@ async def test_a_stranger_link_is_still_just_refused(make_table: MakeTable) -> N
     await phone.send("hello", token="x" * 24)
     assert (await phone.error())["code"] == "unknown_seat"
     assert await phone.closed() == CloseCode.REFUSED
+
+
+async def test_a_phone_can_skip_the_how_to_play_but_send_no_other_host_command(make_table: MakeTable) -> None:
+    t: Table = await make_table(mode=Mode.KIOSK)
+    t.command("set_setting", name="how_to_play", value=True)
+    sara, _, _ = await t.seat(0, name="Sara")
+    t.command("start")
+    state = await sara.recv("state", lambda m: m["lobby"].get("how_to_play") is True)
+    assert state["phase"] == "lobby"
+    await sara.send("host", command="abort", args={})
+    assert (await sara.error())["code"] == "forbidden"
+    await sara.send("host", command="skip_intro", args={})
+    await sara.recv("state", lambda m: m["phase"] == "playing")
+    assert t.session.phase is TablePhase.PLAYING

@@ -334,7 +334,7 @@ function screen() {
     return { key: `form:name:${lang()}`, draw: () => nameForm(me, me.name ?? "", sendName, me.name?.trim() ? () => { app.renaming = false; render(); } : null) };
   }
   if (app.state.phase === "lobby" || !app.state.view) {
-    return { key: "lobby", draw: () => seatLobby(app.state?.lobby, me, () => { app.renaming = true; render(); }) };
+    return { key: "lobby", draw: () => seatLobby(app.state?.lobby, me, () => { app.renaming = true; render(); }, () => host("skip_intro")) };
   }
   return { key: `game:${app.state.game}`, draw: () => (app.game ? app.game.renderSeat(gameContext(app.welcome.seat)) : h("div")) };
 }

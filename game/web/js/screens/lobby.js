@@ -46,8 +46,9 @@ export function seatList(seats, me) {
 
 /**
  * The seat's lobby. @param {any} lobby @param {LobbySeat} mine @param {() => void} onRename
+ * @param {() => void} onSkipIntro skips the how-to-play on the TV (shown while it runs)
  */
-export function seatLobby(lobby, mine, onRename) {
+export function seatLobby(lobby, mine, onRename, onSkipIntro) {
   const joined = lobby.seats.filter((/** @type {LobbySeat} */ s) => s.status !== "free").length;
   return h("div", { class: "lobby" },
     h("section", { class: "me-card", style: { "--seat": mine.colour }, "data-testid": "me-card" },
@@ -57,7 +58,9 @@ export function seatLobby(lobby, mine, onRename) {
         h("bdi", { class: "me-name", "data-testid": "my-name", text: seatName(mine) }),
         h("div", { class: "me-colour", text: t("lobby.seat_colour", { colour: t(`colour.${mine.colour_name}`), symbol: t(`symbol.${mine.symbol}`) }) }),
         h("button", { class: "link", type: "button", onclick: onRename, text: t("name.change") }))),
-    h("div", { class: "waiting", "data-testid": "waiting" }, h("span", { class: "pulse", "aria-hidden": "true" }), t("lobby.waiting")),
+    lobby.how_to_play
+      ? card(t("lobby.how_to_play"), h("button", { class: "btn btn-ghost", type: "button", "data-testid": "skip-intro", onclick: onSkipIntro, text: t("lobby.skip_intro") }))
+      : h("div", { class: "waiting", "data-testid": "waiting" }, h("span", { class: "pulse", "aria-hidden": "true" }), t("lobby.waiting")),
     card(t("lobby.players", { n: joined, total: lobby.seat_count }), seatList(lobby.seats, mine.seat)),
     smallTableNote(lobby),
     gameSummary(lobby));
