@@ -279,6 +279,14 @@ class GameEngine(Generic[T]):
     def presets(self) -> tuple[str, ...]:
         return ()
 
+    def default_preset(self, language: str) -> str | None:
+        """The preset a table in ``language`` starts with (and follows while nobody chose one): a
+        preset named after the language (Speakeasy's decks), else the game's first."""
+        presets = self.presets()
+        if language in presets:
+            return language
+        return presets[0] if presets else None
+
     def settings_to_wire(self, settings: Any) -> dict[str, JSON]:
         return encode_fields(settings)
 

@@ -162,6 +162,7 @@ PRESETS: dict[str, CollusionSettings] = {
     "rod_ruang": CollusionSettings(target_score=25, target_score_large=24, conspiracy_ms=90_000),
 }
 DEFAULT_PRESET = "tabani"
+EDITION_OF_LANGUAGE = {"fa": "tabani", "th": "rod_ruang"}  # the boxed edition sold in that language
 
 
 # ---------------------------------------------------------------------------------------- actions
@@ -582,7 +583,7 @@ def start_round(state: State, participants: tuple[int, ...], events: Events) -> 
     """C19: every ID stands up, the pot is refilled to 4 (C4; C20 when the deck runs short); only
     ``participants`` play (all seats, or the tied ones of a C18 tie-break round)."""
     need = max(0, POT_SIZE - len(state.pot))
-    refill = state.deck[len(state.deck) - need :] if need else ()
+    refill = state.deck[max(0, len(state.deck) - need) :] if need else ()  # C20: a short deck gives all it has
     deck = state.deck[: len(state.deck) - len(refill)]
     pot = state.pot + refill
     if not pot:
@@ -1179,6 +1180,9 @@ class CollusionEngine(GameEngine[State]):
 
     def presets(self) -> tuple[str, ...]:
         return tuple(PRESETS)
+
+    def default_preset(self, language: str) -> str | None:
+        return EDITION_OF_LANGUAGE.get(language, DEFAULT_PRESET)
 
     def new_game(self, settings: CollusionSettings, n_seats: int, seed: int) -> State:
         """C4: shuffle the 80 bars with the seeded RNG, deal 4 to the centre; round 1 starts."""

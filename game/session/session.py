@@ -163,12 +163,8 @@ def _zero_time(action: Any) -> Any:
 
 
 def _default_preset(engine: GameEngine, language: str) -> str | None:
-    """The table language when it names one of the game's presets (Speakeasy: en/fa/th decks),
-    else the game's first preset."""
-    presets = list(engine.presets())
-    if language in presets:
-        return language
-    return presets[0] if presets else None
+    """The game's edition for the table's language (``GameEngine.default_preset``)."""
+    return engine.default_preset(language)
 
 
 def _game_settings(config: TableConfig, engine: GameEngine, game: str, preset: str | None) -> dict[str, Any]:

@@ -495,6 +495,19 @@ def test_C20_the_pot_holds_what_is_left_of_the_deck(ct):
     assert started["pot"] == 2 and started["deck"] == 0
 
 
+def test_C20_a_deck_shorter_than_the_pot_moves_every_bar_it_has(ct):
+    """3 bars left and 4 needed: all 3 go to the pot (the refill slice once wrapped and moved 1)."""
+    state = ct.new(3)
+    left = state.deck[-3:]
+    state = evolve(state, deck=left)
+    in_play = ct.bars_in_play(state)
+    state, ev = ct.vote(state, {0: 1, 1: 2, 2: None})
+    started = ct.of(ev, "round_started")[0]
+    assert started["pot"] == 3 and started["deck"] == 0 and started["refilled"] == 3
+    assert state.deck == () and sorted(state.pot) == sorted(left)
+    assert ct.bars_in_play(state) == in_play
+
+
 def test_C20_no_gold_left_the_highest_total_wins(ct):
     state = ct.with_gold(ct.new(3), {1: (5, 5)})
     state = evolve(state, deck=())
