@@ -19,7 +19,8 @@ from game.session.seats import normalise_code
 from game.session.session import HOUSEKEEPING_S, Session
 from game.session.snapshot import SeatStatus
 
-from .hub import Hub
+from .guard import CONNECTIONS_PER_ADDRESS, HEADER_DEADLINE_S, LOOPBACK, ConnectionGuard, guard_middleware
+from .hub import Hub, SocketLimits
 from .protocol import HARD_MAX_MESSAGE_BYTES
 from .ratelimit import Backoff, PinGuard, RateLimit
 
@@ -31,6 +32,8 @@ I18N_DIR = GAME_DIR / "i18n"
 HEARTBEAT_S = 15.0
 FONT_CACHE_S = 86_400
 MAX_SOCKETS = 500  # phones, host links and spectators together
+WATCHDOG_S = 1.0
+KEEPALIVE_S = 15.0
 JOIN_FAILURES_PER_MINUTE = 10  # wrong codes from one address before it backs off (1 s, 2 s, 4 s, ...)
 
 FONT_FAMILIES: dict[str, str] = {
@@ -56,12 +59,18 @@ class ServerSettings:
     housekeeping_s: float = HOUSEKEEPING_S
     clock: Callable[[], float] | None = None  # seconds, for deadlines and backoffs (None: the loop's)
     address_of: Callable[[web.Request], str] = lambda request: request.remote or "?"  # who is asking
+    per_address_sockets: int = 16  # WebSockets from one device
+    hello_s: float = 10.0  # a socket says hello within this or is closed
+    header_s: float = HEADER_DEADLINE_S  # an HTTP connection sends its first request's headers within this
+    per_address_connections: int = CONNECTIONS_PER_ADDRESS
+    uncapped: frozenset[str] = LOOPBACK  # addresses without per-address caps (the table's own machine)
 
 
 SESSION = web.AppKey("session", Session)
 HUB = web.AppKey("hub", Hub)
 SETTINGS = web.AppKey("settings", ServerSettings)
 JOINS = web.AppKey("joins", Backoff)
+GUARD = web.AppKey("guard", ConnectionGuard)
 
 
 # ------------------------------------------------------------------------------------- pages
@@ -167,8 +176,9 @@ async def safety_headers(request: web.Request, handler: Callable[[web.Request], 
 async def websocket(request: web.Request) -> web.WebSocketResponse:
     settings = request.app[SETTINGS]
     hub = request.app[HUB]
-    if len(hub.clients) >= settings.max_sockets:
-        raise web.HTTPServiceUnavailable(text="The table has too many connections.")
+    refusal = hub.admit(settings.address_of(request))
+    if refusal is not None:
+        raise web.HTTPServiceUnavailable(text=f"Not now: {refusal}.")
     # no permessage-deflate: messages are small, the LAN is fast, and compressing every state for
     # every socket would cost more than it saves
     ws = web.WebSocketResponse(heartbeat=settings.heartbeat_s, max_msg_size=HARD_MAX_MESSAGE_BYTES, compress=False)
@@ -205,17 +215,45 @@ async def housekeeping(app: web.Application) -> AsyncIterator[None]:
     await asyncio.gather(task, return_exceptions=True)
 
 
+async def watchdog(app: web.Application) -> AsyncIterator[None]:
+    """Every second: close HTTP connections that never sent their headers and sockets that never
+    said hello (their deadlines are read on the server's clock)."""
+
+    async def loop() -> None:
+        while True:
+            await asyncio.sleep(WATCHDOG_S)
+            app[GUARD].reap()
+            app[HUB].reap()
+
+    task = asyncio.create_task(loop())
+    yield
+    task.cancel()
+    await asyncio.gather(task, return_exceptions=True)
+
+
+def guard_server(app: web.Application, server: web.Server) -> None:
+    """Put the app's connection guard on the runner's server (after ``runner.setup()``)."""
+    app[GUARD].install(server)
+
+
 async def close_sockets(app: web.Application) -> None:
     await app[HUB].close_all(1001, "server shutting down")
 
 
 def make_app(session: Session, settings: ServerSettings | None = None) -> web.Application:
     settings = settings or ServerSettings()
-    app = web.Application(client_max_size=64 * 1024, middlewares=[safety_headers])
     clock = settings.clock or asyncio.get_running_loop().time
+    guard = ConnectionGuard(clock, header_s=settings.header_s, per_address=settings.per_address_connections,
+                            exempt=settings.uncapped)
+    # keep-alive connections idle between requests close sooner than aiohttp's 75 s
+    app = web.Application(client_max_size=64 * 1024, middlewares=[guard_middleware(guard), safety_headers],
+                          handler_args={"keepalive_timeout": KEEPALIVE_S})
     app[SESSION] = session
     app[SETTINGS] = settings
-    app[HUB] = Hub(session, settings.rate, clock, PinGuard(clock))
+    app[GUARD] = guard
+    limits = SocketLimits(total=settings.max_sockets, per_address=settings.per_address_sockets,
+                          hello_s=settings.hello_s, exempt=settings.uncapped)
+    app[HUB] = Hub(session, settings.rate, clock, PinGuard(clock), limits)
     app[JOINS] = Backoff(clock, free=JOIN_FAILURES_PER_MINUTE)
     app.add_routes([
         web.get("/", root),
@@ -231,5 +269,6 @@ def make_app(session: Session, settings: ServerSettings | None = None) -> web.Ap
         web.get("/ws", websocket),
     ])
     app.cleanup_ctx.append(housekeeping)
+    app.cleanup_ctx.append(watchdog)
     app.on_shutdown.append(close_sockets)
     return app

@@ -13,12 +13,14 @@ import collections
 import logging
 import math
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from aiohttp import WSMsgType, web
 
 from game.errors import TableError
 from game.rules.base import MalformedAction, StaleState, UnknownSeat
+from game.seating import MAX_SEATS
 from game.session.journal import JournalError
 from game.session.race_floor import PressSource
 from game.session.seats import AskHost, NameNeeded, SeatRecord
@@ -76,6 +78,23 @@ REVOKE_CLOSE: dict[NoticeCode, tuple[CloseCode, str]] = {
     NoticeCode.NEW_GROUP: (CloseCode.NEW_GROUP, "new group"),
     NoticeCode.SEAT_MOVED: (CloseCode.TAKEN_OVER, "seat moved"),
 }
+
+
+@dataclass(frozen=True, slots=True)
+class SocketLimits:
+    """How many WebSockets the table holds: ``total``; ``per_address`` from one device (the table's
+    own machine is exempt); ``seat_reserve`` kept for seated phones and host links (silent sockets
+    and spectators share the rest); a socket says hello within ``hello_s`` or is closed."""
+
+    total: int = 500
+    per_address: int = 16
+    seat_reserve: int = 2 * MAX_SEATS + 8
+    hello_s: float = 10.0
+    exempt: frozenset[str] = frozenset({"127.0.0.1", "::1"})
+
+    def shared(self) -> int:
+        """Room for silent sockets and spectators together."""
+        return max(1, self.total - min(self.seat_reserve, self.total // 2))
 
 
 class Outbox:
@@ -267,6 +286,7 @@ class Client:
         self.phone = PhoneClock()
         self.sync_handle: asyncio.TimerHandle | None = None
         self._clock = clock
+        self.opened_at = clock()
         self._last_rate_error = float("-inf")
 
     @property
@@ -307,9 +327,10 @@ class Hub:
     """Every socket of the table; the session's listener."""
 
     def __init__(self, session: Session, limit: RateLimit, clock: Callable[[], float],
-                 pin_failures: PinGuard) -> None:
+                 pin_failures: PinGuard, sockets: SocketLimits | None = None) -> None:
         self.session = session
         self.limit = limit
+        self.sockets = sockets or SocketLimits()
         self.clock = clock
         self.pin_failures = pin_failures
         self.token_failures = Backoff(clock, free=TOKEN_FREE_FAILURES)
@@ -319,6 +340,32 @@ class Hub:
         session.attach(self)
 
     # ---------------------------------------------------------------------- registration
+    def admit(self, address: str) -> str | None:
+        """Room for a new socket from ``address``, or why not. Sockets that have not said hello and
+        spectators share what the seat reserve leaves; when that is full, the oldest silent socket
+        makes room (a phone says hello at once, a flood never does), so seated phones' reconnects
+        and the host are never refused by a flood."""
+        limits, live = self.sockets, [c for c in self.clients if not c.closing]
+        if address not in limits.exempt and sum(1 for c in live if c.address == address) >= limits.per_address:
+            return "too many connections from this device"
+        shared = [c for c in live if c.role in (None, Role.SPECTATOR)]
+        if len(shared) >= limits.shared() or len(live) >= limits.total:
+            silent = [c for c in shared if not c.greeted and c.claim is None]
+            if not silent:
+                return None if len(live) < limits.total else "the table has too many connections"
+            oldest = min(silent, key=lambda c: c.opened_at)
+            oldest.close(CloseCode.POLICY, "making room")
+        return None
+
+    def reap(self) -> int:
+        """Close the sockets that have not said hello within the hello deadline."""
+        now = self.clock()
+        late = [c for c in self.clients if not c.closing and not c.greeted and c.claim is None
+                and now - c.opened_at >= self.sockets.hello_s]
+        for client in late:
+            client.close(CloseCode.POLICY, "no hello")
+        return len(late)
+
     def add(self, ws: web.WebSocketResponse, address: str) -> Client:
         client = Client(ws, address, TokenBucket(self.limit, self.clock), self.clock)
         self.clients.add(client)
@@ -484,6 +531,9 @@ class Hub:
             self._hello_seat(client, hello)
         elif hello.role is Role.HOST:
             self._hello_host(client, hello)
+        elif sum(1 for c in self.clients if c.role is Role.SPECTATOR and not c.closing) >= self.sockets.shared():
+            client.send_error(RateLimited("the table has too many spectators; try again later"))
+            client.close(CloseCode.REFUSED, "too many spectators")
         else:
             self._greet(client, Role.SPECTATOR, None, hello)
 

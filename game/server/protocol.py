@@ -40,6 +40,7 @@ class ClientKind(enum.Enum):
 
 
 class CloseCode(enum.IntEnum):
+    POLICY = 1008  # no hello in time, or room made for others: the phone reconnects by itself
     TAKEN_OVER = 4001
     REFUSED = 4003  # unknown token, wrong PIN
     KICKED = 4004

@@ -26,7 +26,7 @@ from game.session.journal import CorruptJournal, Journal, move_aside
 from game.session.session import Session
 from game.session.snapshot import InputEvent, Mode, TablePhase, TableSnapshot
 
-from .app import ServerSettings, make_app
+from .app import ServerSettings, guard_server, make_app
 from .netaddr import base_url, lan_address
 
 log = logging.getLogger(__name__)
@@ -94,6 +94,8 @@ async def start_table(config: TableConfig, settings: ServerSettings | None = Non
         install_kiosk(app, session, journal, config)
     runner = web.AppRunner(app, handle_signals=False, access_log=None)
     await runner.setup()
+    assert runner.server is not None
+    guard_server(app, runner.server)  # header deadline and per-address caps (issue 11 item 7)
     bind = config.host or ALL_INTERFACES
     site = web.TCPSite(runner, bind, config.port, reuse_address=True)
     try:

@@ -10,7 +10,7 @@ from aiohttp.test_utils import TestClient
 from tabletop_wsphone import ADDRESS_HEADER, PIN, Table
 
 from game.config import TableConfig
-from game.server.app import ServerSettings, make_app
+from game.server.app import ServerSettings, guard_server, make_app
 from game.server.ratelimit import RateLimit
 from game.session.journal import Journal
 from game.session.session import Session
@@ -47,7 +47,9 @@ async def make_table(aiohttp_client: Any, tmp_path: Path, web_dir: Path) -> Call
         (i18n / "web_fa.json").write_text('{"hello": "سلام"}', encoding="utf-8")
         settings = ServerSettings(web_dir=web_dir, i18n_dir=i18n, rate=rate or RateLimit(1000, 1000),
                                   max_sockets=max_sockets, address_of=test_address, **(server or {}))
-        client = await aiohttp_client(make_app(session, settings))
+        app = make_app(session, settings)
+        client = await aiohttp_client(app)
+        guard_server(app, client.server.runner.server)
         session.set_base_url(str(client.make_url("")).rstrip("/"))
         made.append((session, journal, client))
         if session.phase.value == "lobby" and session.table.seat_count != seats:

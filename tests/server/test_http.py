@@ -120,9 +120,9 @@ async def test_socket_cap(make_table: MakeTable) -> None:
     import aiohttp
 
     t = await make_table(max_sockets=2)
-    first = await t.connect()
-    await t.connect()
-    with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+    first, _, _ = await t.seat(0)
+    await t.seat(1)
+    with pytest.raises(aiohttp.WSServerHandshakeError) as refused:  # two seated phones: no silent socket to drop
         await t.client.ws_connect("/ws")
     assert refused.value.status == 503
     await first.ws.close()

@@ -1,0 +1,118 @@
+"""Issue 11 item 7: one device on the LAN cannot lock the table. HTTP connections that never send
+their headers are closed after the header deadline, one address holds a bounded number of
+connections and sockets, sockets that never say hello are closed after the hello deadline, and a
+flood of silent sockets never refuses a seated phone's reconnect. The clock is injected."""
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+import aiohttp
+import pytest
+
+from game.server.app import GUARD, HUB
+
+MakeTable = Callable[..., Any]
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def closed_by_server(reader: asyncio.StreamReader) -> bool:
+    """Whether the server closed this raw connection (EOF) rather than answering."""
+    return await asyncio.wait_for(reader.read(1024), 5) == b""
+
+
+async def raw(t: Any) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    return await asyncio.open_connection(t.client.server.host, t.client.server.port)
+
+
+async def settle(condition: Callable[[], bool]) -> None:
+    """Let the loop run the closes just made (no timer is waited for)."""
+    for _ in range(200):
+        if condition():
+            return
+        await asyncio.sleep(0)
+    raise AssertionError("the server did not get there")
+
+
+async def test_item7_http_connections_without_headers_are_closed_at_the_deadline(make_table: MakeTable) -> None:
+    clock = Clock()
+    t = await make_table(server={"clock": clock, "uncapped": frozenset()})
+    guard = t.client.app[GUARD]
+    idle_r, idle_w = await raw(t)  # sends nothing at all
+    slow_r, slow_w = await raw(t)
+    slow_w.write(b"GET /healthz HTTP/1.1\r\nHost: table\r\n")  # half a request, never finished
+    good = await t.client.get("/healthz")
+    assert good.status == 200
+    await settle(lambda: guard.connections("127.0.0.1") >= 3)
+    clock.now += 9.9
+    assert guard.reap() == 0
+    clock.now += 0.1
+    assert guard.reap() == 2
+    assert await closed_by_server(idle_r) and await closed_by_server(slow_r)
+    assert (await t.client.get("/healthz")).status == 200  # the finished one's connection lives on
+    for w in (idle_w, slow_w):
+        w.close()
+
+
+async def test_item7_one_address_holds_a_bounded_number_of_connections(make_table: MakeTable) -> None:
+    t = await make_table(server={"per_address_connections": 4, "uncapped": frozenset()})
+    guard = t.client.app[GUARD]
+    held = [await raw(t) for _ in range(4)]
+    await settle(lambda: guard.connections("127.0.0.1") == 4)
+    extra_r, extra_w = await raw(t)
+    assert await closed_by_server(extra_r)  # the fifth is closed at once
+    assert guard.refused == 1
+    for _, w in held:
+        w.close()
+    extra_w.close()
+
+
+async def test_item7_sockets_that_never_say_hello_are_closed_at_the_hello_deadline(make_table: MakeTable) -> None:
+    clock = Clock()
+    t = await make_table(server={"clock": clock})
+    silent = [await t.connect("10.0.0.66") for _ in range(3)]
+    watcher = await t.connect("10.0.0.7")
+    await watcher.send("hello", role="spectator")
+    await watcher.recv("welcome")
+    clock.now += 9.0
+    assert t.client.app[HUB].reap() == 0
+    clock.now += 1.0
+    assert t.client.app[HUB].reap() == 3
+    for phone in silent:
+        assert await phone.closed() == 1008
+    await watcher.send("ping", t=1)
+    assert (await watcher.recv("pong"))["t"] == 1
+
+
+async def test_item7_a_flood_of_silent_sockets_never_refuses_a_seated_phone(make_table: MakeTable) -> None:
+    t = await make_table(max_sockets=40, server={"per_address_sockets": 1000})
+    ali, _, _ = await t.seat(0, name="Ali")
+    await ali.ws.close()
+    hub = t.client.app[HUB]
+    for n in range(60):  # more silent sockets than the table holds
+        await t.connect(f"10.0.2.{n}")
+        assert len([c for c in hub.clients if not c.closing]) <= 40
+    back, welcome, _ = await t.seat(0)  # the phone reconnects: a silent socket makes room, never a 503
+    assert welcome["name"] == "Ali"
+    host = await t.host()  # and the host
+    await host.send("ping", t=2)
+    assert (await host.recv("pong"))["t"] == 2
+
+
+async def test_item7_one_device_holds_a_bounded_number_of_sockets(make_table: MakeTable) -> None:
+    t = await make_table(server={"per_address_sockets": 3})
+    for _ in range(3):
+        await t.connect("10.0.0.66")
+    with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+        await t.connect("10.0.0.66")
+    assert refused.value.status == 503
+    phone, _, _ = await t.seat(1)  # another device: not affected
+    assert phone is not None
