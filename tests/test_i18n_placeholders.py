@@ -47,3 +47,9 @@ def test_persian_moth_has_its_zero_width_non_joiner(domain: str) -> None:
     """شب‌پره (moth) is one word written with a zero-width non-joiner, never "شب پره" or "شبپره"."""
     wrong = {k: v for k, v in strings(domain, "fa").items() if "شب پره" in v or "شبپره" in v}
     assert wrong == {}
+
+
+@pytest.mark.parametrize("domain", domains())
+def test_persian_uses_no_middle_dot(domain: str) -> None:
+    """Persian separators are " | " or words: the middle dot "·" is not Persian punctuation."""
+    assert [k for k, v in strings(domain, "fa").items() if "·" in v] == []
