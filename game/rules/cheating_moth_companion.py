@@ -1,0 +1,765 @@
+"""Cheating Moth, companion mode: the program referees a real game of *Mogel Motte* on a real table.
+
+The cards, the guard bug and the moths are physical; the program never pretends to know what is in
+anybody's hand. It keeps what a table does badly: whose turn it is and who is the guard (rotating
+each round, M18), the Mosquito and Beetle races judged to the millisecond (M14, M15, M16), the
+penalty points each player enters at the round's end (M17) on the score pad
+(:mod:`game.rules.scorepad`), the standings and the end of the game (M19).
+
+A race is *called* by the player who put the card down (the seat whose turn it is; or the host for
+them): one tap on the phone's big MOSQUITO / BEETLE button or the host's key. The call opens the
+race at once; :meth:`CheatingMothCompanion.race` hands the session a
+:class:`~game.rules.base.RaceRequest`, the session's race floor judges presses from arcade buttons,
+phones and the keyboard and gives the counted presses back as one :class:`RaceDone` (seat
+``None``). False starts are the session's business (shown, never counted).
+
+Pure: no clock, no I/O; the seeded :class:`Rng` in the state breaks ties (M14 [gap]). Wire forms
+and views: ``docs/views/cheating_moth_companion.md``.
+"""
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from .base import (
+    JSON,
+    BadSettings,
+    GameEngine,
+    GameOver,
+    IllegalAction,
+    MalformedAction,
+    NotYourTurn,
+    RacePress,
+    RaceRequest,
+    Seat,
+    WireCodec,
+    check_seat,
+    settings_from_wire,
+)
+from .base import RaceMode as JudgeMode
+from .rng import Rng
+from .scorepad import ScorePad
+
+ENGINE_NAME = "cheating_moth_companion"
+MIN_SEATS = 3  # M2
+MAX_SEATS = 8  # M2 [gap]: two boxes
+MAX_TIMER_MS = 60_000
+MAX_POINTS = 500
+
+
+class Phase(enum.Enum):
+    PLAY = "play"  # M4–M6: cards go down on the real table; the screen shows whose turn
+    MOSQUITO_RACE = "mosquito_race"  # M14: every other seat slaps; the slowest takes cards
+    BEETLE_RACE = "beetle_race"  # M15: the fastest matching card stays
+    SCORING = "scoring"  # M17: every player enters the penalty points left in hand
+    GAME_OVER = "game_over"  # M19
+
+
+class CallKind(enum.Enum):
+    MOSQUITO = "mosquito"  # M14
+    BEETLE = "beetle"  # M15
+
+
+RULE_OF = {CallKind.MOSQUITO: "M14", CallKind.BEETLE: "M15"}
+RACE_PHASE = {CallKind.MOSQUITO: Phase.MOSQUITO_RACE, CallKind.BEETLE: Phase.BEETLE_RACE}
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    rounds: int = 0  # M18: 0 = as many rounds as there are players
+    race_timeout_ms: int = 5000  # M14/M15 [gap]
+    first_guard: int = 0  # M3: the oldest player (the host picks the seat)
+    max_points: int = 150  # M17: the highest penalty a player can enter for one round
+
+    def validate(self) -> None:
+        if not 0 <= self.rounds <= 20:
+            raise BadSettings("rounds must be 0 (one per player, M18) to 20")
+        if not 500 <= self.race_timeout_ms <= MAX_TIMER_MS:
+            raise BadSettings(f"race_timeout_ms must be between 500 and {MAX_TIMER_MS}")
+        if not 0 <= self.first_guard < MAX_SEATS:
+            raise BadSettings(f"first_guard must be a seat between 0 and {MAX_SEATS - 1}")
+        if not 1 <= self.max_points <= MAX_POINTS:
+            raise BadSettings(f"max_points must be between 1 and {MAX_POINTS}")
+
+
+# --------------------------------------------------------------------------------------- actions
+ACTIONS: WireCodec[Any] = WireCodec("action")
+
+
+@ACTIONS.register("call")
+@dataclass(frozen=True, slots=True)
+class Call:
+    """The seat in turn put a Mosquito or a Beetle down and calls its race (or the host for them)."""
+
+    kind: CallKind
+
+
+@ACTIONS.register("end_turn")
+@dataclass(frozen=True, slots=True)
+class EndTurn:
+    """The seat in turn has played or drawn (M5, M6): the next seat's turn."""
+
+
+@ACTIONS.register("pass_guard")
+@dataclass(frozen=True, slots=True)
+class PassGuard:
+    """The guard caught a cheater, who becomes the guard (M10): the guard or the host taps it."""
+
+    to: int
+
+
+@ACTIONS.register("wrong_win")
+@dataclass(frozen=True, slots=True)
+class WrongWin:
+    """The table checked the Beetle winner's card and it does not fit (M15): the next fastest wins."""
+
+
+@ACTIONS.register("round_over")
+@dataclass(frozen=True, slots=True)
+class RoundOver:
+    """``out`` has no cards left (M17): the player themselves or the host."""
+
+    out: int
+
+
+@ACTIONS.register("enter_points")
+@dataclass(frozen=True, slots=True)
+class EnterPoints:
+    """A player's penalty points for the round being scored (M17): their own, or the host for them."""
+
+    seat: int
+    points: int
+
+
+@ACTIONS.register("edit_points")
+@dataclass(frozen=True, slots=True)
+class EditPoints:
+    """A correction on the pad (kept as a trace line): the host any round, a player their own entry
+    of the round being scored."""
+
+    seat: int
+    round: int
+    points: int
+
+
+@ACTIONS.register("undo_points")
+@dataclass(frozen=True, slots=True)
+class UndoPoints:
+    """The host takes back the pad's latest change (kept as a trace line)."""
+
+
+@ACTIONS.register("next_round")
+@dataclass(frozen=True, slots=True)
+class NextRound:
+    """Every penalty is in: deal the next round (M18) or end the game (M19)."""
+
+
+@ACTIONS.register("race_done")
+@dataclass(frozen=True, slots=True)
+class RaceDone:
+    """The table: the judge's counted presses of race ``race``, fastest first (M16)."""
+
+    race: int
+    seats: tuple[int, ...] = ()
+    times_ms: tuple[int, ...] = ()
+    error_ms: tuple[int, ...] = ()
+
+
+TABLE_ONLY = (RaceDone, UndoPoints)
+ANYONE = (NextRound,)
+
+# ---------------------------------------------------------------------------------------- events
+EVENTS: WireCodec[Any] = WireCodec("event")
+
+
+@EVENTS.register("round_started")
+@dataclass(frozen=True, slots=True)
+class RoundStarted:
+    round: int
+    guard: int
+    turn: int
+    cause: str = "M18"
+
+
+@EVENTS.register("turn_passed")
+@dataclass(frozen=True, slots=True)
+class TurnPassed:
+    seat: int
+    cause: str = "M4"
+
+
+@EVENTS.register("race_called")
+@dataclass(frozen=True, slots=True)
+class RaceCalled:
+    race: int
+    kind: CallKind
+    caller: int
+    eligible: tuple[int, ...]
+    cause: str
+
+
+@EVENTS.register("mosquito_decided")
+@dataclass(frozen=True, slots=True)
+class MosquitoDecided:
+    race: int
+    order: tuple[int, ...]  # seats that pressed, fastest first
+    times_ms: tuple[int, ...]
+    margins_ms: tuple[int, ...]
+    missing: tuple[int, ...]  # never pressed within race_timeout_ms: slowest (M14)
+    slowest: int
+    tied: tuple[int, ...]  # seats too close to call for slowest; the seeded draw picked ``slowest``
+    givers: tuple[int, ...]  # each hands the slowest one non-moth card (M14, M7)
+    cause: str = "M14"
+
+
+@EVENTS.register("beetle_decided")
+@dataclass(frozen=True, slots=True)
+class BeetleDecided:
+    race: int
+    order: tuple[int, ...]
+    times_ms: tuple[int, ...]
+    margins_ms: tuple[int, ...]
+    winner: int | None  # None: nobody pressed; no card added (M15 [gap])
+    cause: str = "M15"
+
+
+@EVENTS.register("win_undone")
+@dataclass(frozen=True, slots=True)
+class WinUndone:
+    race: int
+    loser: int  # their card goes back to hand
+    winner: int | None  # the next fastest, or nobody
+    by: int | None
+    cause: str = "M15"
+
+
+@EVENTS.register("guard_passed")
+@dataclass(frozen=True, slots=True)
+class GuardPassed:
+    old: int
+    new: int
+    cause: str = "M10"
+
+
+@EVENTS.register("round_ended")
+@dataclass(frozen=True, slots=True)
+class RoundEnded:
+    round: int
+    out: int
+    cause: str = "M17"
+
+
+@EVENTS.register("points_entered")
+@dataclass(frozen=True, slots=True)
+class PointsEntered:
+    seat: int
+    round: int
+    points: int
+    by: int | None
+    cause: str = "M17"
+
+
+@EVENTS.register("points_corrected")
+@dataclass(frozen=True, slots=True)
+class PointsCorrected:
+    seat: int
+    round: int
+    old: int | None
+    new: int | None
+    by: int | None
+    undo: bool = False
+
+
+@EVENTS.register("game_ended")
+@dataclass(frozen=True, slots=True)
+class GameEnded:
+    ranking: tuple[int, ...]  # best first
+    totals: tuple[int, ...]  # by seat
+    places: tuple[int, ...]  # by seat, 1 = best; equal totals share a place
+    cause: str = "M19"
+
+
+Events = list[Any]
+
+
+# ----------------------------------------------------------------------------------------- state
+@dataclass(frozen=True, slots=True)
+class LastRace:
+    """The latest decided race, for the screen and for undoing a wrong Beetle win."""
+
+    race: int
+    kind: CallKind
+    caller: int
+    order: tuple[int, ...]
+    times_ms: tuple[int, ...]
+    errors_ms: tuple[int, ...]
+    loser: int | None = None  # Mosquito: the slowest
+    winner_at: int = 0  # Beetle: index into ``order`` of the current winner (len = nobody)
+    undo_open: bool = False  # Beetle: the table may still undo the win
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    settings: Settings
+    n: int
+    rng: Rng
+    phase: Phase
+    round: int
+    rounds: int
+    round_guard: int  # who was guard when this round began (M18 counts from it)
+    guard: int
+    turn: int
+    race_no: int = 0
+    caller: int | None = None  # the open race's caller
+    last: LastRace | None = None
+    out: int | None = None  # the player who went out this round
+    pad: ScorePad = ScorePad(1)
+    final: GameEnded | None = None
+
+    @property
+    def seats(self) -> range:
+        return range(self.n)
+
+
+# ------------------------------------------------------------------------------------ the rules
+def new_game(settings: Settings, n_seats: int, seed: int) -> State:
+    if not MIN_SEATS <= n_seats <= MAX_SEATS:
+        raise BadSettings(f"Cheating Moth is for {MIN_SEATS} to {MAX_SEATS} players (M2)")
+    settings.validate()
+    guard = settings.first_guard if settings.first_guard < n_seats else 0
+    rounds = settings.rounds or n_seats  # M18
+    pad = ScorePad.empty(n_seats, high=settings.max_points)
+    return State(settings, n_seats, Rng.from_seed(seed), Phase.PLAY, 1, rounds, guard, guard, guard, pad=pad)
+
+
+def _next(state: State, seat: int) -> int:
+    return (seat + 1) % state.n
+
+
+def _require(condition: bool, message: str, error: type[IllegalAction] = IllegalAction) -> None:
+    if not condition:
+        raise error(message)
+
+
+def _require_phase(state: State, *phases: Phase) -> None:
+    _require(state.phase in phases, f"not now: the table is in {state.phase.value}")
+
+
+def _close_undo(state: State) -> State:
+    if state.last is not None and state.last.undo_open:
+        return replace(state, last=replace(state.last, undo_open=False))
+    return state
+
+
+def _on_call(state: State, by: int | None, action: Call) -> tuple[State, Events]:
+    _require_phase(state, Phase.PLAY)
+    _require(by is None or by == state.turn, "only the player whose turn it is calls a race", NotYourTurn)
+    caller = state.turn
+    number = state.race_no + 1
+    eligible = _eligible(state.n, action.kind, caller)
+    state = replace(_close_undo(state), phase=RACE_PHASE[action.kind], race_no=number, caller=caller)
+    return state, [RaceCalled(number, action.kind, caller, eligible, RULE_OF[action.kind])]
+
+
+def _eligible(n: int, kind: CallKind, caller: int) -> tuple[int, ...]:
+    """M14: everyone but the Mosquito's player; M15: anyone (the program cannot see who holds the number)."""
+    return tuple(s for s in range(n) if kind is CallKind.BEETLE or s != caller)
+
+
+def _on_end_turn(state: State, by: int | None, action: EndTurn) -> tuple[State, Events]:
+    _require_phase(state, Phase.PLAY)
+    _require(by is None or by == state.turn, "it is not your turn", NotYourTurn)
+    nxt = _next(state, state.turn)
+    return replace(_close_undo(state), turn=nxt), [TurnPassed(nxt)]
+
+
+def _on_pass_guard(state: State, by: int | None, action: PassGuard) -> tuple[State, Events]:
+    _require_phase(state, Phase.PLAY)
+    _require(by is None or by == state.guard, "only the guard hands the guard bug on (M10)")
+    _require(0 <= action.to < state.n and action.to != state.guard, "hand the guard bug to another player")
+    return replace(state, guard=action.to), [GuardPassed(state.guard, action.to)]
+
+
+def _on_round_over(state: State, by: int | None, action: RoundOver) -> tuple[State, Events]:
+    _require_phase(state, Phase.PLAY)
+    _require(0 <= action.out < state.n, f"no seat {action.out}")
+    _require(by is None or by == action.out, "only the player who has no cards left says so (or the host)")
+    state = replace(_close_undo(state), phase=Phase.SCORING, out=action.out)
+    pad = state.pad.enter(action.out, state.round, 0, by)  # M17: the player who went out scores nothing
+    events: Events = [RoundEnded(state.round, action.out), PointsEntered(action.out, state.round, 0, by)]
+    return replace(state, pad=pad), events
+
+
+def _on_enter_points(state: State, by: int | None, action: EnterPoints) -> tuple[State, Events]:
+    _require_phase(state, Phase.SCORING)
+    _require(by is None or by == action.seat, "enter your own points (the host may enter anybody's)")
+    pad = state.pad.enter(action.seat, state.round, action.points, by)
+    return replace(state, pad=pad), [PointsEntered(action.seat, state.round, action.points, by)]
+
+
+def _on_edit_points(state: State, by: int | None, action: EditPoints) -> tuple[State, Events]:
+    if by is not None:
+        own = action.seat == by and action.round == state.round and state.phase is Phase.SCORING
+        _require(own, "players correct only their own points of this round; the host corrects the rest")
+    pad = state.pad.edit(action.seat, action.round, action.points, by)
+    change = pad.changes[-1]
+    return replace(state, pad=pad), [PointsCorrected(action.seat, action.round, change.old, change.new, by)]
+
+
+def _on_undo_points(state: State, by: int | None, action: UndoPoints) -> tuple[State, Events]:
+    pad = state.pad.undo(by)
+    change = pad.changes[-1]
+    scoring_now = state.phase is Phase.SCORING and change.round_no == state.round
+    _require(change.new is not None or scoring_now,
+             "that would empty a finished round's entry: correct it with an edit instead")
+    event = PointsCorrected(change.seat, change.round_no, change.old, change.new, by, undo=True)
+    return replace(state, pad=pad), [event]
+
+
+def _all_entered(state: State) -> bool:
+    return len(state.pad.entered(state.round)) == state.n
+
+
+def _on_next_round(state: State, by: int | None, action: NextRound) -> tuple[State, Events]:
+    _require_phase(state, Phase.SCORING)
+    missing = sorted(set(state.seats) - state.pad.entered(state.round))
+    _require(not missing, f"still waiting for the points of seat(s) {', '.join(str(s + 1) for s in missing)}")
+    if state.round >= state.rounds:
+        final = _ranking(state)
+        return replace(state, phase=Phase.GAME_OVER, final=final), [final]
+    guard = _next(state, state.round_guard)  # M18: left of the previous round's first guard
+    nxt = replace(state, phase=Phase.PLAY, round=state.round + 1, round_guard=guard, guard=guard, turn=guard,
+                  out=None, last=None, caller=None)
+    return nxt, [RoundStarted(nxt.round, guard, guard)]
+
+
+def _ranking(state: State) -> GameEnded:
+    """M19: lowest total wins. The moths each player took are physical cards the program never saw,
+    so equal totals share a place (the M19 [gap] tie-break cannot be applied here)."""
+    totals = state.pad.totals()
+    ranking = tuple(sorted(state.seats, key=lambda s: (totals[s], s)))
+    places = tuple(1 + sum(1 for other in totals if other < totals[s]) for s in state.seats)
+    return GameEnded(ranking, totals, places)
+
+
+# ---------------------------------------------------------------------------------------- races
+@dataclass(frozen=True, slots=True)
+class _Press:
+    seat: int
+    t_ms: int
+    error_ms: int
+
+
+def _presses(state: State, result: RaceDone) -> list[_Press]:
+    if not len(result.seats) == len(result.times_ms) == len(result.error_ms):
+        raise MalformedAction("race_done needs one time and one error per seat")
+    eligible = set(_eligible(state.n, _open_kind(state), _caller(state)))
+    if len(set(result.seats)) != len(result.seats) or not set(result.seats) <= eligible:
+        raise MalformedAction("race_done names a seat twice or a seat that was not in the race")
+    if any(t < 0 or e < 0 for t, e in zip(result.times_ms, result.error_ms)):
+        raise MalformedAction("race times and errors are never negative")
+    presses = [_Press(s, t, e) for s, t, e in zip(result.seats, result.times_ms, result.error_ms)]
+    return sorted(presses, key=lambda p: (p.t_ms, p.seat))
+
+
+def _caller(state: State) -> int:
+    return state.caller if state.caller is not None else state.turn
+
+
+def _open_kind(state: State) -> CallKind:
+    return CallKind.MOSQUITO if state.phase is Phase.MOSQUITO_RACE else CallKind.BEETLE
+
+
+def _margins(presses: list[_Press]) -> tuple[int, ...]:
+    return tuple(b.t_ms - a.t_ms for a, b in zip(presses, presses[1:]))
+
+
+def _on_race_done(state: State, action: RaceDone) -> tuple[State, Events]:
+    _require_phase(state, Phase.MOSQUITO_RACE, Phase.BEETLE_RACE)
+    _require(action.race == state.race_no, f"race {action.race} is not the open race ({state.race_no})")
+    presses = _presses(state, action)
+    if state.phase is Phase.MOSQUITO_RACE:
+        return _decide_mosquito(state, presses)
+    return _decide_beetle(state, presses)
+
+
+def _slowest_candidates(state: State, presses: list[_Press]) -> tuple[int, ...]:
+    """M14: every seat that never pressed; else the last press and any press too close to it to call."""
+    pressed = {p.seat for p in presses}
+    missing = tuple(s for s in _eligible(state.n, CallKind.MOSQUITO, _caller(state)) if s not in pressed)
+    if missing:
+        return missing
+    last = presses[-1]
+    return tuple(p.seat for p in presses if last.t_ms - p.t_ms <= last.error_ms + p.error_ms)
+
+
+def _decide_mosquito(state: State, presses: list[_Press]) -> tuple[State, Events]:
+    caller = _caller(state)
+    candidates = _slowest_candidates(state, presses)
+    slowest, rng = candidates[0], state.rng
+    if len(candidates) > 1:  # M14 [gap]: a seeded draw, shown as such
+        slowest, rng = rng.choice(candidates)
+    pressed = {p.seat for p in presses}
+    missing = tuple(s for s in _eligible(state.n, CallKind.MOSQUITO, caller) if s not in pressed)
+    givers = tuple(s for s in state.seats if s != slowest)  # the Mosquito's player gives too (M14 [pub])
+    event = MosquitoDecided(state.race_no, tuple(p.seat for p in presses), tuple(p.t_ms for p in presses),
+                            _margins(presses), missing, slowest, candidates if len(candidates) > 1 else (), givers)
+    last = LastRace(state.race_no, CallKind.MOSQUITO, caller, event.order, event.times_ms,
+                    tuple(p.error_ms for p in presses), loser=slowest)
+    nxt = _next(state, caller)
+    return (replace(state, rng=rng, phase=Phase.PLAY, caller=None, last=last, turn=nxt),
+            [event, TurnPassed(nxt)])
+
+
+def _decide_beetle(state: State, presses: list[_Press]) -> tuple[State, Events]:
+    caller = _caller(state)
+    order = tuple(p.seat for p in presses)
+    winner = order[0] if order else None
+    event = BeetleDecided(state.race_no, order, tuple(p.t_ms for p in presses), _margins(presses), winner)
+    last = LastRace(state.race_no, CallKind.BEETLE, caller, order, event.times_ms,
+                    tuple(p.error_ms for p in presses), winner_at=0, undo_open=winner is not None)
+    nxt = _next(state, winner if winner is not None else caller)  # M15 [gap]
+    return (replace(state, phase=Phase.PLAY, caller=None, last=last, turn=nxt), [event, TurnPassed(nxt)])
+
+
+def _on_wrong_win(state: State, by: int | None, action: WrongWin) -> tuple[State, Events]:
+    _require_phase(state, Phase.PLAY)
+    last = state.last
+    _require(last is not None and last.kind is CallKind.BEETLE and last.undo_open,
+             "there is no Beetle win to undo now")
+    assert last is not None
+    loser = last.order[last.winner_at]
+    _require(by is None or by == loser, "only the winner or the host undoes a Beetle win")
+    at = last.winner_at + 1
+    winner = last.order[at] if at < len(last.order) else None
+    nxt = _next(state, winner if winner is not None else last.caller)
+    last = replace(last, winner_at=at, undo_open=winner is not None)
+    return replace(state, last=last, turn=nxt), [WinUndone(last.race, loser, winner, by), TurnPassed(nxt)]
+
+
+def current_winner(last: LastRace | None) -> int | None:
+    if last is None or last.kind is not CallKind.BEETLE or last.winner_at >= len(last.order):
+        return None
+    return last.order[last.winner_at]
+
+
+# ---------------------------------------------------------------------------------- legal moves
+def legal_actions(state: State, seat: int | None) -> list[Any]:
+    """What ``seat`` (``None``: the host, as the table) may do now. Points actions are listed with
+    0 points: the session compares :func:`_open_match` forms, and :func:`apply` checks the value."""
+    if state.phase is Phase.GAME_OVER:
+        return []
+    host = seat is None
+    out: list[Any] = []
+    if state.phase is Phase.PLAY:
+        if host or seat == state.turn:
+            out += [Call(CallKind.MOSQUITO), Call(CallKind.BEETLE), EndTurn()]
+        if host or seat == state.guard:
+            out += [PassGuard(s) for s in state.seats if s != state.guard]
+        out += [RoundOver(s) for s in state.seats if host or s == seat]
+        if state.last is not None and state.last.undo_open and (host or seat == current_winner(state.last)):
+            out.append(WrongWin())
+    if state.phase is Phase.SCORING:
+        todo = [s for s in state.seats if s not in state.pad.entered(state.round)]
+        out += [EnterPoints(s, 0) for s in todo if host or s == seat]
+        done = state.pad.entered(state.round)
+        out += [EditPoints(s, state.round, 0) for s in sorted(done) if host or s == seat]
+        if not todo:
+            out.append(NextRound())
+    if host and state.pad.changes:
+        out += [UndoPoints()] if state.pad.to_wire()["can_undo"] else []
+        out += [EditPoints(s, r, 0) for s, r, _ in state.pad.cells
+                if r < state.round or state.phase is not Phase.SCORING]
+    return out
+
+
+def _open_match(action: Any) -> Any:
+    """The form an action has in :func:`legal_actions` (points zeroed)."""
+    if isinstance(action, (EnterPoints, EditPoints)):
+        return replace(action, points=0)
+    return action
+
+
+_HANDLERS: dict[type, Callable[[State, int | None, Any], tuple[State, Events]]] = {
+    Call: _on_call, EndTurn: _on_end_turn, PassGuard: _on_pass_guard, WrongWin: _on_wrong_win,
+    RoundOver: _on_round_over, EnterPoints: _on_enter_points, EditPoints: _on_edit_points,
+    UndoPoints: _on_undo_points, NextRound: _on_next_round,
+}
+
+
+def apply(state: State, seat: int | None, action: Any) -> tuple[State, Events]:
+    check_seat(seat, state.n)
+    if state.phase is Phase.GAME_OVER:
+        raise GameOver("the game is over")
+    if isinstance(action, RaceDone):
+        _require(seat is None, "race results come from the table's judge")
+        return _on_race_done(state, action)
+    handler = _HANDLERS.get(type(action))
+    if handler is None:
+        raise MalformedAction(f"{type(action).__name__} is not a Cheating Moth companion action")
+    if seat is not None and isinstance(action, UndoPoints):
+        raise IllegalAction("only the host undoes a score pad change")
+    return handler(state, seat, action)
+
+
+# ---------------------------------------------------------------------------------------- views
+def _race_view(state: State) -> dict[str, JSON] | None:
+    if state.phase not in (Phase.MOSQUITO_RACE, Phase.BEETLE_RACE):
+        return None
+    kind = _open_kind(state)
+    caller = _caller(state)
+    return {"id": state.race_no, "kind": kind.value, "caller": caller, "rule": RULE_OF[kind],
+            "eligible": list(_eligible(state.n, kind, caller)), "timeout_ms": state.settings.race_timeout_ms}
+
+
+def _last_view(last: LastRace | None) -> dict[str, JSON] | None:
+    if last is None:
+        return None
+    margins = [b - a for a, b in zip(last.times_ms, last.times_ms[1:])]
+    return {"race": last.race, "kind": last.kind.value, "caller": last.caller, "rule": RULE_OF[last.kind],
+            "order": list(last.order), "times_ms": list(last.times_ms), "error_ms": list(last.errors_ms),
+            "margins_ms": margins, "loser": last.loser, "winner": current_winner(last),
+            "undone": list(last.order[: last.winner_at]) if last.kind is CallKind.BEETLE else [],
+            "undo_open": last.undo_open}
+
+
+def public_view(state: State) -> dict[str, JSON]:
+    final = state.final
+    return {
+        "game": ENGINE_NAME, "phase": state.phase.value, "round": state.round, "rounds": state.rounds,
+        "guard": state.guard, "round_guard": state.round_guard, "turn": state.turn, "n": state.n,
+        "race": _race_view(state), "last_race": _last_view(state.last), "out": state.out,
+        "pad": state.pad.to_wire(upto=state.round),
+        "waiting_for": sorted(set(state.seats) - state.pad.entered(state.round)) if state.phase is Phase.SCORING else [],
+        "final": None if final is None else {"ranking": list(final.ranking), "totals": list(final.totals),
+                                             "places": list(final.places), "rule": final.cause},
+        "settings": {"race_timeout_ms": state.settings.race_timeout_ms, "max_points": state.settings.max_points},
+    }
+
+
+def seat_view(state: State, seat: int) -> dict[str, JSON]:
+    view = public_view(state)
+    me = {
+        "seat": seat, "my_turn": state.phase is Phase.PLAY and state.turn == seat,
+        "guard": state.guard == seat,
+        "may_undo_win": state.last is not None and state.last.undo_open and current_winner(state.last) == seat,
+        "points": state.pad.value(seat, state.round), "total": state.pad.total(seat),
+        "must_enter": state.phase is Phase.SCORING and state.pad.value(seat, state.round) is None,
+    }
+    return {**view, "me": me}
+
+
+# --------------------------------------------------------------------------------------- engine
+class CheatingMothCompanion(GameEngine[State]):
+    name = ENGINE_NAME
+    min_seats = MIN_SEATS
+    max_seats = MAX_SEATS
+    actions = ACTIONS
+    events = EVENTS
+
+    def default_settings(self, preset: str | None = None) -> Settings:
+        if preset not in (None, "", "classic"):
+            raise BadSettings(f"unknown preset {preset!r}; choose one of {self.presets()}")
+        return Settings()
+
+    def presets(self) -> tuple[str, ...]:
+        return ("classic",)
+
+    def settings_from_wire(self, data: Mapping[str, Any], preset: str | None = None) -> Settings:
+        return settings_from_wire(self.default_settings(preset), data)
+
+    def new_game(self, settings: Settings, n_seats: int, seed: int) -> State:
+        return new_game(settings, n_seats, seed)
+
+    def n_seats(self, state: State) -> int:
+        return state.n
+
+    def legal_actions(self, state: State, seat: Seat | None) -> list[Any]:
+        check_seat(seat, state.n)
+        return legal_actions(state, seat)
+
+    def legal_form(self, action: Any) -> Any:
+        """The form ``action`` takes in :meth:`legal_actions`: points zeroed, so any number reaches
+        :meth:`apply`, whose score pad says what is wrong with a bad one (the session asks this)."""
+        return _open_match(action)
+
+    def apply(self, state: State, seat: Seat | None, action: Any) -> tuple[State, list[Any]]:
+        return apply(state, seat, action)
+
+    def view(self, state: State, seat: Seat | None) -> dict[str, JSON]:
+        check_seat(seat, state.n)
+        return public_view(state) if seat is None else seat_view(state, seat)
+
+    def is_over(self, state: State) -> bool:
+        return state.phase is Phase.GAME_OVER
+
+    def race(self, state: State) -> RaceRequest | None:
+        race = _race_view(state)
+        if race is None:
+            return None
+        kind = _open_kind(state)
+        mode = JudgeMode.SLOWEST_LOSES if kind is CallKind.MOSQUITO else JudgeMode.FASTEST_WINS
+        number = state.race_no
+        return RaceRequest(key=f"race:{number}", mode=mode, eligible=frozenset(race["eligible"]),
+                           timeout_ms=state.settings.race_timeout_ms,
+                           on_result=lambda presses: race_done(number, presses), label=kind.value)
+
+    def describe_event(self, event: Mapping[str, Any], name: Callable[[int], str] = str) -> str:
+        return describe_event(event, name)
+
+
+def race_done(race: int, presses: tuple[RacePress, ...]) -> RaceDone:
+    """The table's action for the judge's presses (fastest first)."""
+    return RaceDone(race, tuple(p.seat for p in presses), tuple(int(p.t_ms) for p in presses),
+                    tuple(int(p.error_ms) for p in presses))
+
+
+# ------------------------------------------------------------------------------ replay in words
+def _names(seats: Any, name: Callable[[int], str]) -> str:
+    return ", ".join(name(s) for s in seats) or "nobody"
+
+
+def _times(e: Mapping[str, Any], name: Callable[[int], str]) -> str:
+    return ", ".join(f"{name(s)} {t} ms" for s, t in zip(e.get("order", ()), e.get("times_ms", ())))
+
+
+def describe_event(e: Mapping[str, Any], name: Callable[[int], str] = str) -> str:
+    kind = e.get("type")
+    if kind == "round_started":
+        return f"Round {e['round']}: {name(e['guard'])} is the guard and plays first (M18, M4)."
+    if kind == "turn_passed":
+        return f"{name(e['seat'])}'s turn."
+    if kind == "race_called":
+        return f"{name(e['caller'])} put down a {e['kind']} and called the race ({e['cause']})."
+    if kind == "mosquito_decided":
+        drawn = " (too close to call: a seeded draw)" if e.get("tied") else ""
+        late = f"; no press: {_names(e['missing'], name)}" if e.get("missing") else ""
+        return (f"Mosquito race: {_times(e, name)}{late}. Slowest: {name(e['slowest'])}{drawn}; "
+                f"every other player hands them a card, never a moth (M14).")
+    if kind == "beetle_decided":
+        won = f"{name(e['winner'])} was fastest" if e.get("winner") is not None else "nobody pressed"
+        return f"Beetle race: {_times(e, name) or 'no presses'}; {won} (M15)."
+    if kind == "win_undone":
+        nxt = name(e["winner"]) if e.get("winner") is not None else "nobody"
+        return f"{name(e['loser'])}'s card did not fit: the Beetle goes to {nxt} (M15)."
+    if kind == "guard_passed":
+        return f"{name(e['new'])} caught cheating: now the guard (M10)."
+    if kind == "round_ended":
+        return f"{name(e['out'])} has no cards left: round {e['round']} ends (M17)."
+    if kind == "points_entered":
+        return f"{name(e['seat'])}'s round {e['round']}: {e['points']} penalty points (M17)."
+    if kind == "points_corrected":
+        who = "the host" if e.get("by") is None else name(e["by"])
+        how = "undone" if e.get("undo") else "corrected"
+        old = "–" if e.get("old") is None else e["old"]
+        new = "–" if e.get("new") is None else e["new"]
+        return f"{name(e['seat'])}'s round {e['round']}: {old} → {new}, {how} by {who}."
+    if kind == "game_ended":
+        ranking = ", ".join(f"{name(s)} {e['totals'][s]}" for s in e.get("ranking", ()))
+        return f"Game over, lowest total wins (M19): {ranking}."
+    return str(kind)
+
+
+ENGINE = CheatingMothCompanion()
