@@ -1,0 +1,278 @@
+// Cheating Moth, companion mode, on the phone: the cards are on the real table; the phone calls the
+// Mosquito / Beetle race the moment you put one down, slaps in races, undoes a wrong Beetle win,
+// takes your penalty points at the round's end (M17) and explains the card just played (quick rules).
+// Formats: docs/views/cheating_moth_companion.md. Races (M14–M16): the press fires on pointer-down,
+// stamped with the phone's own clock (the table maps it with its clock sync, docs/protocol.md).
+import { h } from "../dom.js";
+import { num, t, tn } from "../i18n.js";
+import { phoneNow } from "../net.js";
+import { seatToken } from "../symbols.js";
+import { card as section, seatChip, seatNameNode } from "../ui.js";
+import { hasType, isLegal, lobbySeat } from "./common.js";
+
+/** @typedef {import("./common.js").GameContext} GameContext */
+
+/** Quick rules: each card kind (and the moves the program referees) with its rule id. */
+const QUICK_RULES = Object.freeze([
+  ["mosquito", "M14"], ["beetle", "M15"], ["ant", "M12"], ["spider", "M13"], ["moth", "M7"],
+  ["cheat", "M8"], ["guard", "M10"], ["points", "M17"],
+]);
+
+/** This phone's press in the current race: sent, then the table's verdict (press_result).
+ *  @type {{race: number | null, verdict: string | null}} */
+let racePress = { race: null, verdict: null };
+/** @type {(() => void) | null} */
+let raceRerender = null;
+/** A local "are you sure" for the round's end. @type {number | null} the round it was asked in */
+let confirmOut = null;
+/** The points form's own error (checked before sending), by round. @type {{round: number, key: string | null}} */
+let pointsError = { round: 0, key: null };
+/** Editing our own entry of this round. @type {number | null} */
+let editing = null;
+
+/** @param {any} msg */
+function onMessage(msg) {
+  if (msg.kind !== "press_result" || msg.race !== racePress.race) return;
+  racePress = { race: msg.race, verdict: msg.verdict };
+  if (raceRerender) raceRerender();
+}
+
+/** @param {GameContext} ctx @param {number} s */
+function nameText(ctx, s) {
+  const seat = lobbySeat(ctx, s);
+  return seat.name && seat.name.trim() ? seat.name : t(`colour.${seat.colour_name}`);
+}
+/** @param {GameContext} ctx @param {number} seat */
+const name = (ctx, seat) => seatNameNode(lobbySeat(ctx, seat));
+/** @param {GameContext} ctx @param {number} seat */
+const chip = (ctx, seat) => seatChip(lobbySeat(ctx, seat), { you: seat === ctx.seat });
+/** @param {string} id */
+const rule = (id) => h("span", { class: "rule", text: t("common.rule", { id }) });
+
+/** @param {GameContext} ctx */
+function statusBar(ctx) {
+  const v = ctx.view;
+  const title = v.phase === "game_over" ? t("common.title_over")
+    : v.phase === "scoring" ? t("mothc.phase.scoring")
+      : v.race ? t(`mothc.phase.${v.phase}`)
+        : v.turn === ctx.seat ? t("moth.your_turn") : t("moth.turn_of", { name: nameText(ctx, v.turn) });
+  return h("div", { class: "status-bar" },
+    h("div", { class: "status-text" },
+      h("div", { class: "status-where", text: t("moth.round_of", { n: v.round, total: v.rounds }) }),
+      h("h1", { class: "status-title", "data-testid": "status", text: title })),
+    ctx.timer);
+}
+
+/** Whose turn and who holds the guard bug. @param {GameContext} ctx */
+function tableCard(ctx) {
+  const v = ctx.view;
+  return h("section", { class: "card" },
+    h("p", null, ...tn("moth.guard_is", { name: name(ctx, v.guard) }), " ", rule("M18")),
+    v.phase === "play" ? h("p", { class: "muted small" }, ...tn("mothc.turn_is", { name: name(ctx, v.turn) }), " ", rule("M4")) : null);
+}
+
+/** @param {GameContext} ctx @param {PointerEvent} e */
+function pressRace(ctx, e) {
+  const stamp = phoneNow();
+  e.preventDefault();
+  const v = ctx.view;
+  if (!v.race || (racePress.race === v.race.id && racePress.verdict !== "false_start")) return;
+  if (!ctx.send("press", { race: v.race.id, t: stamp })) return;
+  if ("vibrate" in navigator) navigator.vibrate(40);
+  racePress = { race: v.race.id, verdict: "sent" };
+  ctx.rerender();
+}
+
+/** The slap / race button while a race runs. @param {GameContext} ctx */
+function racePanel(ctx) {
+  const v = ctx.view;
+  raceRerender = ctx.rerender;
+  if (!v.race || ctx.seat === null) return null;
+  const mosquito = v.race.kind === "mosquito";
+  if (!v.race.eligible.includes(ctx.seat)) return section(null, h("p", { class: "lead", text: t("mothc.race_watch") }), rule(v.race.rule));
+  const mine = racePress.race === v.race.id ? racePress.verdict : null;
+  const feedback = mine && mine !== "sent" ? h("p", { class: mine === "accepted" ? "lead" : "notice", "data-testid": "race-verdict", text: t(`moth.press.${mine}`) }) : null;
+  const done = mine !== null && mine !== "false_start";
+  return h("section", { class: "card race-card" },
+    h("p", { class: "lead" }, ...tn(mosquito ? "mothc.race.mosquito" : "mothc.race.beetle", { name: name(ctx, v.race.caller) }), " ", rule(v.race.rule)),
+    h("button", {
+      class: "btn btn-primary btn-big race-button", type: "button", "data-testid": "race-press", disabled: done,
+      onpointerdown: (/** @type {PointerEvent} */ e) => pressRace(ctx, e),
+      text: done ? t("moth.press.sent") : t(mosquito ? "moth.slap_button" : "moth.race_button"),
+    }), feedback);
+}
+
+/** The turn's player: call a race the moment the card is down, or pass the turn on. @param {GameContext} ctx */
+function turnPanel(ctx) {
+  const v = ctx.view;
+  if (!v.me?.my_turn || !hasType(ctx.legal, "call")) return null;
+  const call = (/** @type {string} */ kind) => h("button", {
+    class: `btn btn-primary btn-big call-button call-${kind}`, type: "button", "data-testid": `call-${kind}`, disabled: ctx.pending,
+    onpointerdown: (/** @type {PointerEvent} */ e) => { e.preventDefault(); ctx.act({ type: "call", kind }); },
+  }, t(`mothc.call.${kind}`));
+  return section(t("moth.your_turn"),
+    h("p", { class: "muted small", text: t("mothc.call_hint") }),
+    h("div", { class: "stack" }, call("mosquito"), call("beetle"),
+      h("button", { class: "btn btn-ghost btn-big", type: "button", "data-testid": "end-turn", disabled: ctx.pending,
+        onclick: () => ctx.act({ type: "end_turn" }), text: t("mothc.end_turn") })));
+}
+
+/** The latest race: order, reaction times, margins; undo a wrong Beetle win. @param {GameContext} ctx */
+function lastRace(ctx) {
+  const v = ctx.view;
+  const r = v.last_race;
+  if (!r || v.race) return null;
+  const key = r.kind === "mosquito" ? "mothc.slowest" : r.winner === null ? "moth.race_nobody" : "mothc.winner";
+  const who = r.kind === "mosquito" ? r.loser : r.winner;
+  const rows = r.order.map((/** @type {number} */ s, /** @type {number} */ i) => h("li", { class: "table-row" }, chip(ctx, s),
+    h("span", { class: "row-state", text: t("moth.race_ms", { ms: num(r.times_ms[i]) }) }),
+    h("strong", { class: "row-bars", text: i === 0 ? "" : t("moth.race_margin", { ms: num(r.margins_ms[i - 1]) }) })));
+  const err = Math.max(0, ...r.error_ms);
+  const undo = isLegal(ctx.legal, { type: "wrong_win" })
+    ? h("button", { class: "btn btn-danger btn-big", type: "button", "data-testid": "wrong-win", disabled: ctx.pending,
+      onclick: () => ctx.act({ type: "wrong_win" }), text: t("mothc.wrong_win") }) : null;
+  const give = r.kind === "mosquito" && who !== null
+    ? h("p", { class: "notice" }, ...tn(who === ctx.seat ? "mothc.you_receive" : "mothc.give_one", { name: name(ctx, who) }), " ", rule("M14")) : null;
+  return section(null,
+    h("p", { class: "lead", "data-testid": "race-result" }, ...tn(key, { name: who === null ? "" : name(ctx, who) }), " ", rule(r.rule)),
+    give,
+    r.order.length ? h("ol", { class: "plain-list table-list", "data-testid": "race-times" }, ...rows,
+      h("li", { class: "muted small", text: t("moth.race_error", { ms: num(err) }) })) : null,
+    undo);
+}
+
+/** The guard caught a cheater (M10) / I have no cards left (M17). @param {GameContext} ctx */
+function tablePanel(ctx) {
+  const v = ctx.view;
+  if (v.phase !== "play" || ctx.seat === null) return null;
+  const passes = ctx.legal.filter((a) => a.type === "pass_guard");
+  const guard = passes.length ? h("div", { class: "stack" }, h("p", { class: "muted small", text: t("mothc.pass_guard_hint") }),
+    h("div", { class: "vote-grid" }, ...passes.map((a) => {
+      const seat = lobbySeat(ctx, a.to);
+      return h("button", { class: "vote-card", type: "button", "data-testid": `pass-guard-${a.to}`, style: { "--seat": seat.colour }, disabled: ctx.pending,
+        onclick: () => ctx.act(a) }, seatToken(seat.symbol, seat.colour, 30), h("span", { class: "vote-name" }, h("bdi", { text: nameText(ctx, a.to) })));
+    }))) : null;
+  const asking = confirmOut === v.round;
+  const out = h("button", {
+    class: `btn ${asking ? "btn-danger" : "btn-ghost"} btn-big`, type: "button", "data-testid": "round-over", disabled: ctx.pending,
+    onclick: () => {
+      if (asking) { confirmOut = null; ctx.act({ type: "round_over", out: ctx.seat }); } else { confirmOut = v.round; ctx.rerender(); }
+    },
+    text: asking ? t("mothc.out_confirm") : t("mothc.out"),
+  });
+  return section(null, guard, out);
+}
+
+/** Check typed points before sending (the table checks again). @param {string} text @param {number} high */
+export function pointsProblem(text, high) {
+  const digits = text.trim().replace(/[۰-۹]/g, (d) => String(d.charCodeAt(0) - 0x6f0)).replace(/[๐-๙]/g, (d) => String(d.charCodeAt(0) - 0xe50));
+  if (digits === "") return "mothc.points_error.empty";
+  if (!/^[-+]?\d+$/.test(digits)) return "mothc.points_error.not_a_number";
+  const n = Number(digits);
+  if (n < 0) return "mothc.points_error.negative";
+  if (n > high) return "mothc.points_error.out_of_range";
+  return null;
+}
+
+/** @param {string} text */
+function toNumber(text) {
+  return Number(text.trim().replace(/[۰-۹]/g, (d) => String(d.charCodeAt(0) - 0x6f0)).replace(/[๐-๙]/g, (d) => String(d.charCodeAt(0) - 0xe50)));
+}
+
+/** @param {GameContext} ctx @param {(points: number) => any} action @param {string} label */
+function pointsForm(ctx, action, label) {
+  const v = ctx.view;
+  const high = v.settings.max_points;
+  if (pointsError.round !== v.round) pointsError = { round: v.round, key: null };
+  const input = /** @type {HTMLInputElement} */ (h("input", {
+    class: "code-input", type: "text", inputmode: "numeric", autocomplete: "off", dir: "ltr", id: "points", "data-testid": "points-input",
+  }));
+  return h("form", {
+    class: "join-form", onsubmit: (/** @type {Event} */ e) => {
+      e.preventDefault();
+      const problem = pointsProblem(input.value, high);
+      pointsError = { round: v.round, key: problem };
+      if (problem) { ctx.rerender(); return; }
+      editing = null;
+      ctx.act(action(toNumber(input.value)));
+    },
+  },
+  h("label", { for: "points", class: "label", text: label }), input,
+  h("p", { class: "form-error", role: "alert", "data-testid": "points-error", text: pointsError.key ? t(pointsError.key, { max: high }) : "" }),
+  h("button", { class: "btn btn-primary btn-big", type: "submit", "data-testid": "points-go", disabled: ctx.pending, text: t("mothc.points_send") }));
+}
+
+/** Round end: enter (or correct) your penalty points (M17). @param {GameContext} ctx */
+function scoringPanel(ctx) {
+  const v = ctx.view;
+  if (v.phase !== "scoring" || ctx.seat === null) return null;
+  const me = v.me;
+  const waiting = v.waiting_for.map((/** @type {number} */ s) => nameText(ctx, s)).join(t("common.comma"));
+  const next = isLegal(ctx.legal, { type: "next_round" })
+    ? h("button", { class: "btn btn-primary btn-big", type: "button", "data-testid": "next-round", disabled: ctx.pending,
+      onclick: () => ctx.act({ type: "next_round" }), text: v.round >= v.rounds ? t("mothc.finish") : t("mothc.next_round") }) : null;
+  let body;
+  if (me.must_enter) body = pointsForm(ctx, (points) => ({ type: "enter_points", seat: ctx.seat, points }), t("mothc.points_label"));
+  else if (editing === v.round) body = pointsForm(ctx, (points) => ({ type: "edit_points", seat: ctx.seat, round: v.round, points }), t("mothc.points_fix"));
+  else {
+    body = h("div", { class: "stack" }, h("p", { class: "lead", "data-testid": "my-points", text: t("mothc.points_in", { n: num(me.points) }) }),
+      hasType(ctx.legal, "edit_points") && v.out !== ctx.seat ? h("button", { class: "btn btn-ghost", type: "button", "data-testid": "points-edit",
+        onclick: () => { editing = v.round; ctx.rerender(); }, text: t("mothc.points_edit") }) : null);
+  }
+  return section(t("mothc.scoring_title"), h("p", { class: "muted small" }, ...tn("mothc.out_was", { name: name(ctx, v.out) }), " ", rule("M17")),
+    h("p", { class: "muted small", text: t("mothc.points_hint") }), body,
+    waiting ? h("p", { class: "muted small", text: t("mothc.waiting_for", { names: waiting }) }) : null, next);
+}
+
+/** The score pad: rounds, totals, every correction. @param {GameContext} ctx */
+function padCard(ctx) {
+  const v = ctx.view;
+  const pad = v.pad;
+  const order = [...Array(v.n).keys()].sort((a, b) => pad.totals[a] - pad.totals[b] || a - b);
+  const rows = order.map((s) => h("li", { class: "table-row" }, chip(ctx, s),
+    h("span", { class: "row-state", dir: "ltr", text: pad.rows[s].map((/** @type {number | null} */ p) => (p === null ? "–" : num(p))).join(" | ") }),
+    h("strong", { class: "row-bars", text: num(pad.totals[s]) })));
+  const trace = pad.trace.map((/** @type {any} */ c) => h("li", { class: "muted small" }, ...tn(c.kind === "undo" ? "mothc.trace_undo" : "mothc.trace_edit", {
+    name: name(ctx, c.seat), round: num(c.round), old: c.old === null ? "–" : num(c.old), new: c.new === null ? "–" : num(c.new),
+    by: c.by === null ? t("mothc.by_host") : nameText(ctx, c.by),
+  })));
+  return section(t("moth.scores"), h("ul", { class: "plain-list table-list", "data-testid": "pad" }, ...rows),
+    trace.length ? h("ul", { class: "plain-list", "data-testid": "pad-trace" }, ...trace) : null,
+    h("p", { class: "muted small" }, t("moth.lowest_wins"), " ", rule("M19")));
+}
+
+/** What the card just played does, and the rest at a tap. @param {GameContext} ctx */
+function quickRules(ctx) {
+  const v = ctx.view;
+  const latest = v.race?.kind ?? v.last_race?.kind ?? null;
+  const item = (/** @type {string} */ kind, /** @type {string} */ id) => h("li", { class: kind === latest ? "lead" : "" },
+    h("strong", { text: t(`mothc.rule.${kind}.name`) }), " ", rule(id), h("br"), t(`mothc.rule.${kind}`));
+  const lead = latest ? QUICK_RULES.find(([k]) => k === latest) : null;
+  return section(t("mothc.quick_rules"),
+    lead ? h("ul", { class: "plain-list", "data-testid": "quick-rule" }, item(lead[0], lead[1])) : null,
+    h("details", null, h("summary", { text: t("mothc.all_rules") }),
+      h("ul", { class: "plain-list" }, ...QUICK_RULES.filter(([k]) => k !== latest).map(([k, id]) => item(k, id)))));
+}
+
+/** @param {GameContext} ctx */
+function finalCard(ctx) {
+  const f = ctx.view.final;
+  if (!f) return null;
+  const won = ctx.seat !== null && f.places[ctx.seat] === 1;
+  return h("div", { class: `result-banner ${won ? "win" : "lose"}`, "data-testid": "result" },
+    ctx.seat === null ? t("common.title_over") : won ? t("common.you_won") : t("common.you_lost"));
+}
+
+/** @param {GameContext} ctx */
+function renderSeat(ctx) {
+  return h("div", { class: "game cheating-moth companion" }, statusBar(ctx), finalCard(ctx), racePanel(ctx), turnPanel(ctx),
+    lastRace(ctx), scoringPanel(ctx), tableCard(ctx), tablePanel(ctx), padCard(ctx), quickRules(ctx));
+}
+
+/** @param {GameContext} ctx */
+function renderPublic(ctx) {
+  return h("div", { class: "game cheating-moth companion public" }, statusBar(ctx), finalCard(ctx), lastRace(ctx), tableCard(ctx), padCard(ctx), quickRules(ctx));
+}
+
+/** @type {import("./common.js").GameModule} */
+export default { renderSeat, renderPublic, onMessage };
