@@ -296,6 +296,8 @@ class LastRace:
     times_ms: tuple[int, ...]
     errors_ms: tuple[int, ...]
     loser: int | None = None  # Mosquito: the slowest
+    missing: tuple[int, ...] = ()  # Mosquito: never pressed (slowest by M14)
+    tied: tuple[int, ...] = ()  # Mosquito: too close to call; a seeded draw picked ``loser``
     winner_at: int = 0  # Beetle: index into ``order`` of the current winner (len = nobody)
     undo_open: bool = False  # Beetle: the table may still undo the win
 
@@ -507,7 +509,7 @@ def _decide_mosquito(state: State, presses: list[_Press]) -> tuple[State, Events
     event = MosquitoDecided(state.race_no, tuple(p.seat for p in presses), tuple(p.t_ms for p in presses),
                             _margins(presses), missing, slowest, candidates if len(candidates) > 1 else (), givers)
     last = LastRace(state.race_no, CallKind.MOSQUITO, caller, event.order, event.times_ms,
-                    tuple(p.error_ms for p in presses), loser=slowest)
+                    tuple(p.error_ms for p in presses), loser=slowest, missing=missing, tied=event.tied)
     nxt = _next(state, caller)
     return (replace(state, rng=rng, phase=Phase.PLAY, caller=None, last=last, turn=nxt),
             [event, TurnPassed(nxt)])
@@ -620,7 +622,8 @@ def _last_view(last: LastRace | None) -> dict[str, JSON] | None:
     margins = [b - a for a, b in zip(last.times_ms, last.times_ms[1:])]
     return {"race": last.race, "kind": last.kind.value, "caller": last.caller, "rule": RULE_OF[last.kind],
             "order": list(last.order), "times_ms": list(last.times_ms), "error_ms": list(last.errors_ms),
-            "margins_ms": margins, "loser": last.loser, "winner": current_winner(last),
+            "margins_ms": margins, "loser": last.loser, "missing": list(last.missing), "tied": list(last.tied),
+            "winner": current_winner(last),
             "undone": list(last.order[: last.winner_at]) if last.kind is CallKind.BEETLE else [],
             "undo_open": last.undo_open}
 
