@@ -37,11 +37,14 @@ def _table_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--headless", action="store_true", help="run table and server without a window")
     p.add_argument("--new", action="store_true", help="start a fresh table instead of resuming the journal")
-    p.add_argument("--mode", choices=[m.value for m in Mode], default=Mode.TABLE.value)
+    p.add_argument("--mode", choices=[m.value for m in Mode], default=Mode.TABLE.value,
+                   help="table: the game on the screen and phones; companion: real cards on the table, the "
+                        "program referees races and keeps score (the --game's companion variant); kiosk: a café")
     p.add_argument("--host", default=None, help="address to listen on and advertise (default: the LAN address)")
     p.add_argument("--port", type=int, default=8765)
     p.add_argument("--lang", choices=LANGUAGES, default="en", help="the table's language")
-    p.add_argument("--game", choices=catalog.ids(catalog.Mode.TABLE), default="collusion")
+    p.add_argument("--game", choices=catalog.ids(), default="collusion",
+                   help="the game (with --mode companion: its family's companion variant)")
     p.add_argument("--serial", default=None, help="serial port of the arcade-button board (default: search)")
     p.add_argument("--fullscreen", action="store_true")
     p.add_argument("--size", default="1280x720", help="window size WxH")

@@ -86,6 +86,13 @@ CATALOG: tuple[GameDescriptor, ...] = (
     _table_game("collusion", ("screen",)),
     _table_game("speakeasy", ("screen_speakeasy",)),
     _table_game("cheating_moth", ("screen_cheating_moth",)),
+    GameDescriptor(
+        id="cheating_moth_companion", family="cheating_moth", mode=Mode.COMPANION,
+        engine="game.rules.cheating_moth_companion:ENGINE",
+        bots=None,  # the cards are physical: a bot cannot hold, play or count them
+        screen="game.render.games.cheating_moth_companion", phone="games/cheating_moth_companion.js",
+        strings=("screen_cheating_moth_companion",), title_key="game.cheating_moth_companion",
+    ),
 )
 
 _registered: dict[str, GameDescriptor] = {}
@@ -112,6 +119,16 @@ def games(mode: Mode | None = None) -> tuple[GameDescriptor, ...]:
 
 def ids(mode: Mode | None = None) -> tuple[str, ...]:
     return tuple(d.id for d in games(mode))
+
+
+def variant(game_id: str, mode: Mode) -> GameDescriptor:
+    """The game of ``mode`` in the same family as ``game_id`` (else the first game of ``mode``):
+    switching a lobby between table and companion keeps the game when it has both."""
+    family = get(game_id).family if game_id in ids() else None
+    choices = games(mode)
+    if not choices:
+        raise UnknownGame(f"no {mode.value} games in the catalog")
+    return next((d for d in choices if d.family == family), choices[0])
 
 
 def get(game_id: str) -> GameDescriptor:

@@ -186,7 +186,8 @@ def _buttons(frame: Frame, bar: pygame.Rect, rtl: bool) -> list[Button]:
     game_name = frame.s(f"game.{snap.game}")
     preset_name = frame.s(f"preset.{snap.preset}") if snap.preset else frame.s("lobby.no_preset")
     return [
-        Button(rects[0], frame.s("lobby.btn_game", name=game_name), "G", (host("set_game", game=_next(GAMES, snap.game)),)),
+        Button(rects[0], frame.s("lobby.btn_game", name=game_name), "G",
+               (host("set_game", game=_next(games_of(snap), snap.game)),)),
         Button(rects[1], frame.s("lobby.btn_preset", name=preset_name), "P",
                (host("set_preset", preset=_next(presets, snap.preset)),), active=len(presets) > 1),
         Button(rects[2], frame.s("lobby.btn_language"), "L", (host("set_language", language=_next(LANGUAGES, snap.language)),)),
@@ -200,6 +201,20 @@ def _buttons(frame: Frame, bar: pygame.Rect, rtl: bool) -> list[Button]:
         Button(rects[7], frame.s("lobby.btn_start"), "Enter", (host("start"),), primary=True,
                active=can_start),
     ]
+
+
+def games_of(snapshot: TableSnapshot) -> tuple[str, ...]:
+    """The games the lobby offers now: those of the chosen mode (table or companion), from the catalog."""
+    games = snapshot.extras.get("games")
+    return tuple(g for g in games if isinstance(g, str)) if isinstance(games, list) and games else GAMES
+
+
+def other_mode(snapshot: TableSnapshot) -> str | None:
+    """The play mode the C key switches to (table <-> companion), if the catalog has games for it."""
+    modes = [m for m in snapshot.extras.get("play_modes", ()) if isinstance(m, str)]
+    current = snapshot.extras.get("play_mode")
+    others = [m for m in modes if m != current]
+    return others[0] if others else None
 
 
 def _arcade_button(frame: Frame, rect: pygame.Rect, arcade: ArcadeStatus) -> Button:
@@ -267,6 +282,9 @@ class LobbyScene(Scene):
             return []
         if event.key in KEYED:
             return _press(lay, KEYED[event.key])
+        if event.key == pygame.K_c:
+            mode = other_mode(snap)
+            return [host("set_mode", mode=mode)] if mode is not None else []
         return self._seat_key(event, snap)
 
     @staticmethod

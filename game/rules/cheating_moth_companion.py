@@ -679,9 +679,13 @@ class CheatingMothCompanion(GameEngine[State]):
     def n_seats(self, state: State) -> int:
         return state.n
 
-    def legal_actions(self, state: State, seat: Seat | None) -> list[Any]:
+    def legal_actions(self, state: State, seat: Seat) -> list[Any]:
         check_seat(seat, state.n)
         return legal_actions(state, seat)
+
+    def table_actions(self, state: State) -> list[Any]:
+        """What the host may do as the table (seat ``None``): a referee's taps for any player."""
+        return legal_actions(state, None)
 
     def legal_form(self, action: Any) -> Any:
         """The form ``action`` takes in :meth:`legal_actions`: points zeroed, so any number reaches

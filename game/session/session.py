@@ -96,6 +96,8 @@ class HostCommand(enum.Enum):
     MAP_BUTTONS = "map_buttons"
     CLAIM = "claim"  # allow or refuse a phone asking for a held seat
     SKIP_INTRO = "skip_intro"  # the how-to-play before the first round: start the game now
+    SET_MODE = "set_mode"  # table or companion: the lobby switches to the game's variant of that mode
+    TABLE_ACTION = "table_action"  # the host acts as the table (seat None): a referee's correction
 
 
 class SessionListener(Protocol):
@@ -275,6 +277,8 @@ class Session:
 
     @classmethod
     def _fresh(cls, config: TableConfig, journal: Journal | None, **kw: Any) -> Session:
+        if config.mode is Mode.COMPANION and catalog.get(config.game).mode is not catalog.Mode.COMPANION:
+            config = replace(config, game=catalog.variant(config.game, catalog.Mode.COMPANION).id)
         engines = kw.get("engines", get_engine)
         engine = engines(config.game)
         language = config.language if config.language in LANGUAGES else LANGUAGES[0]
@@ -554,7 +558,40 @@ class Session:
     # ------------------------------------------------------------------------ host commands
     def _host_set_game(self, p: Mapping[str, Any]) -> None:
         self._require_lobby()
-        game = _field(p, "game", str)
+        self._switch_game(_field(p, "game", str))
+
+    def _host_set_mode(self, p: Mapping[str, Any]) -> None:
+        """Table or companion: the current game's variant of that mode (else the mode's first game)."""
+        self._require_lobby()
+        try:
+            mode = catalog.Mode(_field(p, "mode", str))
+            game = catalog.variant(self.table.game, mode).id
+        except (ValueError, catalog.UnknownGame):
+            raise BadSettings(f"mode must be one of {', '.join(m.value for m in self.play_modes())}") from None
+        if game != self.table.game:
+            self._switch_game(game)
+
+    @staticmethod
+    def play_modes() -> tuple[catalog.Mode, ...]:
+        """The modes the catalog has games for."""
+        return tuple(m for m in catalog.Mode if catalog.games(m))
+
+    @property
+    def play_mode(self) -> catalog.Mode:
+        """Table or companion: the mode of the game chosen (the lobby offers that mode's games)."""
+        return catalog.get(self.table.game).mode if self.table.game in catalog.ids() else catalog.Mode.TABLE
+
+    def _host_table_action(self, p: Mapping[str, Any]) -> None:
+        """The host acts as the table itself (seat ``None``): whatever the engine lets the table do
+        now (a companion game's referee: enter points for a player, undo a wrong win)."""
+        run = self._require_play()
+        action = run.engine.action_from_wire(p.get("action"))
+        legal = [self._legal_form(run.engine, a) for a in self._table_actions(run)]
+        if self._legal_form(run.engine, action) not in legal:
+            raise IllegalAction("the table cannot do that now")
+        self._accept(None, action)
+
+    def _switch_game(self, game: str) -> None:
         if game not in catalog.ids():
             raise BadSettings(f"unknown game {game!r}")
         try:
@@ -816,8 +853,16 @@ class Session:
         legal = self._legal.get(seat, [])
         if not legal:
             raise NotYourTurn("nothing to do for this seat now")
-        if _zero_time(action) not in legal:
+        run = self.run
+        if run is None or self._legal_form(run.engine, action) not in legal:
             raise IllegalAction("this action is not allowed now")
+
+    @staticmethod
+    def _legal_form(engine: GameEngine, action: Any) -> Any:
+        """The form an action has in ``legal_actions``: ``t_ms`` zeroed, and an engine may zero
+        more (``legal_form``: a companion's points, which its score pad checks in ``apply``)."""
+        form = getattr(engine, "legal_form", None)
+        return form(_zero_time(action)) if callable(form) else _zero_time(action)
 
     # ---------------------------------------------------------------------------- changes
     def _accept(self, seat: int | None, action: Any, t_ms: float | None = None) -> None:
@@ -1112,7 +1157,8 @@ class Session:
         return {
             "seat_count": self.table.seat_count, "min_seats": low,
             "max_seats": min(MAX_SEATS, self.engine.max_seats), "can_start": self._can_start(),
-            "presets": list(self.engine.presets()), "games": list(catalog.ids(catalog.Mode.TABLE)),
+            "presets": list(self.engine.presets()), "games": list(catalog.ids(self.play_mode)),
+            "play_mode": self.play_mode.value, "play_modes": [m.value for m in self.play_modes()],
             "table_settings": self.table.table_settings.to_json(), "host_url": f"{self.base_url}/host",
             "host_error": self.host_error, "race": self._races.to_json(),
             "arcade": self._board.to_json(self.table.arcade_map),
@@ -1131,6 +1177,7 @@ class Session:
         return {
             "phase": t.phase.value, "game": t.game, "preset": t.preset, "presets": extras["presets"],
             "games": extras["games"], "language": t.language, "mode": self.mode.value,
+            "play_mode": extras["play_mode"], "play_modes": extras["play_modes"],
             "settings": dict(t.settings), "table_settings": extras["table_settings"],
             "seat_count": t.seat_count, "min_seats": extras["min_seats"], "max_seats": extras["max_seats"],
             "can_start": extras["can_start"], "arcade": extras["arcade"], "how_to_play": self.intro is not None,
@@ -1156,8 +1203,24 @@ class Session:
                 "events": list(self.last_events), "event_seq": self.event_seq,
                 "lobby": self.lobby_json(host=host),
             }
+            if host:
+                cached["table_legal"] = self._table_legal_wire()
             self._cache[key] = cached
         return cached
+
+    def _table_legal_wire(self) -> list[dict[str, Any]]:
+        """What the table itself (the host, as referee) may do now, in wire form."""
+        run = self.run
+        if run is None or self.phase is not TablePhase.PLAYING:
+            return []
+        return [run.engine.action_to_wire(a) for a in self._table_actions(run)]
+
+    @staticmethod
+    def _table_actions(run: GameRun) -> list[Any]:
+        """The engine's ``table_actions(state)`` (what the table itself may do now; none when the
+        engine offers no such method: table-mode games act as the table only through timers and races)."""
+        table_actions = getattr(run.engine, "table_actions", None)
+        return list(table_actions(run.state)) if callable(table_actions) else []
 
     def state_personal(self, seat: int | None) -> dict[str, Any]:
         """``view`` and ``legal`` for a seat (``None``: the public view, nothing legal); cached per change."""

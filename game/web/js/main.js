@@ -19,7 +19,7 @@ const Mode = Object.freeze({ SEAT: "seat", JOIN: "join", WATCH: "watch", HOST: "
 
 /**
  * @typedef {{ v: number, kind: "state", version: number, phase: string, game: string, phone: string, view: any,
- *   legal: any[], timer: any, events: any[], event_seq: number, lobby: any }} StateMsg
+ *   legal: any[], timer: any, events: any[], event_seq: number, lobby: any, table_legal?: any[] }} StateMsg
  */
 
 const app = {
@@ -326,7 +326,7 @@ function screen() {
   }
   if (app.claim && !app.welcome) return claimScreen(app.claim);
   if (!app.welcome || !app.state) return { key: "boot", draw: () => h("div", { class: "boot" }, h("div", { class: "spinner", "aria-hidden": "true" }), h("p", { class: "muted", text: t("status.connecting") })) };
-  if (app.mode === Mode.HOST) return { key: "host", draw: () => hostConsole(app.state, host, app.state?.view && app.game ? app.game.renderPublic(gameContext(null)) : null) };
+  if (app.mode === Mode.HOST) return { key: "host", draw: () => hostConsole(app.state, host, hostTable()) };
   if (app.mode === Mode.WATCH) return { key: "watch", draw: drawWatch };
   const me = mySeat();
   if (!me) return { key: "boot", draw: () => h("div", { class: "boot" }, h("div", { class: "spinner", "aria-hidden": "true" })) };
@@ -349,6 +349,15 @@ function gameContext(seat) {
     view: st.view, legal: st.legal ?? [], seat, seats: st.lobby?.seats ?? [], events: st.events ?? [],
     timer, timerLabel: st.timer?.label ?? null, act, send, pending: app.pending, rerender: () => render(),
   };
+}
+
+/** The game on the host console: the module's referee panel (the table's own actions), else the public view. */
+function hostTable() {
+  const st = app.state;
+  if (!st?.view || !app.game) return null;
+  if (!app.game.renderHost) return app.game.renderPublic(gameContext(null));
+  const act = (/** @type {any} */ action) => host("table_action", { action });
+  return app.game.renderHost({ ...gameContext(null), legal: st.table_legal ?? [], act });
 }
 
 function drawWatch() {

@@ -25,8 +25,9 @@ let racePress = { race: null, verdict: null };
 let raceRerender = null;
 /** A local "are you sure" for the round's end. @type {number | null} the round it was asked in */
 let confirmOut = null;
-/** The points form's own error (checked before sending), by round. @type {{round: number, key: string | null}} */
-let pointsError = { round: 0, key: null };
+/** A points form's own error (checked before sending): which form, in which round, what.
+ *  @type {{form: string, round: number, key: string | null}} */
+let pointsError = { form: "", round: 0, key: null };
 /** Editing our own entry of this round. @type {number | null} */
 let editing = null;
 
@@ -179,27 +180,33 @@ function toNumber(text) {
   return Number(text.trim().replace(/[۰-۹]/g, (d) => String(d.charCodeAt(0) - 0x6f0)).replace(/[๐-๙]/g, (d) => String(d.charCodeAt(0) - 0xe50)));
 }
 
-/** @param {GameContext} ctx @param {(points: number) => any} action @param {string} label */
-function pointsForm(ctx, action, label) {
+/**
+ * A points field with its own check (the table checks again and says so if it refuses).
+ * @param {GameContext} ctx @param {string} form a name for this form (one page may hold several)
+ * @param {(points: number) => any} action @param {string} label
+ */
+function pointsForm(ctx, form, action, label) {
   const v = ctx.view;
   const high = v.settings.max_points;
-  if (pointsError.round !== v.round) pointsError = { round: v.round, key: null };
+  const mine = pointsError.form === form && pointsError.round === v.round ? pointsError.key : null;
+  const id = `points-${form}`;
   const input = /** @type {HTMLInputElement} */ (h("input", {
-    class: "code-input", type: "text", inputmode: "numeric", autocomplete: "off", dir: "ltr", id: "points", "data-testid": "points-input",
+    class: "code-input", type: "text", inputmode: "numeric", autocomplete: "off", dir: "ltr", id, "data-testid": `${id}-input`,
   }));
   return h("form", {
-    class: "join-form", onsubmit: (/** @type {Event} */ e) => {
+    class: "join-form points-form", onsubmit: (/** @type {Event} */ e) => {
       e.preventDefault();
       const problem = pointsProblem(input.value, high);
-      pointsError = { round: v.round, key: problem };
+      pointsError = { form, round: v.round, key: problem };
+      input.blur(); // the page redraws a field only once it is left
       if (problem) { ctx.rerender(); return; }
       editing = null;
       ctx.act(action(toNumber(input.value)));
     },
   },
-  h("label", { for: "points", class: "label", text: label }), input,
-  h("p", { class: "form-error", role: "alert", "data-testid": "points-error", text: pointsError.key ? t(pointsError.key, { max: high }) : "" }),
-  h("button", { class: "btn btn-primary btn-big", type: "submit", "data-testid": "points-go", disabled: ctx.pending, text: t("mothc.points_send") }));
+  h("label", { for: id, class: "label", text: label }), input,
+  h("p", { class: "form-error", role: "alert", "data-testid": `${id}-error`, text: mine ? t(mine, { max: high }) : "" }),
+  h("button", { class: "btn btn-primary", type: "submit", "data-testid": `${id}-go`, disabled: ctx.pending, text: t("mothc.points_send") }));
 }
 
 /** Round end: enter (or correct) your penalty points (M17). @param {GameContext} ctx */
@@ -212,8 +219,8 @@ function scoringPanel(ctx) {
     ? h("button", { class: "btn btn-primary btn-big", type: "button", "data-testid": "next-round", disabled: ctx.pending,
       onclick: () => ctx.act({ type: "next_round" }), text: v.round >= v.rounds ? t("mothc.finish") : t("mothc.next_round") }) : null;
   let body;
-  if (me.must_enter) body = pointsForm(ctx, (points) => ({ type: "enter_points", seat: ctx.seat, points }), t("mothc.points_label"));
-  else if (editing === v.round) body = pointsForm(ctx, (points) => ({ type: "edit_points", seat: ctx.seat, round: v.round, points }), t("mothc.points_fix"));
+  if (me.must_enter) body = pointsForm(ctx, "mine", (points) => ({ type: "enter_points", seat: ctx.seat, points }), t("mothc.points_label"));
+  else if (editing === v.round) body = pointsForm(ctx, "mine", (points) => ({ type: "edit_points", seat: ctx.seat, round: v.round, points }), t("mothc.points_fix"));
   else {
     body = h("div", { class: "stack" }, h("p", { class: "lead", "data-testid": "my-points", text: t("mothc.points_in", { n: num(me.points) }) }),
       hasType(ctx.legal, "edit_points") && v.out !== ctx.seat ? h("button", { class: "btn btn-ghost", type: "button", "data-testid": "points-edit",
@@ -274,5 +281,60 @@ function renderPublic(ctx) {
   return h("div", { class: "game cheating-moth companion public" }, statusBar(ctx), finalCard(ctx), lastRace(ctx), tableCard(ctx), padCard(ctx), quickRules(ctx));
 }
 
+// ------------------------------------------------------------------------------ the host as referee
+/** The host's taps for the table (ctx.legal: the table's own actions; ctx.act: as the table). @param {GameContext} ctx */
+function hostPlay(ctx) {
+  const v = ctx.view;
+  if (v.phase !== "play") return null;
+  const button = (/** @type {any} */ action, /** @type {string} */ label, tone = "ghost") => h("button", {
+    class: `btn btn-${tone}`, type: "button", disabled: ctx.pending, "data-testid": `host-${action.type}${action.kind ? `-${action.kind}` : ""}`,
+    onclick: () => ctx.act(action),
+  }, label);
+  const turn = isLegal(ctx.legal, { type: "call", kind: "mosquito" }) ? h("div", { class: "stack" },
+    h("p", { class: "muted small" }, ...tn("mothc.host_for", { name: name(ctx, v.turn) })),
+    button({ type: "call", kind: "mosquito" }, t("mothc.call.mosquito"), "primary"),
+    button({ type: "call", kind: "beetle" }, t("mothc.call.beetle"), "primary"),
+    button({ type: "end_turn" }, t("mothc.end_turn"))) : null;
+  const outs = ctx.legal.filter((a) => a.type === "round_over").map((a) => button(a, `${t("mothc.out")}: ${nameText(ctx, a.out)}`));
+  const guards = ctx.legal.filter((a) => a.type === "pass_guard").map((a) => button(a, t("moth.guard_is", { name: nameText(ctx, a.to) })));
+  return section(t("mothc.host_title"), turn,
+    guards.length ? h("details", null, h("summary", { text: t("mothc.pass_guard_hint") }), h("div", { class: "stack" }, ...guards)) : null,
+    h("details", null, h("summary", { text: t("mothc.out") }), h("div", { class: "stack" }, ...outs)));
+}
+
+/** Points for the players still to enter, by the host. @param {GameContext} ctx */
+function hostScoring(ctx) {
+  const v = ctx.view;
+  if (v.phase !== "scoring") return null;
+  const forms = ctx.legal.filter((a) => a.type === "enter_points").map((a) =>
+    pointsForm(ctx, `seat-${a.seat}`, (points) => ({ type: "enter_points", seat: a.seat, points }), t("mothc.host_for", { name: nameText(ctx, a.seat) })));
+  const next = isLegal(ctx.legal, { type: "next_round" })
+    ? h("button", { class: "btn btn-primary btn-big", type: "button", "data-testid": "host-next-round", disabled: ctx.pending,
+      onclick: () => ctx.act({ type: "next_round" }), text: v.round >= v.rounds ? t("mothc.finish") : t("mothc.next_round") }) : null;
+  return section(t("mothc.scoring_title"), ...forms, next);
+}
+
+/** Correct any entry on the pad, or undo the latest change: both leave a trace line. @param {GameContext} ctx */
+function hostFix(ctx) {
+  const edits = ctx.legal.filter((a) => a.type === "edit_points");
+  const undo = isLegal(ctx.legal, { type: "undo_points" });
+  if (!edits.length && !undo) return null;
+  const select = /** @type {HTMLSelectElement} */ (h("select", { "aria-label": t("mothc.host_fix_title"), "data-testid": "host-fix-entry" },
+    ...edits.map((a, i) => h("option", { value: String(i), text: `${nameText(ctx, a.seat)} | ${t("mothc.host_round")} ${num(a.round)}` }))));
+  const form = edits.length ? pointsForm(ctx, "fix", (points) => {
+    const a = edits[Number(select.value)] ?? edits[0];
+    return { type: "edit_points", seat: a.seat, round: a.round, points };
+  }, t("mothc.host_fix_title")) : null;
+  return section(t("mothc.host_fix_title"), edits.length ? select : null, form,
+    undo ? h("button", { class: "btn btn-danger", type: "button", "data-testid": "host-undo-points", disabled: ctx.pending,
+      onclick: () => ctx.act({ type: "undo_points" }), text: t("mothc.host_undo") }) : null);
+}
+
+/** @param {GameContext} ctx */
+function renderHost(ctx) {
+  return h("div", { class: "game cheating-moth companion host-table" }, statusBar(ctx), finalCard(ctx), lastRace(ctx),
+    hostPlay(ctx), hostScoring(ctx), tableCard(ctx), padCard(ctx), hostFix(ctx));
+}
+
 /** @type {import("./common.js").GameModule} */
-export default { renderSeat, renderPublic, onMessage };
+export default { renderSeat, renderPublic, renderHost, onMessage };

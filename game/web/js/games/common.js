@@ -24,6 +24,8 @@ import { seatNameNode } from "../ui.js";
  * @typedef {{
  *   renderSeat: (ctx: GameContext) => Node,
  *   renderPublic: (ctx: GameContext) => Node,
+ *   renderHost?: (ctx: GameContext) => Node, // the host console's view of the game: ctx.legal holds
+ *                                    // what the table itself may do, ctx.act does it as the table
  *   onMessage?: (msg: { kind: string, [field: string]: any }) => void, // server messages the app does
  *                                    // not handle itself (e.g. press_result)
  *   buzzOn?: readonly string[],      // engine event types after which the phone buzzes briefly (a reveal)

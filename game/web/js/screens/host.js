@@ -169,6 +169,7 @@ export function hostConsole(state, send, table) {
     claimsCard(lobby.claims, lobby.seats, send),
     card(null, h("div", { class: "stack" }, ...actions)),
     choice(t("host.language"), [...LANGS], lobby.language, (v) => send("set_language", { language: v }), (v) => t(`lang.${v}`)),
+    inLobby && (lobby.play_modes ?? []).length > 1 ? choice(t("host.mode"), lobby.play_modes, lobby.play_mode, (v) => send("set_mode", { mode: v }), (m) => t(`mode.${m}`)) : null,
     inLobby ? choice(t("lobby.game"), lobby.games ?? [lobby.game], lobby.game, (v) => send("set_game", { game: v }), (g) => t(`game.${g}`)) : null,
     inLobby && lobby.presets?.length ? choice(t("host.preset"), lobby.presets, lobby.preset, (v) => send("set_preset", { preset: v }), (p) => (has(`preset.${p}`) ? t(`preset.${p}`) : p)) : null,
     card(t("host.seats"),
