@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Play scripted games headless (real engine and bots, no server) and write a PNG of every scene
-in Persian, Thai and English at 1280×720 and 1920×1080 (Collusion, Speakeasy and Cheating Moth by default).
+in Persian, Thai and English at 1280×720 and 1920×1080 (Collusion, Speakeasy, Cheating Moth and its
+companion by default; ``--size 3840x2160`` for 4K).
 
     python3 tools/screenshots.py [--out out/screenshots] [--game collusion speakeasy cheating_moth] [--lang fa th en]
                                  [--size 1280x720 ...]
@@ -19,12 +20,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import pygame
 
+from game.render.games.cheating_moth_companion.scripted import companion_moments
 from game.render.kit.scene import RenderContext
 from game.render.scripted import Moment, moments, moth_moments, play_moment, speakeasy_moments
 
 DEFAULT_SIZES = ((1280, 720), (1920, 1080))
 LANGS = ("fa", "th", "en")
-GAMES = {"collusion": moments, "speakeasy": speakeasy_moments, "cheating_moth": moth_moments}
+GAMES = {"collusion": moments, "speakeasy": speakeasy_moments, "cheating_moth": moth_moments,
+         "cheating_moth_companion": companion_moments}
 
 
 def render_moment(moment: Moment, size: tuple[int, int], ctx: RenderContext | None = None) -> pygame.Surface:

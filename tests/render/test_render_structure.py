@@ -40,7 +40,8 @@ def imported_modules(path: Path) -> set[str]:
 def test_no_game_screen_imports_another_games_screen(game):
     others = [g for g in GAMES if g != game]
     for path in (RENDER / "games" / game).rglob("*.py"):
-        bad = {m for m in imported_modules(path) for o in others if m.startswith(f"game.render.games.{o}")}
+        bad = {m for m in imported_modules(path) for o in others
+               if m == f"game.render.games.{o}" or m.startswith(f"game.render.games.{o}.")}
         assert not bad, f"{path.name} imports {bad}"
 
 

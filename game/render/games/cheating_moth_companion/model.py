@@ -1,0 +1,171 @@
+"""What the Cheating Moth companion screen draws, read from the snapshot (pure: no pygame).
+
+The engine's public view gives the round, the guard, the turn, the open race, the latest race and
+the score pad; the session's race floor (``extras["race"]``) adds who has pressed so far, the false
+starts and the time source of every counted press (M16)."""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from game.session.snapshot import TableSnapshot
+
+
+@dataclass(frozen=True, slots=True)
+class FalseStartModel:
+    seat: int
+    early_ms: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class OpenRace:
+    race: int
+    kind: str  # "mosquito" | "beetle"
+    caller: int
+    rule: str
+    eligible: tuple[int, ...]
+    pressed: tuple[int, ...]
+    false_starts: tuple[FalseStartModel, ...]
+    armed_at_ms: int | None
+    timeout_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class RaceLine:
+    seat: int
+    ms: int
+    margin_ms: int | None  # behind the press before it
+    source: str  # "arcade" | "phone" | "keyboard" | "bot" | "" (unknown)
+
+
+@dataclass(frozen=True, slots=True)
+class DoneRace:
+    race: int
+    kind: str
+    caller: int
+    rule: str
+    lines: tuple[RaceLine, ...]
+    missing: tuple[int, ...]
+    tied: tuple[int, ...]
+    loser: int | None
+    winner: int | None
+    undone: tuple[int, ...]
+    undo_open: bool
+    error_ms: int
+    false_starts: tuple[FalseStartModel, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TraceLine:
+    kind: str  # "edit" | "undo"
+    seat: int
+    round: int
+    old: int | None
+    new: int | None
+    by: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class CompanionModel:
+    phase: str
+    round: int
+    rounds: int
+    n: int
+    guard: int
+    turn: int
+    race: OpenRace | None
+    last: DoneRace | None
+    rows: tuple[tuple[int | None, ...], ...]
+    totals: tuple[int, ...]
+    trace: tuple[TraceLine, ...]
+    out: int | None
+    waiting_for: tuple[int, ...]
+    places: tuple[int, ...] | None  # game over: place by seat (1 = best, equal totals share)
+    ranking: tuple[int, ...] | None
+
+
+def _ints(value: Any) -> tuple[int, ...]:
+    return tuple(v for v in value if isinstance(v, int)) if isinstance(value, Sequence) else ()
+
+
+def _int(value: Any, default: int = 0) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else default
+
+
+def _opt(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _false_starts(items: Any) -> tuple[FalseStartModel, ...]:
+    if not isinstance(items, Sequence):
+        return ()
+    return tuple(FalseStartModel(_int(f.get("seat")), round(float(f.get("early_by_ms", 0))), str(f.get("source", "")))
+                 for f in items if isinstance(f, Mapping) and isinstance(f.get("seat"), int))
+
+
+def _open_race(view: Mapping[str, Any], extras: Mapping[str, Any]) -> OpenRace | None:
+    race = view.get("race")
+    if not isinstance(race, Mapping):
+        return None
+    floor = extras.get("race") if isinstance(extras.get("race"), Mapping) else {}
+    current = floor.get("current") if isinstance(floor, Mapping) else None
+    current = current if isinstance(current, Mapping) else {}
+    return OpenRace(_int(race.get("id")), str(race.get("kind", "")), _int(race.get("caller")), str(race.get("rule", "")),
+                    _ints(race.get("eligible")), _ints(current.get("pressed")), _false_starts(current.get("false_starts")),
+                    _opt(current.get("armed_at_ms")), _int(race.get("timeout_ms"), 5000))
+
+
+def _sources(extras: Mapping[str, Any], order: tuple[int, ...]) -> dict[int, str]:
+    """The judge's source per seat for the latest race, when its outcome is this race's."""
+    outcome = extras.get("race_outcome")
+    if not isinstance(outcome, Mapping) or tuple(_ints(outcome.get("order"))) != order:
+        return {}
+    sources = outcome.get("sources")
+    return {s: str(src) for s, src in zip(order, sources)} if isinstance(sources, Sequence) else {}
+
+
+def _done_race(view: Mapping[str, Any], extras: Mapping[str, Any]) -> DoneRace | None:
+    last = view.get("last_race")
+    if not isinstance(last, Mapping):
+        return None
+    order = _ints(last.get("order"))
+    times = _ints(last.get("times_ms"))
+    sources = _sources(extras, order)
+    lines = tuple(RaceLine(s, t, None if i == 0 else t - times[i - 1], sources.get(s, ""))
+                  for i, (s, t) in enumerate(zip(order, times)))
+    outcome = extras.get("race_outcome")
+    starts = _false_starts(outcome.get("false_starts")) if isinstance(outcome, Mapping) and sources else ()
+    return DoneRace(_int(last.get("race")), str(last.get("kind", "")), _int(last.get("caller")), str(last.get("rule", "")),
+                    lines, _ints(last.get("missing")), _ints(last.get("tied")), _opt(last.get("loser")),
+                    _opt(last.get("winner")), _ints(last.get("undone")), bool(last.get("undo_open")),
+                    max(_ints(last.get("error_ms")), default=0), starts)
+
+
+def _trace(pad: Mapping[str, Any]) -> tuple[TraceLine, ...]:
+    items = pad.get("trace")
+    if not isinstance(items, Sequence):
+        return ()
+    return tuple(TraceLine(str(c.get("kind", "")), _int(c.get("seat")), _int(c.get("round")), _opt(c.get("old")),
+                           _opt(c.get("new")), _opt(c.get("by"))) for c in items if isinstance(c, Mapping))
+
+
+def model_of(snapshot: TableSnapshot) -> CompanionModel:
+    view = snapshot.public_view if isinstance(snapshot.public_view, Mapping) else {}
+    extras = snapshot.extras if isinstance(snapshot.extras, Mapping) else {}
+    pad_value = view.get("pad")
+    pad: Mapping[str, Any] = pad_value if isinstance(pad_value, Mapping) else {}
+    n = _int(view.get("n"), len(snapshot.seats))
+    rows_value = pad.get("rows")
+    rows: Sequence[Any] = rows_value if isinstance(rows_value, Sequence) else ()
+    final = view.get("final") if isinstance(view.get("final"), Mapping) else None
+    return CompanionModel(
+        phase=str(view.get("phase", "play")), round=_int(view.get("round"), 1), rounds=_int(view.get("rounds"), 1), n=n,
+        guard=_int(view.get("guard")), turn=_int(view.get("turn")), race=_open_race(view, extras),
+        last=_done_race(view, extras),
+        rows=tuple(tuple(_opt(v) for v in row) for row in rows if isinstance(row, Sequence)),
+        totals=_ints(pad.get("totals")) or (0,) * n, trace=_trace(pad), out=_opt(view.get("out")),
+        waiting_for=_ints(view.get("waiting_for")),
+        places=_ints(final.get("places")) if final else None, ranking=_ints(final.get("ranking")) if final else None,
+    )
