@@ -709,9 +709,10 @@ class CheatingMothCompanion(GameEngine[State]):
         kind = _open_kind(state)
         mode = JudgeMode.SLOWEST_LOSES if kind is CallKind.MOSQUITO else JudgeMode.FASTEST_WINS
         number = state.race_no
-        return RaceRequest(key=f"race:{number}", mode=mode, eligible=frozenset(race["eligible"]),
+        # the key is the race number the views show, so a phone's or a key's press names its race
+        return RaceRequest(key=str(number), mode=mode, eligible=frozenset(race["eligible"]),
                            timeout_ms=state.settings.race_timeout_ms,
-                           on_result=lambda presses: race_done(number, presses), label=kind.value)
+                           on_result=lambda presses: race_done(number, presses), label="race")
 
     def describe_event(self, event: Mapping[str, Any], name: Callable[[int], str] = str) -> str:
         return describe_event(event, name)

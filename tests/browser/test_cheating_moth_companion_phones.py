@@ -1,0 +1,104 @@
+"""Cheating Moth companion on three phones (real cards on the table): the player in turn calls a
+Mosquito and a Beetle on their phone, the others slap on theirs, a wrong Beetle win is undone with
+one tap, the round ends and every player enters their penalty points — bad entries get a clear error
+on the phone — and the next round starts with the next guard (M14, M15, M17, M18)."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import Phones, Table
+from .phone import join
+from .test_cheating_moth_phones import wait_until
+
+pytestmark = pytest.mark.browser
+
+NAMES = ("Sara", "Ali", "Nok")
+CLICK_MS = 5_000
+
+
+def public(table: Table) -> dict[str, Any]:
+    return table.call(lambda s: s.state_message(None)["view"])
+
+
+def tap_down(page: Any, testid: str) -> None:
+    """The race and call buttons fire on pointer-down (a tap's first instant)."""
+    page.locator(f"[data-testid={testid}]:not([disabled])").dispatch_event("pointerdown", timeout=CLICK_MS)
+
+
+def race_on(pages: list[Any], table: Table, caller: int, kind: str, slappers: list[int]) -> dict[str, Any]:
+    number = public(table)["race"] if public(table)["race"] else None
+    assert number is None
+    tap_down(pages[caller], f"call-{kind}")
+    wait_until(pages[caller], lambda: public(table)["race"] is not None, f"{kind} race opens")
+    race = public(table)["race"]
+    for seat in slappers:
+        pages[seat].wait_for_selector("[data-testid=race-press]:not([disabled])")
+        tap_down(pages[seat], "race-press")
+    wait_until(pages[caller], lambda: public(table)["race"] is None, f"{kind} race decided")
+    last = public(table)["last_race"]
+    assert last["race"] == race["id"] and last["kind"] == kind
+    return last
+
+
+def enter(page: Any, text: str) -> str:
+    page.fill("[data-testid=points-mine-input]", text)
+    page.click("[data-testid=points-mine-go]")
+    return page.inner_text("[data-testid=points-mine-error]")
+
+
+def test_three_phones_play_a_companion_round(table: Table, phones: Phones, shots: Path) -> None:
+    pages = [phones.open(table.seat_url(i), scale=2 if i == 0 else 1) for i in range(3)]
+    for page, name in zip(pages, NAMES):
+        join(page, name)
+    table.host("set_mode", mode="companion")
+    table.host("set_seats", count=3)
+    assert table.snapshot().game == "cheating_moth_companion"
+    table.host("start")
+    pages[0].wait_for_selector("[data-testid=call-mosquito]")
+    pages[0].screenshot(path=str(shots / "moth_companion_turn.png"), full_page=True)
+
+    mosquito = race_on(pages, table, 0, "mosquito", [1, 2])  # M14: seat 0's Mosquito; 1 and 2 slap
+    assert sorted(mosquito["order"]) == [1, 2] and mosquito["loser"] in (1, 2)
+    slowest = NAMES[mosquito["loser"]]
+    pages[0].wait_for_selector("[data-testid=race-result]")
+    assert slowest in pages[0].inner_text("[data-testid=race-result]")
+    pages[mosquito["loser"]].screenshot(path=str(shots / "moth_companion_mosquito_slowest.png"), full_page=True)
+
+    turn = public(table)["turn"]
+    assert turn == 1  # play goes on after the Mosquito's player
+    beetle = race_on(pages, table, 1, "beetle", [0, 2])  # M15: anyone may race
+    winner = beetle["winner"]
+    pages[winner].wait_for_selector("[data-testid=wrong-win]")
+    pages[winner].screenshot(path=str(shots / "moth_companion_beetle_winner.png"), full_page=True)
+    pages[winner].click("[data-testid=wrong-win]")  # the card did not fit: one tap
+    wait_until(pages[winner], lambda: public(table)["last_race"]["winner"] != winner, "the win goes to the next")
+    assert public(table)["last_race"]["undone"] == [winner]
+
+    turn = public(table)["turn"]
+    pages[turn].click("[data-testid=end-turn]")
+    wait_until(pages[turn], lambda: public(table)["turn"] != turn, "the turn moves on")
+
+    pages[2].click("[data-testid=round-over]")
+    pages[2].click("[data-testid=round-over]")  # "sure?": the second tap ends the round (M17)
+    wait_until(pages[2], lambda: public(table)["phase"] == "scoring", "scoring")
+
+    pages[0].wait_for_selector("[data-testid=points-mine-input]")
+    assert "whole number" in enter(pages[0], "seven")
+    assert "below 0" in enter(pages[0], "-3")
+    pages[0].screenshot(path=str(shots / "moth_companion_points_error.png"), full_page=True)
+    assert public(table)["pad"]["rows"][0] == [None]  # nothing reached the pad
+    enter(pages[0], "7")
+    pages[1].wait_for_selector("[data-testid=points-mine-input]")
+    assert "150" in enter(pages[1], "250")
+    enter(pages[1], "۱۲")  # Persian digits are numbers too
+    wait_until(pages[1], lambda: public(table)["waiting_for"] == [], "every entry is in")
+    assert public(table)["pad"]["rows"] == [[7], [12], [0]]
+    pages[1].wait_for_selector("[data-testid=next-round]")
+    pages[1].screenshot(path=str(shots / "moth_companion_pad.png"), full_page=True)
+    pages[1].click("[data-testid=next-round]")
+    wait_until(pages[1], lambda: public(table)["round"] == 2, "round two")
+    assert public(table)["guard"] == 1 and public(table)["turn"] == 1  # M18: left of round one's guard
+    pages[1].wait_for_selector("[data-testid=call-beetle]")
