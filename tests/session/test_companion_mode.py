@@ -11,6 +11,8 @@ from game.config import TableConfig
 from game.rules.base import BadSettings, IllegalAction
 from game.rules.scorepad import BadEntry
 from game.session.journal import Journal
+from game.session.race_floor import PressSource
+from game.session.scheduler import VirtualTime
 from game.session.session import Session
 from game.session.snapshot import Mode, TablePhase
 
@@ -95,4 +97,94 @@ async def test_M17_companion_bad_points_get_the_pads_typed_error_and_change_noth
             session.host_command({"command": "table_action", "action": {"type": "race_done", "race": 1}})
         assert session.version == version
     finally:
+        journal.close()
+
+
+# ------------------------------------------------------------------------------ races at the table
+@pytest.fixture
+def vt() -> VirtualTime:
+    return VirtualTime()
+
+
+@pytest.fixture
+def live(companion: TableConfig, vt: VirtualTime):
+    journal, saved, _ = Journal.open(companion.data_dir, new=True)
+    session = Session.boot(companion, journal, saved, clock=vt, scheduler=vt)
+    seat_people(session, 4)
+    session.host_command({"command": "start"})
+    yield session
+    session.close()
+    journal.close()
+
+
+def decided(session: Session, race: int) -> dict | None:
+    view = session.snapshot.public_view
+    last = view["last_race"] if view else None
+    return last if last is not None and last["race"] == race else None
+
+
+async def test_M14_companion_called_on_a_phone_slapped_from_every_source_the_slowest_named(
+        live: Session, vt: VirtualTime) -> None:
+    live.submit_action(0, {"type": "call", "kind": "mosquito"}, None)
+    race = live.snapshot.public_view["race"]
+    current = live.snapshot.extras["race"]["current"]
+    assert race["eligible"] == [1, 2, 3] and current["race"] == str(race["id"])
+    live.press(3, vt.now_ms() - 80, PressSource.ARCADE, error_ms=1.0, race=race["id"])  # before the call
+    assert live.snapshot.extras["race"]["current"]["false_starts"][0]["seat"] == 3  # shown, not counted
+    armed = current["armed_at_ms"]
+    live.press(2, armed + 190, PressSource.ARCADE, error_ms=1.0, race=race["id"])
+    live.press(1, armed + 240, PressSource.PHONE, error_ms=6.0, race=race["id"])
+    live.press(3, armed + 410, PressSource.KEYBOARD, error_ms=17.0, race=race["id"])
+    vt.run_until(lambda: decided(live, race["id"]) is not None, limit_ms=10_000)
+    last = decided(live, race["id"])
+    assert last["order"] == [2, 1, 3] and last["loser"] == 3 and last["margins_ms"] == [50, 170]
+    assert live.snapshot.extras["race_outcome"]["sources"] == ["arcade", "phone", "keyboard"]
+    assert live.snapshot.public_view["turn"] == 1
+
+
+async def test_M14_companion_nobody_slaps_within_the_timeout_all_slowest_a_seeded_draw(
+        live: Session, vt: VirtualTime) -> None:
+    live.host_command({"command": "table_action", "action": {"type": "call", "kind": "mosquito"}})
+    race = live.snapshot.public_view["race"]
+    vt.run_until(lambda: decided(live, race["id"]) is not None, limit_ms=10_000)
+    last = decided(live, race["id"])
+    assert last["order"] == [] and last["missing"] == [1, 2, 3] and last["tied"] == [1, 2, 3]
+    assert last["loser"] in (1, 2, 3)
+
+
+async def test_M15_companion_fastest_wins_then_one_tap_gives_it_to_the_next(live: Session, vt: VirtualTime) -> None:
+    live.submit_action(0, {"type": "call", "kind": "beetle"}, None)
+    race = live.snapshot.public_view["race"]
+    armed = live.snapshot.extras["race"]["current"]["armed_at_ms"]
+    live.press(3, armed + 150, PressSource.ARCADE, error_ms=1.0, race=race["id"])
+    live.press(1, armed + 170, PressSource.PHONE, error_ms=6.0, race=race["id"])
+    vt.run_until(lambda: decided(live, race["id"]) is not None, limit_ms=10_000)
+    assert decided(live, race["id"])["winner"] == 3 and live.snapshot.public_view["turn"] == 0
+    live.submit_action(3, {"type": "wrong_win"}, None)
+    last = decided(live, race["id"])
+    assert last["winner"] == 1 and last["undone"] == [3] and live.snapshot.public_view["turn"] == 2
+
+
+async def test_companion_restart_mid_race_keeps_the_call_and_every_accepted_entry(
+        companion: TableConfig, vt: VirtualTime) -> None:
+    journal, saved, _ = Journal.open(companion.data_dir, new=True)
+    session = Session.boot(companion, journal, saved, clock=vt, scheduler=vt)
+    seat_people(session, 3)
+    session.host_command({"command": "start"})
+    session.submit_action(0, {"type": "call", "kind": "mosquito"}, None)
+    race = session.snapshot.public_view["race"]
+    session.press(1, vt.now_ms() + 100, PressSource.PHONE, error_ms=5.0, race=race["id"])  # in flight, not decided
+    session.close()
+    journal.close()  # as after kill -9: only the journal is left
+    journal, saved, _ = Journal.open(companion.data_dir, new=False)
+    again = Session.boot(replace(companion, new=False), journal, saved, clock=vt, scheduler=vt)
+    try:
+        assert again.snapshot.public_view["race"]["id"] == race["id"]  # the call survived: the race runs again
+        armed = again.snapshot.extras["race"]["current"]["armed_at_ms"]
+        for seat, after in ((1, 120), (2, 260)):
+            again.press(seat, armed + after, PressSource.PHONE, error_ms=5.0, race=race["id"])
+        vt.run_until(lambda: decided(again, race["id"]) is not None, limit_ms=10_000)
+        assert decided(again, race["id"])["loser"] == 2
+    finally:
+        again.close()
         journal.close()
