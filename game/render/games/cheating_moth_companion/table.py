@@ -276,7 +276,8 @@ def draw_result(surface: pygame.Surface, frame: Frame, ctx: RenderContext, m: Co
     elif r.winner is not None:
         head_text, colour = s(frame, "result.fastest", name=seat_name(frame, r.winner), rule=r.rule), theme.GOLD
     else:
-        head_text, colour = s(frame, "result.nobody", rule=r.rule), theme.TEXT_DIM
+        key = "result.none_fit" if r.undone else "result.nobody"
+        head_text, colour = s(frame, key, rule=r.rule), theme.TEXT_DIM
     head = pygame.Rect(box.x, box.y, box.width, round(56 * u))
     _text(surface, frame, ctx, head_text, head, 40, colour, bold=True)
     notes: list[str] = []

@@ -122,11 +122,13 @@ function turnPanel(ctx) {
 function lastRace(ctx) {
   const v = ctx.view;
   const r = v.last_race;
-  if (!r || v.race) return null;
-  const key = r.kind === "mosquito" ? "mothc.slowest" : r.winner === null ? "moth.race_nobody" : "mothc.winner";
+  if (!r || v.race || v.phase === "scoring") return null;
+  const key = r.kind === "mosquito" ? "mothc.slowest" : r.winner !== null ? "mothc.winner"
+    : r.undone.length ? "mothc.none_fit" : "moth.race_nobody";
   const who = r.kind === "mosquito" ? r.loser : r.winner;
   const rows = r.order.map((/** @type {number} */ s, /** @type {number} */ i) => h("li", { class: "table-row" }, chip(ctx, s),
-    h("span", { class: "row-state", text: t("moth.race_ms", { ms: num(r.times_ms[i]) }) }),
+    h("span", { class: "row-state", text: r.undone.includes(s) ? `${t("moth.race_ms", { ms: num(r.times_ms[i]) })} | ${t("mothc.didnt_fit")}`
+      : t("moth.race_ms", { ms: num(r.times_ms[i]) }) }),
     h("strong", { class: "row-bars", text: i === 0 ? "" : t("moth.race_margin", { ms: num(r.margins_ms[i - 1]) }) })));
   const err = Math.max(0, ...r.error_ms);
   const undo = isLegal(ctx.legal, { type: "wrong_win" })
@@ -147,7 +149,8 @@ function tablePanel(ctx) {
   const v = ctx.view;
   if (v.phase !== "play" || ctx.seat === null) return null;
   const passes = ctx.legal.filter((a) => a.type === "pass_guard");
-  const guard = passes.length ? h("div", { class: "stack" }, h("p", { class: "muted small", text: t("mothc.pass_guard_hint") }),
+  // folded away: handing the guard bug on is rare, and a stray tap must not do it
+  const guard = passes.length ? h("details", { "data-testid": "pass-guard" }, h("summary", { text: t("mothc.pass_guard_hint") }),
     h("div", { class: "vote-grid" }, ...passes.map((a) => {
       const seat = lobbySeat(ctx, a.to);
       return h("button", { class: "vote-card", type: "button", "data-testid": `pass-guard-${a.to}`, style: { "--seat": seat.colour }, disabled: ctx.pending,
