@@ -258,3 +258,21 @@ def test_golden_replay_the_same_seed_and_actions_give_the_same_story() -> None:
     if os.environ.get("REGOLD"):  # REGOLD=1 rewrites the golden file after a deliberate change
         GOLDEN.write_text(json.dumps(lines, indent=1, ensure_ascii=False) + "\n")
     assert lines == json.loads(GOLDEN.read_text())
+
+
+def test_a_companion_record_replays_in_plain_words(tmp_path: Path, capsys: Any) -> None:
+    from game import replay as replay_cli
+    from game.records import PlayerInfo, Recorder, new_record, save
+
+    recorder = Recorder(new_record("cheating_moth_companion", 4, 2026, "classic",
+                                   players=[PlayerInfo(0, "Ali"), PlayerInfo(1, "Sara"), PlayerInfo(2, "Nok"),
+                                            PlayerInfo(3, "Mina")]))
+    for seat, action in _script():
+        recorder.add(seat, ENGINE.action_to_wire(action))
+    path = tmp_path / "companion.json"
+    save(recorder.record, path)
+    assert replay_cli.main([str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "Ali put down a mosquito and called the race (M14)." in out
+    assert "Mina's card did not fit: the Beetle goes to Ali (M15)." in out
+    assert "Ali's round 1: 11 → 12, corrected by the host." in out
