@@ -22,7 +22,7 @@ class FinalStandings(FinalScene):
         winners = tuple(seat for seat in ranking if places[seat] == 1)
         total_of = (lambda seat: m.totals[seat] if seat < len(m.totals) else 0)
         if len(winners) == 1:
-            headline = s(frame, "final.wins", name=seat_name(frame, winners[0]), total=total_of(winners[0]))
+            headline = s(frame, "final.wins", name=seat_name(frame, winners[0]), n=total_of(winners[0]))
         else:
             headline = s(frame, "final.shared", names=names(frame, winners))
         sep = frame.s("sep")
@@ -30,7 +30,7 @@ class FinalStandings(FinalScene):
             Cell(seat_name(frame, seat), 0.45, px=24),
             Cell(sep.join("–" if v is None else i18n.number(frame.lang, v) for v in (m.rows[seat] if seat < len(m.rows) else ())),
                  0.35, px=20),
-            Cell(s(frame, "final.points", total=total_of(seat)), 0.2, bold=True, px=24),
+            Cell(s(frame, "final.points", n=total_of(seat)), 0.2, bold=True, px=24),
         ), rank=places[seat]) for seat in ranking)
         notes = (s(frame, "pad.lowest", rule="M19"), s(frame, "final.tie"))
         return FinalBoard(s(frame, "final.title"), tuple(seats[w] for w in winners), headline, notes, rows,
