@@ -104,3 +104,45 @@ def test_three_phones_play_a_companion_round(table: Table, phones: Phones, shots
     wait_until(pages[1], lambda: public(table)["round"] == 2, "round two")
     assert public(table)["guard"] == 1 and public(table)["turn"] == 1  # M18: left of round one's guard
     pages[1].wait_for_selector("[data-testid=call-beetle]")
+
+
+def test_the_host_console_referees_a_companion_round(table: Table, phones: Phones, shots: Path) -> None:
+    """The host picks companion mode on the console, then plays the table's part: a turn for the
+    player in turn, the round's end, points for players (a bad one refused with a clear error),
+    a correction and its undo — both left on the pad as trace lines (M17)."""
+    pages = [phones.open(table.seat_url(i)) for i in range(3)]
+    for page, name in zip(pages, NAMES):
+        join(page, name)
+    host = phones.open(f"{table.url}/host")
+    host.fill("[data-testid=pin-input]", "2468")
+    host.click("[data-testid=pin-go]")
+    host.wait_for_selector("[data-testid=host-start]")
+    host.get_by_role("button", name="real cards on the table").click()
+    wait_until(host, lambda: table.snapshot().game == "cheating_moth_companion", "companion mode")
+    table.host("set_seats", count=3)
+    host.click("[data-testid=host-start]")
+    host.click("[data-testid=host-end_turn]")  # for Sara, who forgot to tap Done
+    wait_until(host, lambda: public(table)["turn"] == 1, "Ali's turn")
+    host.locator("summary", has_text="I have no cards left").click()
+    host.click("[data-testid=host-round_over-2]")
+    host.wait_for_selector("[data-testid=points-seat-0-input]")
+    host.fill("[data-testid=points-seat-0-input]", "lots")
+    host.click("[data-testid=points-seat-0-go]")
+    assert "whole number" in host.inner_text("[data-testid=points-seat-0-error]")
+    host.fill("[data-testid=points-seat-0-input]", "5")
+    host.click("[data-testid=points-seat-0-go]")
+    wait_until(host, lambda: public(table)["pad"]["rows"][0] == [5], "Sara's 5")
+    host.fill("[data-testid=points-seat-1-input]", "8")
+    host.click("[data-testid=points-seat-1-go]")
+    wait_until(host, lambda: public(table)["waiting_for"] == [], "every entry in")
+    host.select_option("[data-testid=host-fix-entry]", label="Sara | Round 1")
+    host.fill("[data-testid=points-fix-input]", "6")
+    host.click("[data-testid=points-fix-go]")
+    wait_until(host, lambda: public(table)["pad"]["rows"][0] == [6], "Sara corrected to 6")
+    host.click("[data-testid=host-undo-points]")
+    wait_until(host, lambda: public(table)["pad"]["rows"][0] == [5], "the correction undone")
+    trace = host.inner_text("[data-testid=pad-trace]")
+    assert "Sara's round 1: 5 → 6, corrected by the host" in trace and "6 → 5, undone by the host" in trace
+    host.screenshot(path=str(shots / "moth_companion_host.png"), full_page=True)
+    host.click("[data-testid=host-next-round]")
+    wait_until(host, lambda: public(table)["round"] == 2, "round two")

@@ -290,7 +290,8 @@ function hostPlay(ctx) {
   const v = ctx.view;
   if (v.phase !== "play") return null;
   const button = (/** @type {any} */ action, /** @type {string} */ label, tone = "ghost") => h("button", {
-    class: `btn btn-${tone}`, type: "button", disabled: ctx.pending, "data-testid": `host-${action.type}${action.kind ? `-${action.kind}` : ""}`,
+    class: `btn btn-${tone}`, type: "button", disabled: ctx.pending,
+    "data-testid": `host-${action.type}${[action.kind, action.out, action.to].filter((x) => x !== undefined).map((x) => `-${x}`).join("")}`,
     onclick: () => ctx.act(action),
   }, label);
   const turn = isLegal(ctx.legal, { type: "call", kind: "mosquito" }) ? h("div", { class: "stack" },
