@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import Phones, Table
+from .conftest import ADMIN_PIN, Phones, Table
 from .phone import join
 from .test_cheating_moth_phones import wait_until
 
@@ -114,7 +114,7 @@ def test_the_host_console_referees_a_companion_round(table: Table, phones: Phone
     for page, name in zip(pages, NAMES):
         join(page, name)
     host = phones.open(f"{table.url}/host")
-    host.fill("[data-testid=pin-input]", "2468")
+    host.fill("[data-testid=pin-input]", ADMIN_PIN)
     host.click("[data-testid=pin-go]")
     host.wait_for_selector("[data-testid=host-start]")
     host.get_by_role("button", name="real cards on the table").click()
