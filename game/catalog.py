@@ -52,6 +52,11 @@ class GameDescriptor:
     phone: str  # the phone module, relative to game/web/js/ ("games/collusion.js")
     strings: tuple[str, ...]  # i18n domains the game's screen uses, e.g. ("screen_cheating_moth",)
     title_key: str  # i18n key of the game's name (in the "screen" and "web" domains)
+    views: str = ""  # the page of its views, actions and events, from the repository root ("" = docs/views/<id>.md)
+
+    @property
+    def views_doc(self) -> str:
+        return self.views or f"docs/views/{self.id}.md"
 
     def load_engine(self) -> GameEngine:
         return _resolve(self.engine)

@@ -1,0 +1,262 @@
+"""Engine conformance, over every catalog entry and the test-only toy game: the contract of
+``game/rules/base.py`` holds for each (docs/architecture.md, "Engine contract").
+
+- purity: the engine's modules (and what they import of the project) import no pygame, asyncio,
+  time, random or I/O module and call no ``open``/``print``/``input`` (checked on the source);
+- wire round trips of every action and event met in play, and of every preset's settings;
+- random play to the end for many seeds (seat actions, timers and races at random);
+- replay equality: the recorded wire actions rebuild the same state and events;
+- views leak no other seat's secret: a seat's view is the public view plus its own ``me``;
+- every action and event tag is documented on the game's views page.
+"""
+from __future__ import annotations
+
+import ast
+import dataclasses
+import importlib.util
+import json
+import random
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+import toygame
+
+from game import catalog
+from game.catalog import GameDescriptor
+from game.rules.base import GameEngine, RacePress, RulesError
+
+ROOT = Path(__file__).resolve().parents[2]
+ENTRIES = (*catalog.games(), toygame.DESCRIPTOR)
+SEEDS = range(8)
+MAX_STEPS = 6_000
+
+FORBIDDEN_MODULES = frozenset({"pygame", "asyncio", "time", "random", "os", "io", "socket", "subprocess",
+                               "pathlib", "threading", "datetime", "sqlite3", "shutil", "tempfile", "urllib"})
+FORBIDDEN_CALLS = frozenset({"open", "print", "input"})
+KNOWN_IMPURE = {
+    # Speakeasy's built-in clue decks are data files read once and cached (assets/clues); the
+    # rules never read a file on their own otherwise. Listed here so nothing else slips in.
+    "game.clues": "reads the built-in clue decks from assets/clues",
+}
+
+
+def ids(desc: GameDescriptor) -> str:
+    return desc.id
+
+
+# ------------------------------------------------------------------------------------ purity
+def _module_of(desc: GameDescriptor) -> str:
+    return desc.engine.partition(":")[0]
+
+
+def _imports(name: str, tree: ast.Module) -> Iterator[str]:
+    package = name if _is_package(name) else name.rpartition(".")[0]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                parent = ".".join(parts[: len(parts) - node.level + 1])
+                base = f"{parent}.{base}" if base else parent
+            yield base
+            for alias in node.names:  # ``from game import catalog``: the submodule itself
+                yield f"{base}.{alias.name}"
+
+
+def _is_package(name: str) -> bool:
+    spec = importlib.util.find_spec(name)
+    return bool(spec and spec.submodule_search_locations)
+
+
+def _project_modules(root: str) -> dict[str, ast.Module]:
+    """The engine module and every project module it imports, transitively, parsed."""
+    seen: dict[str, ast.Module] = {}
+    todo = [root]
+    top = {root.split(".")[0], "game"}
+    while todo:
+        name = todo.pop()
+        if name in seen or name.split(".")[0] not in top:
+            continue
+        try:
+            spec = importlib.util.find_spec(name)
+        except ModuleNotFoundError:
+            continue
+        if spec is None or not spec.origin or not spec.origin.endswith(".py"):
+            continue
+        seen[name] = ast.parse(Path(spec.origin).read_text(encoding="utf-8"))
+        todo.extend(_imports(name, seen[name]))
+    return seen
+
+
+@pytest.mark.parametrize("desc", ENTRIES, ids=ids)
+def test_engine_is_pure(desc: GameDescriptor) -> None:
+    modules = _project_modules(_module_of(desc))
+    assert _module_of(desc) in modules
+    problems = []
+    for name, tree in modules.items():
+        if name in KNOWN_IMPURE:
+            continue
+        for imported in _imports(name, tree):
+            if imported.split(".")[0] in FORBIDDEN_MODULES:
+                problems.append(f"{name} imports {imported}")
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in FORBIDDEN_CALLS:
+                problems.append(f"{name} calls {node.func.id}() on line {node.lineno}")
+    assert problems == []
+
+
+def test_the_purity_check_sees_an_impure_module(tmp_path: Path) -> None:
+    tree = ast.parse("import time\nfrom os import path\nprint('x')\n")
+    found = [i for i in _imports("x", tree) if i.split(".")[0] in FORBIDDEN_MODULES]
+    assert found == ["time", "os", "os.path"]
+
+
+# ------------------------------------------------------------------------------- random play
+@dataclass
+class Game:
+    engine: GameEngine
+    n: int
+    seed: int
+    state: Any
+    start_events: list[Any]
+    history: list[tuple[int | None, dict[str, Any]]] = field(default_factory=list)
+    events: list[Any] = field(default_factory=list)
+    actions: list[Any] = field(default_factory=list)
+    states: list[Any] = field(default_factory=list)  # a sample of the states passed through
+
+
+def _stamped(action: Any, now: int) -> Any:
+    if dataclasses.is_dataclass(action) and any(f.name == "t_ms" for f in dataclasses.fields(action)):
+        return dataclasses.replace(action, t_ms=now)  # type: ignore[type-var]
+    return action
+
+
+def _table_move(engine: GameEngine, state: Any, rnd: random.Random) -> Any | None:
+    race = engine.race(state)
+    if race is not None:
+        pressed = [s for s in sorted(race.eligible) if rnd.random() < 0.6]
+        times = sorted((rnd.randrange(race.timeout_ms), s) for s in pressed)
+        return race.on_result(tuple(RacePress(s, t, rnd.randint(0, 30)) for t, s in times))
+    timer = engine.timer(state)
+    return timer.on_expiry if timer is not None else None
+
+
+def _new_game(engine: GameEngine, n: int, seed: int) -> tuple[int, Any]:
+    """A game with ``n`` seats, or fewer when the default settings take fewer (two decks...)."""
+    while True:
+        try:
+            return n, engine.new_game(engine.default_settings(), n, seed)
+        except RulesError:
+            if n <= engine.min_seats:
+                raise
+            n -= 1
+
+
+def play(desc: GameDescriptor, seed: int) -> Game:
+    engine = desc.load_engine()
+    rnd = random.Random(seed)
+    n, state = _new_game(engine, rnd.randint(max(engine.min_seats, 3), min(engine.max_seats, 7)), seed)
+    game = Game(engine, n, seed, state, list(engine.start_events(state)))
+    now = 0
+    for step in range(MAX_STEPS):
+        if engine.is_over(game.state):
+            return game
+        moves = [(s, a) for s in range(n) for a in engine.legal_actions(game.state, s)]
+        table = _table_move(engine, game.state, rnd)
+        if moves and (table is None or rnd.random() < 0.8):
+            seat, action = rnd.choice(moves)
+            action = _stamped(action, now)
+        elif table is not None:
+            seat, action = None, table
+        else:
+            raise AssertionError(f"{desc.id} seed {seed}: stuck at step {step}: nobody may act, no timer, no race")
+        now += rnd.randint(0, 2_500)
+        try:
+            game.state, events = engine.apply(game.state, seat, action)
+        except RulesError:
+            continue  # refused (e.g. a cheat let go too early): the old state stands
+        game.history.append((seat, engine.action_to_wire(action)))
+        game.actions.append(action)
+        game.events.extend(events)
+        if step % 7 == 0:
+            game.states.append(game.state)
+    raise AssertionError(f"{desc.id} seed {seed}: not over after {MAX_STEPS} steps")
+
+
+_PLAYED: dict[tuple[str, int], Game] = {}
+
+
+def played(desc: GameDescriptor, seed: int) -> Game:
+    key = (desc.id, seed)
+    if key not in _PLAYED:
+        _PLAYED[key] = play(desc, seed)
+    return _PLAYED[key]
+
+
+CASES = [pytest.param(desc, seed, id=f"{desc.id}-{seed}") for desc in ENTRIES for seed in SEEDS]
+
+
+@pytest.mark.parametrize(("desc", "seed"), CASES)
+def test_random_play_reaches_the_end_and_replays_the_same(desc: GameDescriptor, seed: int) -> None:
+    game = played(desc, seed)
+    engine = game.engine
+    assert engine.is_over(game.state)
+    state = engine.new_game(engine.default_settings(), game.n, seed)
+    events: list[Any] = []
+    for seat, wire in game.history:
+        action = engine.action_from_wire(json.loads(json.dumps(wire)))
+        state, more = engine.apply(state, seat, action)
+        events.extend(more)
+    assert state == game.state
+    assert engine.events_to_wire(events) == engine.events_to_wire(game.events)
+
+
+@pytest.mark.parametrize(("desc", "seed"), CASES[:: len(SEEDS) // 2])
+def test_actions_events_and_settings_round_trip_the_wire(desc: GameDescriptor, seed: int) -> None:
+    game = played(desc, seed)
+    engine = game.engine
+    for action in game.actions:
+        assert engine.actions.from_wire(json.loads(json.dumps(engine.action_to_wire(action)))) == action
+    for event in game.start_events + game.events:
+        assert engine.events.from_wire(json.loads(json.dumps(engine.event_to_wire(event)))) == event
+    for preset in engine.presets() or (None,):
+        settings = engine.default_settings(preset)
+        wire = json.loads(json.dumps(engine.settings_to_wire(settings)))
+        assert engine.settings_from_wire(wire, preset) == settings
+
+
+@pytest.mark.parametrize(("desc", "seed"), CASES[:: len(SEEDS) // 2])
+def test_a_seat_sees_the_public_view_and_only_its_own_secrets(desc: GameDescriptor, seed: int) -> None:
+    game = played(desc, seed)
+    engine = game.engine
+    for state in [engine.new_game(engine.default_settings(), game.n, seed), *game.states, game.state]:
+        public = json.loads(json.dumps(engine.view(state, None)))
+        assert public.get("me") is None, "the public view holds nobody's private part"
+        shared = {k: v for k, v in public.items() if k != "me"}
+        for seat in range(game.n):
+            view = json.loads(json.dumps(engine.view(state, seat)))
+            assert {k: v for k, v in view.items() if k != "me"} == shared, f"seat {seat} sees more than the table"
+            mine = view.get("me")
+            assert isinstance(mine, dict), "a seat's private part is 'me'"
+            assert mine.get("seat", seat) == seat
+
+
+@pytest.mark.parametrize("desc", ENTRIES, ids=ids)
+def test_every_action_and_event_is_documented(desc: GameDescriptor) -> None:
+    page = (ROOT / desc.views_doc).read_text(encoding="utf-8")
+    engine = desc.load_engine()
+    documented = {a or b for a, b in re.findall(r'`([a-z_]+)`|"type":\s*"([a-z_]+)"', page)}
+    missing = [t for t in (*engine.actions.tags, *engine.events.tags) if t not in documented]
+    assert missing == [], f"{desc.views_doc} does not name {missing}"
+
+
+@pytest.mark.parametrize("desc", ENTRIES, ids=ids)
+def test_the_end_phase_is_game_over(desc: GameDescriptor) -> None:
+    game = played(desc, 0)
+    assert game.engine.view(game.state, None)["phase"] == "game_over"
