@@ -75,6 +75,16 @@ class ActionRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class SavedTimer:
+    """The running game timer when it started: its key and its deadline on the wall clock (epoch
+    ms), so a restarted table resumes it with the time that is left, not a fresh one."""
+
+    game_no: int
+    key: str
+    deadline_wall_ms: int
+
+
+@dataclass(frozen=True, slots=True)
 class Saved:
     """Everything a restarted session needs."""
 
@@ -82,6 +92,7 @@ class Saved:
     version: int
     game: GameRecord | None
     actions: tuple[ActionRecord, ...]
+    timer: SavedTimer | None = None
 
 
 def _dumps(value: Any) -> str:
@@ -173,7 +184,16 @@ class Journal:
         if game is not None:
             log.info("journal: game %d (%s) resumes after its action %d, table version %d",
                      game.game_no, game.game, len(actions), version)
-        return Saved(table, version, game, actions)
+        return Saved(table, version, game, actions, self._load_timer())
+
+    def _load_timer(self) -> SavedTimer | None:
+        row = self.db.execute("SELECT value FROM meta WHERE key = 'timer'").fetchone()
+        try:
+            data = json.loads(row[0]) if row is not None else None
+            return SavedTimer(int(data["game_no"]), str(data["key"]), int(data["deadline_wall_ms"])) if data else None
+        except (ValueError, KeyError, TypeError):
+            log.warning("journal: the saved timer is unreadable; a resumed timer starts afresh")
+            return None
 
     def _load_game(self, game_no: int) -> GameRecord:
         row = self.db.execute(
@@ -239,6 +259,12 @@ class Journal:
         except JournalError:
             self._chain_game = None  # re-read the chain from the journal next time
             raise
+
+    def save_timer(self, timer: SavedTimer) -> None:
+        """Remember the game timer that just started (one row, replaced by the next)."""
+        data = _dumps({"game_no": timer.game_no, "key": timer.key, "deadline_wall_ms": timer.deadline_wall_ms})
+        self._write(lambda db: db.execute("INSERT INTO meta (key, value) VALUES ('timer', ?) "
+                                          "ON CONFLICT(key) DO UPDATE SET value = excluded.value", (data,)))
 
     def checkpoint(self) -> None:
         """Fold the WAL into the database (automatic checkpoints are off so that no action's commit

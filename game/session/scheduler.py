@@ -21,6 +21,11 @@ def monotonic_ms() -> float:
     return time.monotonic_ns() / 1e6
 
 
+def wall_ms() -> int:
+    """Epoch milliseconds: for deadlines that must survive a restart (the monotonic clock does not)."""
+    return time.time_ns() // 1_000_000
+
+
 def session_ms() -> int:
     """The session clock: :func:`monotonic_ms` in whole milliseconds (journal, timers, views)."""
     return int(monotonic_ms())

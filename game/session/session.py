@@ -42,9 +42,9 @@ from game.seating import MAX_SEATS, bot_name, look
 
 from .arcade import ARCADE_UNPLUGGED, ArcadeBoard, ArcadeLink
 from .bots import MAX_BOT_STREAK, Bot, BotFactory, NoBotForGame, bot_seed, default_bot_factory
-from .journal import Journal, JournalError, Saved
+from .journal import Journal, JournalError, Saved, SavedTimer
 from .race_floor import BoardButton, PressInput, PressSource, PressVerdict, RaceFloor, race_timer_key
-from .scheduler import Handle, LoopScheduler, Scheduler, session_ms
+from .scheduler import Handle, LoopScheduler, Scheduler, session_ms, wall_ms
 from .seats import MIN_OFFERED_SEATS, AskHost, BotKind, NameNeeded, SeatRecord, clean_name, fresh_seats, seat_public_json
 from .snapshot import (
     InputEvent,
@@ -221,6 +221,7 @@ class Session:
     def __init__(self, config: TableConfig, journal: Journal | None, table: TableRecord, *,
                  engines: Callable[[str], GameEngine] = get_engine, bot_factory: BotFactory = default_bot_factory,
                  clock: Callable[[], int] = session_ms, scheduler: Scheduler | None = None,
+                 wall: Callable[[], int] = wall_ms,
                  bot_delay_scale: float = 1.0) -> None:
         self.config = config
         self.mode: Mode = config.mode
@@ -239,6 +240,8 @@ class Session:
         self._bot_factory = bot_factory
         self._bot_delay_scale = bot_delay_scale
         self._scheduler = scheduler if scheduler is not None else LoopScheduler()
+        self._wall = wall
+        self._resumed_timer: SavedTimer | None = None  # the journaled timer a restarted game picks up
         self._timer = GameTimer(clock, self._scheduler, self._timer_expired)
         self._listeners: list[SessionListener] = []
         self._legal: dict[int, list[Any]] = {}
@@ -306,6 +309,7 @@ class Session:
         self.table = table
         if saved.game is not None and table.phase is not TablePhase.LOBBY:
             self._replay(saved)
+            self._resumed_timer = saved.timer
         elif table.phase is not TablePhase.LOBBY:
             self.table = replace(table, phase=TablePhase.LOBBY, game_no=None)
         self._refresh(bump=False)
@@ -926,11 +930,30 @@ class Session:
             self._races.sync(race, self._bots, partial_view(run))
         else:
             self._races.sync(None, {}, _no_view)
-        self._timer.sync(request)
+        self._sync_timer(run, request)
         self._schedule_bots()
         self._publish()
         if finished:
             self._notify(NoticeCode.GAME_FINISHED)
+
+    def _sync_timer(self, run: GameRun | None, request: TimerRequest | None) -> None:
+        """Follow the timer request; a new game timer's deadline is journaled on the wall clock, so
+        after a restart the same timer resumes with what was left of it (issue 11 item 20)."""
+        running = self._timer.running
+        if run is None or request is None or request.on_expiry is None or (
+                running is not None and running.request.key == request.key):
+            self._timer.sync(request)
+            return
+        resumed, self._resumed_timer = self._resumed_timer, None
+        if resumed is not None and (resumed.game_no, resumed.key) == (run.game_no, request.key):
+            self._timer.sync(request, min(request.duration_ms, max(0, resumed.deadline_wall_ms - self._wall())))
+            return
+        self._timer.sync(request)
+        if self._journal is not None:
+            try:
+                self._journal.save_timer(SavedTimer(run.game_no, request.key, self._wall() + request.duration_ms))
+            except JournalError as exc:
+                log.warning("timer deadline not journaled (a restart would give it afresh): %s", exc)
 
     @staticmethod
     def _timer_request(run: GameRun | None, race: RaceRequest | None) -> TimerRequest | None:

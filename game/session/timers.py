@@ -44,15 +44,18 @@ class GameTimer:
     def running(self) -> RunningTimer | None:
         return self._running
 
-    def sync(self, request: TimerRequest | None) -> None:
+    def sync(self, request: TimerRequest | None, remaining_ms: int | None = None) -> None:
+        """Follow the engine's request; a new timer runs ``remaining_ms`` (a resumed one) or its
+        full duration."""
         if request is None:
             self.cancel()
             return
         if self._running is not None and self._running.request.key == request.key:
             return
         self.cancel()
-        self._running = RunningTimer(request, self._clock() + max(0, request.duration_ms))
-        self._handle = self._scheduler.call_later(max(0, request.duration_ms), partial(self._fire, request.key))
+        left = max(0, request.duration_ms if remaining_ms is None else remaining_ms)
+        self._running = RunningTimer(request, self._clock() + left)
+        self._handle = self._scheduler.call_later(left, partial(self._fire, request.key))
 
     def cancel(self) -> None:
         if self._handle is not None:
