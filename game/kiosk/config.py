@@ -17,7 +17,7 @@ from game.config import LANGUAGES
 from game.rules import GAMES, get_engine
 from game.rules.base import BadSettings
 
-PIN_PATTERN = re.compile(r"[0-9]{4,8}")
+PIN_PATTERN = re.compile(r"[0-9]{6,8}")  # six digits at least: the same floor as a generated PIN
 PORT_RANGE = (1, 65_535)
 IDLE_MINUTES_RANGE = (1, 240)
 SECTIONS: dict[str, tuple[str, ...]] = {
@@ -263,8 +263,8 @@ def _check_rules(reader: _Reader, engine: Any, section: str, key: str | None, se
 
 def _pin(reader: _Reader, admin: Mapping[str, Any]) -> str:
     if "pin" not in admin:
-        raise reader.error("admin", "pin", "is required in kiosk mode: [admin] pin = \"4 to 8 digits\"")
+        raise reader.error("admin", "pin", "is required in kiosk mode: [admin] pin = \"6 to 8 digits\"")
     pin = reader.text(admin, "admin", "pin", "")
     if not PIN_PATTERN.fullmatch(pin):
-        raise reader.error("admin", "pin", "must be 4 to 8 digits in quotes, e.g. pin = \"4821\"")
+        raise reader.error("admin", "pin", "must be 6 to 8 digits in quotes, e.g. pin = \"482193\"")
     return pin

@@ -311,7 +311,7 @@ def draw_pin_prompt(surface: pygame.Surface, lang: str, prompt: PinPrompt, ctx: 
 
 
 def _draw_dots(surface: pygame.Surface, box: pygame.Rect, typed: int, u: float) -> None:
-    slots = max(4, typed)
+    slots = max(6, typed)  # never hints at the PIN's length
     r = round(14 * u)
     step = round(44 * u)
     x0 = box.centerx - (slots - 1) * step // 2

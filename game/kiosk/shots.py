@@ -14,7 +14,7 @@ from game.session.snapshot import Mode
 from .config import KioskConfig, Timers, Venue
 from .screen import KioskLayer, PinPrompt, draw_pin_prompt
 
-DEMO_PIN = "4821"
+DEMO_PIN = "482193"
 STEP_S = 1 / 30
 
 

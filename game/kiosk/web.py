@@ -56,6 +56,7 @@ def _check_pin(request: web.Request) -> None:
     if not request.app[SESSION].check_pin(request.headers.get(PIN_HEADER, "")):
         limiter.failed(address)
         raise web.HTTPForbidden(text="wrong PIN")
+    limiter.succeeded(address)
 
 
 async def owner_json(request: web.Request) -> web.Response:

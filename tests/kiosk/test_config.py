@@ -33,7 +33,7 @@ port = 9001
 data_dir = "state"
 
 [admin]
-pin = "4821"
+pin = "482193"
 """
 
 
@@ -52,7 +52,7 @@ def error_of(tmp_path: Path, text: str) -> str:
 def test_the_shipped_sample_is_a_valid_file() -> None:
     config = load_config(SAMPLE)
     assert config.venue.name == "Café Nakhl"
-    assert config.languages[0] == "fa" and config.admin_pin == "4821"
+    assert config.languages[0] == "fa" and config.admin_pin == "482193"
     assert config.house_rules["collusion"]["conspiracy_ms"] == 120_000
 
 
@@ -67,20 +67,21 @@ def test_a_good_file_sets_every_value(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("text", "expected"), [
     ('[table]\nlanguages = ["fa", "en"\n', "not valid TOML"),
-    ('[admin]\npin = "4821"\n[table]\nvolume = "loud"\n', "line 4: table.volume: must be a whole number from 0 to 100"),
-    ('[admin]\npin = "4821"\n\n[table]\ngame = "poker"\n', "line 5: table.game: unknown game 'poker'"),
-    ('[admin]\npin = "4821"\n[table]\nlanguages = ["fa", "de"]\n', "line 4: table.languages: 'de' is not offered"),
-    ('[admin]\npin = "4821"\n[table]\ngame = "collusion"\npreset = "th"\n', "line 5: table.preset: collusion has no preset 'th'"),
-    ('[admin]\npin = "4821"\n[table]\nidle = 3\n', "line 4: table.idle: unknown key"),
-    ('[admin]\npin = "4821"\n[tabel]\n', "line 3: [tabel]: unknown section"),
-    ('[admin]\npin = "12"\n', "line 2: admin.pin: must be 4 to 8 digits"),
-    ('[admin]\npin = 4821\n', "line 2: admin.pin: must be text in quotes"),
+    ('[admin]\npin = "482193"\n[table]\nvolume = "loud"\n', "line 4: table.volume: must be a whole number from 0 to 100"),
+    ('[admin]\npin = "482193"\n\n[table]\ngame = "poker"\n', "line 5: table.game: unknown game 'poker'"),
+    ('[admin]\npin = "482193"\n[table]\nlanguages = ["fa", "de"]\n', "line 4: table.languages: 'de' is not offered"),
+    ('[admin]\npin = "482193"\n[table]\ngame = "collusion"\npreset = "th"\n', "line 5: table.preset: collusion has no preset 'th'"),
+    ('[admin]\npin = "482193"\n[table]\nidle = 3\n', "line 4: table.idle: unknown key"),
+    ('[admin]\npin = "482193"\n[tabel]\n', "line 3: [tabel]: unknown section"),
+    ('[admin]\npin = "12"\n', "line 2: admin.pin: must be 6 to 8 digits"),
+    ('[admin]\npin = 482193\n', "line 2: admin.pin: must be text in quotes"),
+    ('[admin]\npin = "4821"\n', "line 2: admin.pin: must be 6 to 8 digits"),
     ('[venue]\nname = "x"\n', "admin.pin: is required in kiosk mode"),
-    ('[admin]\npin = "4821"\n[venue]\nlogo = "missing.png"\n', "line 4: venue.logo: no image file"),
-    ('[admin]\npin = "4821"\n[house_rules.collusion]\nconspiracy = 5\n', "line 4: house_rules.collusion.conspiracy: collusion has no setting"),
-    ('[admin]\npin = "4821"\n[house_rules.collusion]\ntarget_score = -3\n', "line 4: house_rules.collusion.target_score:"),
-    ('[admin]\npin = "4821"\n[server]\nport = 70000\n', "line 4: server.port: must be a whole number from 1 to 65535"),
-    ('[admin]\npin = "4821"\n[disk]\nkeep_days = 0\n', "line 4: disk.keep_days"),
+    ('[admin]\npin = "482193"\n[venue]\nlogo = "missing.png"\n', "line 4: venue.logo: no image file"),
+    ('[admin]\npin = "482193"\n[house_rules.collusion]\nconspiracy = 5\n', "line 4: house_rules.collusion.conspiracy: collusion has no setting"),
+    ('[admin]\npin = "482193"\n[house_rules.collusion]\ntarget_score = -3\n', "line 4: house_rules.collusion.target_score:"),
+    ('[admin]\npin = "482193"\n[server]\nport = 70000\n', "line 4: server.port: must be a whole number from 1 to 65535"),
+    ('[admin]\npin = "482193"\n[disk]\nkeep_days = 0\n', "line 4: disk.keep_days"),
 ])
 def test_a_bad_file_names_the_line_and_key(tmp_path: Path, text: str, expected: str) -> None:
     message = error_of(tmp_path, text)
@@ -89,7 +90,7 @@ def test_a_bad_file_names_the_line_and_key(tmp_path: Path, text: str, expected: 
 
 
 def test_a_syntax_error_names_the_line(tmp_path: Path) -> None:
-    assert "line 3" in error_of(tmp_path, '[admin]\npin = "4821"\nname = = 3\n')
+    assert "line 3" in error_of(tmp_path, '[admin]\npin = "482193"\nname = = 3\n')
 
 
 def test_a_missing_file_is_a_clear_error(tmp_path: Path) -> None:
