@@ -13,6 +13,7 @@ from game.config import TableConfig
 from game.server.app import ServerSettings, guard_server, make_app
 from game.server.ratelimit import RateLimit
 from game.session.journal import Journal
+from game.session.scheduler import VirtualTime
 from game.session.session import Session
 
 
@@ -37,11 +38,14 @@ async def make_table(aiohttp_client: Any, tmp_path: Path, web_dir: Path) -> Call
     made: list[tuple[Session, Journal, TestClient]] = []
 
     async def make(*, seats: int = 4, rate: RateLimit | None = None, bot_delay_scale: float = 1000.0,
-                   max_sockets: int = 500, server: dict[str, Any] | None = None, **config_kw: Any) -> Table:
-        """``server``: more ServerSettings (e.g. an injected ``clock``)."""
+                   max_sockets: int = 500, server: dict[str, Any] | None = None, time: VirtualTime | None = None,
+                   **config_kw: Any) -> Table:
+        """``server``: more ServerSettings (e.g. an injected ``clock``); ``time``: the session runs on
+        this virtual time (the sockets stay real)."""
         config = TableConfig(data_dir=tmp_path / "data", admin_pin=PIN, seed=5, **config_kw)
         journal, saved, _ = Journal.open(config.data_dir)
-        session = Session.boot(config, journal, saved, bot_delay_scale=bot_delay_scale)
+        timing: dict[str, Any] = {"clock": time, "scheduler": time} if time is not None else {}
+        session = Session.boot(config, journal, saved, bot_delay_scale=bot_delay_scale, **timing)
         i18n = tmp_path / "i18n"
         i18n.mkdir(exist_ok=True)
         (i18n / "web_fa.json").write_text('{"hello": "سلام"}', encoding="utf-8")

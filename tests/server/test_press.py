@@ -1,11 +1,12 @@
 """Phone race presses over the WebSocket (M16): clock sync probes, presses stamped by each phone's
-own clock (offset by seconds from the table's) judged in true order, verdicts, bad input."""
+own clock (offset by seconds from the table's) judged in true order, verdicts, bad input.
+
+The session runs on virtual time (the sockets are real): network delays are virtual time passing,
+so no test sleeps."""
 from __future__ import annotations
 
-import asyncio
 import random
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -13,41 +14,64 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "session"))
 
-from tabletop_racekit import move_until_playable, wait_decided
+import tabletop_racekit as kit
 from tabletop_wsphone import Phone
 
 from game.server.phoneclock import BURST, UNSYNCED_ERROR_MS, PhoneClock
+from game.session.scheduler import VirtualTime
 
 pytestmark = pytest.mark.timeout(60)
+VT = VirtualTime()
+
+
+@pytest.fixture(autouse=True)
+def vt() -> VirtualTime:
+    """Each test's session time (module-wide, so the helpers below reach it)."""
+    global VT
+    VT = VirtualTime()
+    return VT
 
 
 def table_ms() -> float:
-    """The session's clock (``monotonic``), in ms."""
-    return time.monotonic_ns() / 1e6
+    """The session's clock, in ms."""
+    return float(VT.now_ms())
 
 
 async def answer_syncs(phone: Phone, offset_ms: float, rounds: int, rnd: random.Random) -> None:
-    """Answer ``rounds`` clock probes like a phone whose clock runs ``offset_ms`` ahead, with 0–15 ms
-    of one-way delay on the way back."""
+    """Answer ``rounds`` clock probes like a phone whose clock runs ``offset_ms`` ahead, 0–15 ms
+    after each probe left."""
     for _ in range(rounds):
         probe = await phone.recv("sync")
-        t = table_ms() + offset_ms
-        await asyncio.sleep(rnd.uniform(0, 0.015))
-        await phone.send("sync_reply", s=probe["s"], t=t)
+        VT.advance(rnd.randint(0, 15))
+        await phone.send("sync_reply", s=probe["s"], t=table_ms() + offset_ms)
+    await settled(phone)
+
+
+async def settled(phone: Phone) -> None:
+    """Everything this phone sent has been handled (the table answers in order)."""
+    await phone.send("ping", t=0)
+    await phone.recv("pong")
+
+
+async def move_until_playable(session: Any, kind: str, seed: int) -> tuple[int, dict[str, Any]]:
+    return await kit.move_until_playable(session, kind, seed, vt=VT)
+
+
+async def wait_decided(session: Any, race: int) -> dict[str, Any]:
+    return await kit.wait_decided(session, race, vt=VT)
 
 
 async def seated_moth(make_table: Any) -> tuple[Any, list[Phone]]:
-    table = await make_table(game="cheating_moth")
+    table = await make_table(game="cheating_moth", time=VT)
     phones = [(await table.seat(i, name=f"P{i + 1}"))[0] for i in range(4)]
     table.command("start")
     return table, phones
 
 
 async def test_probes_come_in_a_burst_on_join(make_table: Any) -> None:
-    table = await make_table(game="cheating_moth")
+    table = await make_table(game="cheating_moth", time=VT)
     phone, _, _ = await table.seat(0)
     await answer_syncs(phone, 42_000.0, BURST, random.Random(1))
-    await asyncio.sleep(0.05)
     hub_phone = next(iter(c for c in _hub(table).clients if c.seat == 0)).phone
     assert hub_phone.sync.ready and len(hub_phone.sync.samples) == BURST
     mapped = hub_phone.sync.to_server_ms(table_ms() + 42_000.0)
@@ -62,17 +86,18 @@ async def test_M16_phone_presses_with_offset_clocks_are_judged_in_true_order(mak
     table, phones = await seated_moth(make_table)
     rnd = random.Random(7)
     offsets = [3_000.0, -7_500.0, 12_345.6, -250.0]  # each phone's clock, seconds off the table's
-    await asyncio.gather(*(answer_syncs(p, offsets[i], BURST, rnd) for i, p in enumerate(phones)))
+    for i, p in enumerate(phones):
+        await answer_syncs(p, offsets[i], BURST, rnd)
     session = table.session
     seat, action = await move_until_playable(session, "mosquito", 3)
     session.submit_action(seat, action, None)
     race = session.snapshot.public_view["race"]
     armed = session.snapshot.extras["race"]["current"]["armed_at_ms"]
     true_after = dict(zip(race["eligible"], (60.0, 25.0, 40.0)))  # >= 10 ms apart
-    await asyncio.sleep(0.1)
+    VT.advance(100)
     for s in sorted(race["eligible"], key=lambda s: -true_after[s]):  # sent latest first, later than pressed
         await phones[s].send("press", race=race["id"], t=armed + true_after[s] + offsets[s])
-        await asyncio.sleep(rnd.uniform(0, 0.02))
+        VT.advance(rnd.randint(0, 20))
     verdicts = [await phones[s].recv("press_result") for s in race["eligible"]]
     assert {v["verdict"] for v in verdicts} == {"accepted"}
     assert all(v["error_ms"] < 20 for v in verdicts)
@@ -99,7 +124,8 @@ async def test_unsynced_phone_uses_arrival_time_and_a_wide_error(make_table: Any
 
 async def test_false_start_and_too_late_verdicts(make_table: Any) -> None:
     table, phones = await seated_moth(make_table)
-    await asyncio.gather(*(answer_syncs(p, 1_000.0, BURST, random.Random(i)) for i, p in enumerate(phones)))
+    for i, p in enumerate(phones):
+        await answer_syncs(p, 1_000.0, BURST, random.Random(i))
     session = table.session
     seat, action = await move_until_playable(session, "beetle", 2)
     session.submit_action(seat, action, None)

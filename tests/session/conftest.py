@@ -9,6 +9,7 @@ import tabletop_fakegame as fake
 
 from game.config import TableConfig
 from game.session.journal import Journal
+from game.session.scheduler import VirtualTime
 from game.session.session import Session
 
 
@@ -18,8 +19,15 @@ def config(tmp_path: Path) -> TableConfig:
 
 
 @pytest.fixture
-def make_fake(config: TableConfig) -> Callable[..., Session]:
-    """A session on the fake game (journal in tmp_path unless journal=None is passed)."""
+def vt() -> VirtualTime:
+    """The session's time in these tests: it moves only when a test advances it."""
+    return VirtualTime()
+
+
+@pytest.fixture
+def make_fake(config: TableConfig, vt: VirtualTime) -> Callable[..., Session]:
+    """A session on the fake game (journal in tmp_path unless journal=None is passed), on virtual
+    time (``vt``; a test may give its own ``clock`` for the session's "now")."""
     opened: list[Journal] = []
 
     def make(*, journal: bool = True, clock: Any = None, cfg: TableConfig | None = None, **kw: Any) -> Session:
@@ -30,8 +38,8 @@ def make_fake(config: TableConfig) -> Callable[..., Session]:
             opened.append(j)
         kw.setdefault("engines", fake.engines)
         kw.setdefault("bot_factory", fake.bot_factory)
-        if clock is not None:
-            kw["clock"] = clock
+        kw["clock"] = clock if clock is not None else vt
+        kw.setdefault("scheduler", vt)
         return Session.boot(cfg, j, saved, **kw)
 
     yield make

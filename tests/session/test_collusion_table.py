@@ -1,28 +1,24 @@
 """The session with the real Collusion engine and bots (no stand-ins)."""
 from __future__ import annotations
 
-import asyncio
 from dataclasses import replace
 
 from game.config import TableConfig
 from game.rules.collusion import ENGINE
 from game.session.journal import Journal
+from game.session.scheduler import VirtualTime
 from game.session.session import Session
 from game.session.snapshot import TablePhase
 
 
-async def test_bots_play_a_whole_collusion_game_and_it_replays(config: TableConfig) -> None:
+async def test_bots_play_a_whole_collusion_game_and_it_replays(config: TableConfig, vt: VirtualTime) -> None:
     journal, saved, _ = Journal.open(config.data_dir)
-    s = Session.boot(config, journal, saved, bot_delay_scale=0.0)
+    s = Session.boot(config, journal, saved, clock=vt, scheduler=vt)  # bots think as long as at a real table
     s.host_command({"command": "set_seats", "count": 6})
     s.host_command({"command": "set_setting", "name": "target_score", "value": 12})
     s.host_command({"command": "fill_bots", "kind": "heuristic"})
     s.host_command({"command": "start"})
-    for _ in range(2000):
-        if s.phase is TablePhase.FINISHED:
-            break
-        await asyncio.sleep(0.005)
-    assert s.phase is TablePhase.FINISHED
+    vt.run_until(lambda: s.phase is TablePhase.FINISHED, limit_ms=4 * 3_600_000)
     assert s.snapshot.public_view is not None and s.snapshot.public_view["phase"] == "game_over"
     assert s.snapshot.public_view["winners"]
     final, version = s.run.state, s.version
@@ -30,7 +26,7 @@ async def test_bots_play_a_whole_collusion_game_and_it_replays(config: TableConf
     journal.close()
 
     journal, saved, _ = Journal.open(config.data_dir)
-    again = Session.boot(config, journal, saved, bot_delay_scale=0.0)
+    again = Session.boot(config, journal, saved, clock=vt, scheduler=vt)
     assert again.run is not None and again.run.state == final and again.version == version
     assert ENGINE.is_over(again.run.state)
     again.close()

@@ -1,7 +1,6 @@
 """The session with the fake game: lobby commands, actions, versions, timers, bots, kiosk, resume."""
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -20,6 +19,7 @@ from game.rules.base import (
     StaleState,
     UnknownSeat,
 )
+from game.session.scheduler import VirtualTime
 from game.session.seats import BotKind
 from game.session.session import NoticeCode, Session
 from game.session.snapshot import InputEvent, InputKind, InputSource, Mode, SeatStatus, TablePhase
@@ -197,7 +197,7 @@ async def test_timed_actions_are_stamped_by_the_session_clock(make_fake: MakeFak
     assert s.state_message(1)["view"]["me"]["tap"] == 7_345
 
 
-async def test_timer_expiry_is_applied_as_the_table(make_fake: MakeFake) -> None:
+async def test_timer_expiry_is_applied_as_the_table(make_fake: MakeFake, vt: VirtualTime) -> None:
     s = make_fake(bot_delay_scale=1000.0)
     host(s, "set_seats", count=3)
     host(s, "set_preset", preset="quick")
@@ -205,26 +205,22 @@ async def test_timer_expiry_is_applied_as_the_table(make_fake: MakeFake) -> None
     join_all(s)
     host(s, "start")
     s.submit_action(0, {"type": "pick", "value": 3}, s.version)
-    for _ in range(200):
-        if s.run is not None and s.run.state.round == 2:
-            break
-        await asyncio.sleep(0.01)
+    vt.advance(19)
+    assert s.run is not None and s.run.state.round == 1  # not before the timer runs out
+    vt.advance(1)
     assert s.run is not None and s.run.state.scores == (3, 0, 0)
     assert s.last_events == ({"type": "revealed", "round": 1, "picks": [3, 0, 0]},)
 
 
-async def test_bots_play_to_the_end_and_next_returns_to_the_lobby(make_fake: MakeFake) -> None:
+async def test_bots_play_to_the_end_and_next_returns_to_the_lobby(make_fake: MakeFake, vt: VirtualTime) -> None:
     s = make_fake(bot_delay_scale=0.0)
     rec = Recorder()
     s.attach(rec)
     host(s, "set_seats", count=4)
     host(s, "fill_bots", kind="random")
     host(s, "start")
-    for _ in range(300):
-        if s.phase is TablePhase.FINISHED:
-            break
-        await asyncio.sleep(0.01)
-    assert s.phase is TablePhase.FINISHED and NoticeCode.GAME_FINISHED in rec.notices
+    vt.run_until(lambda: s.phase is TablePhase.FINISHED)
+    assert NoticeCode.GAME_FINISHED in rec.notices
     assert s.run is not None and s.run.state.scores == (6, 6, 6, 6)  # the fake bot always picks 3
     with pytest.raises(GameOver):
         s.submit_action(0, {"type": "tap", "t_ms": 0}, s.version)
@@ -301,15 +297,12 @@ async def test_resume_replays_to_the_same_state(make_fake: MakeFake, config: Tab
     assert again.timer is not None and again.last_events == s.last_events and again.event_seq == s.event_seq
 
 
-async def test_resume_after_finish_and_lobby(make_fake: MakeFake) -> None:
+async def test_resume_after_finish_and_lobby(make_fake: MakeFake, vt: VirtualTime) -> None:
     s = make_fake(bot_delay_scale=0.0)
     host(s, "set_seats", count=3)
     host(s, "fill_bots", kind="random")
     host(s, "start")
-    for _ in range(300):
-        if s.phase is TablePhase.FINISHED:
-            break
-        await asyncio.sleep(0.01)
+    vt.run_until(lambda: s.phase is TablePhase.FINISHED)
     s.close()
     again = make_fake(bot_delay_scale=0.0)
     assert again.phase is TablePhase.FINISHED and again.run is not None and again.run.state == s.run.state
@@ -352,15 +345,7 @@ class _Tapper:
         return 0
 
 
-async def _settle(s: Session) -> None:
-    version = -1
-    while version != s.version:
-        version = s.version
-        for _ in range(5):
-            await asyncio.sleep(0)
-
-
-async def test_a_bot_that_never_stops_is_held_after_a_streak(make_fake: MakeFake) -> None:
+async def test_a_bot_that_never_stops_is_held_after_a_streak(make_fake: MakeFake, vt: VirtualTime) -> None:
     from game.session.bots import MAX_BOT_STREAK
 
     s = make_fake(bot_factory=lambda game, kind, seat, seed: _Tapper(), bot_delay_scale=0.0)
@@ -370,10 +355,10 @@ async def test_a_bot_that_never_stops_is_held_after_a_streak(make_fake: MakeFake
     host(s, "set_bot", seat=1, kind="random")
     host(s, "start")
     start = s.version
-    await _settle(s)
+    vt.advance(0)  # everything due now runs, the bot's next turns included
     assert s.version == start + MAX_BOT_STREAK
     s.submit_action(0, {"type": "pick", "value": 1}, s.version)  # someone else acts: the bot may again
-    await _settle(s)
+    vt.advance(0)
     assert s.version == start + 1 + 2 * MAX_BOT_STREAK
 
 
