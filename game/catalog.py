@@ -98,6 +98,13 @@ CATALOG: tuple[GameDescriptor, ...] = (
         screen="game.render.games.cheating_moth_companion", phone="games/cheating_moth_companion.js",
         strings=("screen_cheating_moth_companion",), title_key="game.cheating_moth_companion",
     ),
+    GameDescriptor(
+        id="collusion_companion", family="collusion", mode=Mode.COMPANION,
+        engine="game.rules.collusion_companion:ENGINE",
+        bots="game.bots.collusion_companion:make_bot",  # digital gold only: a bot holds no real bars
+        screen="game.render.games.collusion_companion", phone="games/collusion_companion.js",
+        strings=("screen", "screen_collusion_companion"), title_key="game.collusion_companion",
+    ),
 )
 
 _registered: dict[str, GameDescriptor] = {}
