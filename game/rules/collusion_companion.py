@@ -506,7 +506,7 @@ def _note(event: Any, physical: bool) -> Note | None:
     simple: dict[str, Callable[[], Note]] = {
         "reveal": lambda: Note("C8", "targets" if e["targets"] else "no_target", tuple(e["targets"])),
         "ambush_needed": lambda: Note("C10", "ambush_choose", tuple(e["seats"])),
-        "died": lambda: Note(e["cause"], _DEATH_KEYS[e["kind"]], (e["seat"],) + ((e["by"],) if e["by"] is not None else ())),
+        "died": lambda: Note(e["cause"], _DEATH_KEYS[e["kind"]], (e["seat"],)),
         "pot_taken": lambda: Note("C13", f"pot_taken_{gold}", (e["seat"],), e["bars"]),
         "pot_stays": lambda: Note("C14", "pot_stays", (), e["bars"]),
         "bar_drawn": lambda: Note(e["cause"], f"bar_drawn_{gold}", (e["seat"],)),
@@ -634,7 +634,10 @@ class CollusionCompanionEngine(GameEngine[State]):
             return [Reached(r) for r in (True, False) if r is not mine]
         count = state.count
         if state.phase in (Phase.COUNT, Phase.REVIEW) and count is not None and seat in count.seats:
-            return [ENTER_FORM]  # any number: apply checks it against the bars held (C2)
+            # every total the bars allow (C2), and the legal form a session that asks legal_form
+            # compares: then any number reaches apply, which says what is wrong with a bad one
+            low, high = total_range(state, seat)
+            return [ENTER_FORM, *(EnterTotal(p) for p in range(max(low, 1), high + 1))]
         return []
 
     def table_actions(self, state: State) -> list[Any]:

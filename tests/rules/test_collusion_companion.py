@@ -192,7 +192,8 @@ def test_C2_companion_a_total_must_fit_the_bars_held() -> None:
         with pytest.raises(BadEntry) as err:
             ENGINE.apply(state, 4, EnterTotal(bad))
         assert err.value.reason is problem
-    assert ENGINE.legal_actions(state, 4) == [EnterTotal(0)]  # any number; apply checks it
+    assert ENGINE.legal_actions(state, 4) == [EnterTotal(p) for p in (0, *range(12, 21))]
+    assert ENGINE.legal_actions(state, 0) == [EnterTotal(0)]
     assert ENGINE.legal_form(EnterTotal(17)) == EnterTotal(0)
 
 

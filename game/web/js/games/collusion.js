@@ -1,6 +1,7 @@
 // Collusion on the phone: the secret vote (targets + Ambush, changeable until the reveal, lock),
 // the Ambush victim choice, the Final Showdown, your own gold, and every reveal explained in words.
-// View, action and event formats: docs/views/collusion.md.
+// View, action and event formats: docs/views/collusion.md. The companion variant
+// (collusion_companion.js) reuses the panels exported here: its view has this shape during play.
 import { h } from "../dom.js";
 import { num, t, tn } from "../i18n.js";
 import { botMark, seatName, seatChip, seatNameNode, card } from "../ui.js";
@@ -19,14 +20,14 @@ const detailsOpen = new Map();
 
 // --------------------------------------------------------------------------------- helpers
 /** @param {GameContext} ctx @param {number} seat */
-const chip = (ctx, seat) => seatChip(lobbySeat(ctx, seat), { you: seat === ctx.seat });
+export const chip = (ctx, seat) => seatChip(lobbySeat(ctx, seat), { you: seat === ctx.seat });
 /** @param {GameContext} ctx @param {number} seat */
-const name = (ctx, seat) => seatNameNode(lobbySeat(ctx, seat));
+export const name = (ctx, seat) => seatNameNode(lobbySeat(ctx, seat));
 /** @param {string} id */
-const rule = (id) => h("span", { class: "rule", title: t("common.rule_hint"), text: t("common.rule", { id }) });
+export const rule = (id) => h("span", { class: "rule", title: t("common.rule_hint"), text: t("common.rule", { id }) });
 
 /** @param {GameContext} ctx @param {number[]} seats */
-function names(ctx, seats) {
+export function names(ctx, seats) {
   const out = [];
   seats.forEach((s, i) => {
     if (i > 0) out.push(i === seats.length - 1 ? t("common.and") : t("common.comma"));
@@ -41,7 +42,7 @@ function living(v) {
 }
 
 /** Round / vote line with the live countdown. @param {GameContext} ctx @param {string} title */
-function statusBar(ctx, title) {
+export function statusBar(ctx, title) {
   const v = ctx.view;
   const where = v.phase === "game_over" ? t("collusion.game_over")
     : t("collusion.round_vote", { round: v.round, vote: v.vote });
@@ -52,7 +53,7 @@ function statusBar(ctx, title) {
 
 // --------------------------------------------------------------------------------- gold
 /** Own bars with their values and the total: the one secret on this phone, face down until you look. @param {any} v */
-function goldPanel(v) {
+export function goldPanel(v) {
   return secret("collusion-gold", { title: t("collusion.your_gold"), testid: "gold", body: () => goldValues(v) });
 }
 
@@ -110,7 +111,7 @@ function votePanel(ctx) {
 }
 
 /** @param {GameContext} ctx @param {number} s */
-function nameText(ctx, s) {
+export function nameText(ctx, s) {
   return seatName(lobbySeat(ctx, s));
 }
 
@@ -259,7 +260,7 @@ function explainShowdown(ctx, sd) {
 }
 
 /** The latest things that happened, newest first, as collapsible cards. @param {GameContext} ctx */
-function happenings(ctx) {
+export function happenings(ctx) {
   const v = ctx.view;
   const out = [];
   const end = v.last_round_end;
@@ -290,7 +291,7 @@ function collapsible(key, title, body, openByDefault, flash) {
 
 // --------------------------------------------------------------------------------- game over
 /** @param {GameContext} ctx */
-function finalPanel(ctx) {
+export function finalPanel(ctx) {
   const v = ctx.view;
   const f = v.final;
   const won = ctx.seat !== null && v.winners.includes(ctx.seat);
@@ -312,7 +313,7 @@ function finalPanel(ctx) {
 
 // --------------------------------------------------------------------------------- screens
 /** @param {GameContext} ctx */
-function seatBody(ctx) {
+export function seatBody(ctx) {
   const v = ctx.view;
   const me = v.seats[ctx.seat ?? 0];
   if (v.phase === "game_over") return [finalPanel(ctx)];
@@ -339,7 +340,7 @@ function outCard(ctx) {
 }
 
 /** @param {GameContext} ctx */
-function phaseTitle(ctx) {
+export function phaseTitle(ctx) {
   const v = ctx.view;
   const me = ctx.seat === null ? null : v.seats[ctx.seat];
   if (v.phase === "game_over") return t("common.title_over");
@@ -362,7 +363,7 @@ function renderSeat(ctx) {
 }
 
 /** The public table: who is alive, bars held (counts), cards down, pot and deck. @param {GameContext} ctx */
-function tableCard(ctx) {
+export function tableCard(ctx) {
   const v = ctx.view;
   const rows = v.seats.map((/** @type {any} */ s) => {
     const state = v.phase === "game_over" ? "" : !s.in_round ? t("collusion.state_sitting_out") : !s.alive ? t("collusion.state_dead")
