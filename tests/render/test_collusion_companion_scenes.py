@@ -1,0 +1,74 @@
+"""The Collusion companion on the big screen: every scene in every language draws and is the
+expected one (play is the table-mode scene), no text overflows at 720p, 1080p and 4K, drawing
+changes nothing, and nothing secret shows early (no answer of the check, no total before the reveal)."""
+from __future__ import annotations
+
+import copy
+
+import pygame
+import pytest
+from scene_checks import LANGS, SIZES, assert_paints_the_whole_window, probing_context, scene_state
+
+from game.render.games.collusion_companion.scripted import moments
+from game.render.games.collusion_companion.table import PlayScene
+from game.render.scripted import play_moment
+
+MOMENTS = {lang: list(moments(lang)) for lang in LANGS}
+EXPECTED_TOP = {
+    "01_vote": "collusion_table", "02_reveal_ambush": "reveal", "03_deaths_pot": "reveal", "04_check": "companion_check",
+    "05_showdown": "showdown", "06_showdown_paid": "showdown_reveal", "07_count": "companion_count",
+    "08_review_corrected": "companion_review", "09_game_over": "game_over",
+}
+
+
+def test_the_script_covers_every_companion_phase():
+    assert [m.name for m in MOMENTS["en"]] == list(EXPECTED_TOP)
+    phases = {m.snapshots[-1].public_view["phase"] for m in MOMENTS["en"]}
+    assert {"vote", "ambush_choice", "showdown", "check", "count", "review", "game_over"} <= phases
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_scene_draws_and_is_the_expected_one(lang, shared_ctx):
+    for moment in MOMENTS[lang]:
+        screen = play_moment(moment, (1280, 720), shared_ctx)
+        assert screen.director.top is not None and screen.director.top.name == EXPECTED_TOP[moment.name], \
+            (moment.name, screen.director.names())
+        assert_paints_the_whole_window(screen, moment.name)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_text_overflows_its_box_or_gets_unreadably_small(lang, size):
+    problems: list[str] = []
+    ctx = probing_context(problems, size)
+    surface = pygame.Surface(size)
+    for moment in MOMENTS[lang]:
+        play_moment(moment, size, ctx).draw(surface)
+        assert not problems, (moment.name, problems[:5])
+
+
+def states(screen) -> list[dict]:
+    """Every scene's state; a play scene by the table-mode scene it wraps (and its own clock)."""
+    return [{**scene_state(s.inner), "wrapper_t": s.t} if isinstance(s, PlayScene) else scene_state(s)
+            for s in screen.director.stack]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_draw_changes_neither_the_snapshot_nor_the_scenes(lang, shared_ctx):
+    surface = pygame.Surface((1280, 720))
+    for moment in MOMENTS[lang]:
+        screen = play_moment(moment, (1280, 720), shared_ctx)
+        snapshot, before, names = copy.deepcopy(screen.snapshot), states(screen), screen.director.names()
+        screen.draw(surface)
+        screen.draw(surface)
+        assert (screen.snapshot, states(screen), screen.director.names()) == (snapshot, before, names), moment.name
+
+
+def test_C17_C18_companion_screen_never_sees_an_answer_or_a_total_before_the_reveal():
+    by_name = {m.name: m for m in MOMENTS["en"]}
+    check = by_name["04_check"].snapshots[-1].public_view["companion"]
+    assert set(check["check"]) == {"answered"}
+    count = by_name["07_count"].snapshots[-1].public_view["companion"]["count"]
+    assert count["totals"] is None and count["entered"] == [0, 2, 4]
+    review = by_name["08_review_corrected"].snapshots[-1].public_view["companion"]
+    assert review["count"]["totals"] == [0, 0, 9, 10, 17] and review["pad"]["trace"][0]["old"] == 8
