@@ -1,6 +1,7 @@
 """The Collusion companion's last screen: the winner by C18 (or C20), every total, the corrections."""
 from __future__ import annotations
 
+from game.render.kit import theme
 from game.render.kit.final import Cell, FinalBoard, FinalRow, FinalScene
 from game.render.kit.scene import Frame, view_of
 from game.render.kit.seats import names, seat_name
@@ -26,8 +27,10 @@ class CompanionOverScene(FinalScene):
         cause = str(final.get("cause", "C18"))
         notes = (s(frame, f"over.cause_{cause}"), *trace_lines(frame, seats, view)[-1:])
         order = sorted(range(len(seats)), key=lambda k: (-(totals[k] if k < len(totals) else 0), k))
-        rows = tuple(FinalRow(seats[k], k in winners, (Cell(frame.s(
-            "over.row", name=seat_name(frame, seats, k), points=totals[k] if k < len(totals) else 0,
-            bars=bars[k] if k < len(bars) else 0), 1.0, px=21),)) for k in order)
+        rows = tuple(FinalRow(seats[k], k in winners, (
+            Cell(seat_name(frame, seats, k), 0.5, px=22),
+            Cell(frame.s("over.points", n=totals[k] if k < len(totals) else 0), 0.28, px=22),
+            Cell(frame.s("table.bars", n=bars[k] if k < len(bars) else 0), 0.22, theme.TEXT_DIM, px=20),
+        )) for k in order)
         return FinalBoard(frame.s("over.title"), tuple(seats[w] for w in winners if w < len(seats)), headline,
                           notes, rows, frame.s("over.next"))
