@@ -105,6 +105,13 @@ CATALOG: tuple[GameDescriptor, ...] = (
         screen="game.render.games.collusion_companion", phone="games/collusion_companion.js",
         strings=("screen", "screen_collusion_companion"), title_key="game.collusion_companion",
     ),
+    GameDescriptor(
+        id="speakeasy_companion", family="speakeasy", mode=Mode.COMPANION,
+        engine="game.rules.speakeasy_companion:ENGINE",
+        bots=None,  # the clues describe the real people at the table: a bot can be neither described nor point
+        screen="game.render.games.speakeasy_companion", phone="games/speakeasy_companion.js",
+        strings=("screen", "screen_speakeasy_companion"), title_key="game.speakeasy_companion",
+    ),
 )
 
 _registered: dict[str, GameDescriptor] = {}

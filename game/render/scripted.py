@@ -89,9 +89,11 @@ class ScriptedTable:
         self.engine = get_engine(self.game)
         self.settings = self.engine.default_settings(self.preset)
         self.state = self.engine.new_game(self.settings, self.n, self.seed)
+        from game import catalog
         from game.bots import make_bot
 
-        self.bots = [make_bot(self.game, "heuristic", s, self.seed * 100 + s) for s in range(self.n)]
+        playable = catalog.get(self.game).has_bots  # a companion game may have none: scripts act by hand
+        self.bots = [make_bot(self.game, "heuristic", s, self.seed * 100 + s) for s in range(self.n)] if playable else []
         self.seats = seat_infos(self.n, self.n, 0, self.language)
 
     def act(self, seat: int | None, wire: dict[str, Any], think_ms: int = 2_500) -> None:
