@@ -674,9 +674,10 @@ def _public(state: State) -> dict[str, JSON]:
 
 
 def _recorded(state: State) -> dict[str, JSON]:
-    """Fingers tapped so far; the host's own phone sees whom (the big screen only who is done)."""
+    """Fingers tapped so far: real fingers are in plain sight, so whom they point at is public too."""
     done = sorted({s for s, _, _ in state.taps})
-    return {"done": done, "missing": list(_missing_taps(state)), "can_undo": bool(state.taps)}
+    fingers = [state.pointing[s] if s in done else None for s in range(state.n)]
+    return {"done": done, "missing": list(_missing_taps(state)), "can_undo": bool(state.taps), "fingers": fingers}
 
 
 def _asked(state: State) -> list[int]:

@@ -53,6 +53,6 @@ def test_S7_companion_screen_knows_who_pointed_never_at_whom_before_the_reveal()
     pointing = by_name["03_pointing"].snapshots[-1].public_view
     assert pointing["pointing"] is None and len(pointing["pointed"]) == 2 and pointing["subject"] is None
     recording = by_name["07_recording"].snapshots[-1].public_view
-    assert recording["pointing"] is None and set(recording["recorded"]) == {"done", "missing", "can_undo"}
+    assert recording["pointing"] is None and set(recording["recorded"]) == {"done", "missing", "can_undo", "fingers"}
     countdown = by_name["02_countdown"].snapshots[-1]
     assert countdown.timer is not None and countdown.timer.label == "countdown"

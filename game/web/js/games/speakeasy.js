@@ -1,5 +1,6 @@
 // Speakeasy on the phone: your secret identity, the host's secret subject, pointing (changeable
 // until the reveal), and every reveal explained with its rule. Formats: docs/views/speakeasy.md.
+// The companion variant (speakeasy_companion.js) reuses the pieces exported here.
 import { h } from "../dom.js";
 import { num, t, tn } from "../i18n.js";
 import { icon } from "../icons.js";
@@ -11,14 +12,14 @@ import { isLegal, lobbySeat } from "./common.js";
 /** @typedef {import("./common.js").GameContext} GameContext */
 
 /** @param {GameContext} ctx @param {number} seat */
-const name = (ctx, seat) => seatNameNode(lobbySeat(ctx, seat));
+export const name = (ctx, seat) => seatNameNode(lobbySeat(ctx, seat));
 /** @param {GameContext} ctx @param {number} seat */
-const chip = (ctx, seat) => seatChip(lobbySeat(ctx, seat), { you: seat === ctx.seat });
+export const chip = (ctx, seat) => seatChip(lobbySeat(ctx, seat), { you: seat === ctx.seat });
 /** @param {string} id */
-const rule = (id) => h("span", { class: "rule", text: t("common.rule", { id }) });
+export const rule = (id) => h("span", { class: "rule", text: t("common.rule", { id }) });
 
 /** @param {GameContext} ctx @param {number[]} seats */
-function names(ctx, seats) {
+export function names(ctx, seats) {
   const out = [];
   seats.forEach((s, i) => {
     if (i > 0) out.push(i === seats.length - 1 ? t("common.and") : t("common.comma"));
@@ -47,7 +48,7 @@ function clueCard(ctx) {
 }
 
 /** Your identity: the secret this phone holds, face down until you look. @param {GameContext} ctx */
-function identityCard(ctx) {
+export function identityCard(ctx) {
   const me = ctx.view.me;
   if (!me) return null;
   return secret("speakeasy-identity", {
@@ -61,7 +62,7 @@ function identityCard(ctx) {
 }
 
 /** A grid of seat buttons. @param {GameContext} ctx @param {number[]} seats @param {number | null} selected @param {(s: number) => Record<string, any>} action */
-function seatGrid(ctx, seats, selected, action) {
+export function seatGrid(ctx, seats, selected, action) {
   return h("div", { class: "vote-grid" }, ...seats.map((s) => {
     const seat = lobbySeat(ctx, s);
     const chosen = selected === s;
@@ -75,7 +76,7 @@ function seatGrid(ctx, seats, selected, action) {
 }
 
 /** @param {import("../ui.js").LobbySeat} seat */
-function nameText(seat) {
+export function nameText(seat) {
   return seatName(seat);
 }
 
