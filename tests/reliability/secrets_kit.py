@@ -43,15 +43,18 @@ SECRET_FIELDS: dict[str, frozenset[str]] = {
     "collusion": frozenset({"card", "gold", "total", "showdown_choice", "ambush_prompt", "vote_options"}),
     "speakeasy": frozenset({"identity", "subject", "pointed_at", "is_host_subject"}),
     "cheating_moth": frozenset({"hand", "playable", "cheat", "race_cards", "cheated_this_round"}),
+    "collusion_companion": frozenset({"card", "gold", "total", "showdown_choice", "ambush_prompt", "vote_options",
+                                      "reached", "entry"}),
 }
 # fast settings: the bots' game ends in seconds, timers still run
 FAST: dict[str, dict[str, int]] = {
     "collusion": {"conspiracy_ms": 2_000},
     "speakeasy": {"reveal_ms": 0, "host_choice_ms": 0, "pointing_ms": 0, "clues_per_game": 4},
     "cheating_moth": {"cheat_ms": 20, "round_pause_ms": 1, "race_timeout_ms": 300, "choice_ms": 0, "caught_window_ms": 10},
+    "collusion_companion": {"conspiracy_ms": 2_000},  # digital gold: the only gold bots can play with
 }
-SEATS = {"collusion": 5, "speakeasy": 5, "cheating_moth": 4}
-FAST_GAMES = frozenset({"collusion", "speakeasy"})  # their bots finish a whole game within seconds
+SEATS = {"collusion": 5, "speakeasy": 5, "cheating_moth": 4, "collusion_companion": 5}
+FAST_GAMES = frozenset({"collusion", "speakeasy", "collusion_companion"})  # their bots finish a whole game within seconds
 
 
 @dataclass
