@@ -54,7 +54,7 @@ FAST: dict[str, dict[str, int]] = {
     "collusion_companion": {"conspiracy_ms": 2_000},  # digital gold: the only gold bots can play with
 }
 SEATS = {"collusion": 5, "speakeasy": 5, "cheating_moth": 4, "collusion_companion": 5}
-FAST_GAMES = frozenset({"collusion", "speakeasy", "collusion_companion"})  # their bots finish a whole game within seconds
+FAST_GAMES = frozenset({"collusion", "speakeasy"})  # their bots finish a whole game within seconds
 
 
 @dataclass
