@@ -24,6 +24,8 @@ def _record(game: str, golden: dict, preset: str, settings: dict):
 CASES = {
     "collusion_companion": ("rod_ruang", lambda g: {"gold": g["gold"], "target_score": g["target"]},
                             ("Round over", "Totals:", "corrected by the host", "Game over")),
+    "speakeasy_companion": ("th", lambda g: {**g["setup"], "clues_per_game": g["n"] + 1},
+                            ("Point!", "Clue 1 of", "is revealed as", "Game over (S13)")),
 }
 
 
