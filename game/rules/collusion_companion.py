@@ -589,9 +589,9 @@ def _private(state: State, seat: int) -> dict[str, JSON]:
     me["bars"] = state.bars(seat)
     me["reached"] = dict(state.answers).get(seat) if state.phase is Phase.CHECK else None
     count = state.count
-    counting = count is not None and state.phase is Phase.COUNT and seat in count.seats
-    me["entry"] = count.entry(seat) if counting and count is not None else None
-    me["total_range"] = list(total_range(state, seat)) if counting else None
+    counted = count is not None and state.phase in (Phase.COUNT, Phase.REVIEW) and seat in count.seats
+    me["entry"] = count.entry(seat) if counted and count is not None and state.phase is Phase.COUNT else None
+    me["total_range"] = list(total_range(state, seat)) if counted else None
     view["me"] = me
     return view
 

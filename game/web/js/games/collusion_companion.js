@@ -166,9 +166,19 @@ function padCard(ctx) {
     trace.length ? h("ul", { class: "plain-list", "data-testid": "pad-trace" }, ...trace) : null);
 }
 
-/** @param {GameContext} ctx */
+/** The revealed totals; a counted player may still correct their own (the pad keeps the trace). @param {GameContext} ctx */
 function reviewPanel(ctx) {
-  return card(t("collc.review_title"), h("p", null, t("collc.review_hint", { n: ctx.view.target_score }), " ", rule("C18")));
+  const v = ctx.view;
+  const count = comp(ctx).count;
+  const mine = ctx.seat !== null && count.seats.includes(ctx.seat);
+  let fix = null;
+  if (mine && changing === count.number) {
+    fix = totalForm(ctx, (points) => ctx.act({ type: "enter_total", points, seat: null }), v.me.total_range ?? [0, 400],
+      t("collc.total_fix"), "total");
+  } else if (mine) {
+    fix = h("button", { class: "btn btn-ghost", type: "button", "data-testid": "total-fix", onclick: () => { changing = count.number; ctx.rerender(); }, text: t("collc.total_fix") });
+  }
+  return card(t("collc.review_title"), h("p", null, t("collc.review_hint", { n: v.target_score }), " ", rule("C18")), fix);
 }
 
 // --------------------------------------------------------------------------------- quick rules
