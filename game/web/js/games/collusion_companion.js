@@ -9,7 +9,7 @@ import { h } from "../dom.js";
 import { num, t, tn } from "../i18n.js";
 import { card } from "../ui.js";
 import { icon } from "../icons.js";
-import { bigButton, isLegal } from "./common.js";
+import { bigButton, hasType, isLegal } from "./common.js";
 import {
   chip, finalPanel, goldPanel, happenings, name, nameText, names, phaseTitle, rule, seatBody, statusBar, tableCard,
 } from "./collusion.js";
@@ -43,16 +43,6 @@ export function totalProblem(text, range) {
   if (n < 0) return "collc.total_error.negative";
   if (n < range[0] || n > range[1]) return "collc.total_error.out_of_range";
   return null;
-}
-
-/** A referee's tap from the host console: the table itself acts (seat null). @param {GameContext} ctx @param {any} action */
-function tableAct(ctx, action) {
-  ctx.send("host", { command: "table_action", args: { action } });
-}
-
-/** @param {GameContext} ctx */
-function isHost(ctx) {
-  return ctx.seat === null && location.pathname.startsWith("/host");
 }
 
 /** Round line, the phase title and the live countdown, in the phases play does not cover. @param {GameContext} ctx @param {string} title */
@@ -99,8 +89,8 @@ function checkPanel(ctx) {
 }
 
 // --------------------------------------------------------------------------------- the count
-/** @param {GameContext} ctx @param {(points: number) => void} send @param {number[]} range @param {string} label @param {string} id */
-function totalForm(ctx, send, range, label, id) {
+/** @param {GameContext} ctx @param {(points: number) => void} send @param {number[]} range @param {string} label @param {string} id @param {string} [button] */
+function totalForm(ctx, send, range, label, id, button = t("collc.total_send")) {
   const count = comp(ctx).count;
   if (totalError.count !== count.number) totalError = { count: count.number, key: null };
   const input = /** @type {HTMLInputElement} */ (h("input", {
@@ -118,7 +108,7 @@ function totalForm(ctx, send, range, label, id) {
   },
   h("label", { for: id, class: "label", text: label }), input,
   h("p", { class: "form-error", role: "alert", "data-testid": `${id}-error`, text: totalError.key ? t(totalError.key, { lo: num(range[0]), hi: num(range[1]) }) : "" }),
-  h("button", { class: "btn btn-primary btn-big", type: "submit", "data-testid": `${id}-go`, disabled: ctx.pending, text: t("collc.total_send") }));
+  h("button", { class: "btn btn-primary btn-big", type: "submit", "data-testid": `${id}-go`, disabled: ctx.pending, text: button }));
 }
 
 /** @param {GameContext} ctx */
@@ -201,19 +191,20 @@ function hostPanel(ctx) {
   if (v.phase === "check") {
     const answered = new Set(c.check?.answered ?? []);
     const rows = v.seats.filter((/** @type {any} */ s) => !answered.has(s.seat)).map((/** @type {any} */ s) => h("li", { class: "table-row" }, chip(ctx, s.seat),
-      h("button", { class: "btn btn-ghost", type: "button", "data-testid": `host-reached-${s.seat}`, onclick: () => tableAct(ctx, { type: "reached", reached: true, seat: s.seat }), text: t("collc.host_yes") }),
-      h("button", { class: "btn btn-ghost", type: "button", "data-testid": `host-not-${s.seat}`, onclick: () => tableAct(ctx, { type: "reached", reached: false, seat: s.seat }), text: t("collc.host_no") })));
+      h("button", { class: "btn btn-ghost", type: "button", "data-testid": `host-reached-${s.seat}`, onclick: () => ctx.act({ type: "reached", reached: true, seat: s.seat }), text: t("collc.host_yes") }),
+      h("button", { class: "btn btn-ghost", type: "button", "data-testid": `host-not-${s.seat}`, onclick: () => ctx.act({ type: "reached", reached: false, seat: s.seat }), text: t("collc.host_no") })));
     return rows.length ? card(t("collc.host_title"), h("p", { class: "muted small", text: t("collc.host_check_hint") }), h("ul", { class: "plain-list" }, ...rows)) : null;
   }
   if (v.phase !== "count" && v.phase !== "review") return null;
   const count = c.count;
   const open = v.phase === "count" ? count.seats.filter((/** @type {number} */ s) => !count.entered.includes(s)) : count.seats;
   const forms = open.map((/** @type {number} */ s) => h("div", { class: "host-entry" }, chip(ctx, s),
-    totalForm(ctx, (points) => tableAct(ctx, { type: "enter_total", points, seat: s }), [0, 400],
-      v.phase === "count" ? t("collc.host_enter", { name: nameText(ctx, s) }) : t("collc.host_correct", { name: nameText(ctx, s) }), `host-total-${s}`)));
+    totalForm(ctx, (points) => ctx.act({ type: "enter_total", points, seat: s }), [0, 400],
+      v.phase === "count" ? t("collc.host_enter", { name: nameText(ctx, s) }) : t("collc.host_correct", { name: nameText(ctx, s) }), `host-total-${s}`,
+      t("collc.host_save"))));
   const review = v.phase === "review" ? h("div", { class: "stack" },
-    c.pad.trace.length ? bigButton(t("collc.host_undo"), () => tableAct(ctx, { type: "undo_entry" }), { tone: "ghost", testid: "host-undo" }) : null,
-    bigButton(t("collc.host_confirm"), () => tableAct(ctx, { type: "confirm_totals" }), { testid: "host-confirm" })) : null;
+    hasType(ctx.legal, "undo_entry") ? bigButton(t("collc.host_undo"), () => ctx.act({ type: "undo_entry" }), { tone: "ghost", testid: "host-undo" }) : null,
+    bigButton(t("collc.host_confirm"), () => ctx.act({ type: "confirm_totals" }), { testid: "host-confirm", disabled: !hasType(ctx.legal, "confirm_totals") })) : null;
   return card(t("collc.host_title"), ...forms, review);
 }
 
@@ -249,19 +240,24 @@ function renderSeat(ctx) {
     tableCard(ctx));
 }
 
-/** Spectators and the host console: the public table; the host also gets the referee's taps. @param {GameContext} ctx */
-function renderPublic(ctx) {
+/** Spectators: the public table. @param {GameContext} ctx @param {Node | null} [referee] */
+function renderPublic(ctx, referee = null) {
   const v = ctx.view;
   const play = PLAY.has(v.phase);
   return h("div", { class: "game collusion companion public" },
     play ? statusBar(ctx, title(ctx)) : companionBar(ctx, title(ctx)),
     play ? null : companionBody(ctx)[0],
-    isHost(ctx) ? hostPanel(ctx) : null,
+    referee,
     padCard(ctx),
     quickRules(ctx),
     ...happenings(ctx),
     tableCard(ctx));
 }
 
+/** The host console: the public table and the referee's taps (ctx.legal: what the table may do, ctx.act: do it). @param {GameContext} ctx */
+function renderHost(ctx) {
+  return renderPublic(ctx, hostPanel(ctx));
+}
+
 /** @type {import("./common.js").GameModule} */
-export default { renderSeat, renderPublic, buzzOn: ["reveal", "showdown_reveal", "check_started", "totals_revealed"] };
+export default { renderSeat, renderPublic: (ctx) => renderPublic(ctx), renderHost, buzzOn: ["reveal", "showdown_reveal", "check_started", "totals_revealed"] };

@@ -9,7 +9,7 @@ import { h } from "../dom.js";
 import { num, t, tn } from "../i18n.js";
 import { icon } from "../icons.js";
 import { card } from "../ui.js";
-import { bigButton, isLegal } from "./common.js";
+import { bigButton, hasType, isLegal } from "./common.js";
 import { chip, identityCard, name, names, rule, seatGrid } from "./speakeasy.js";
 
 /** @typedef {import("./common.js").GameContext} GameContext */
@@ -18,16 +18,6 @@ const QUICK_RULES = Object.freeze(["S5", "S6", "S7", "S8", "S9", "S10", "S12", "
 
 /** The pad correction form's problem. @type {string | null} */
 let padError = null;
-
-/** @param {GameContext} ctx */
-function isHost(ctx) {
-  return ctx.seat === null && location.pathname.startsWith("/host");
-}
-
-/** A referee's tap from the host console (the table itself acts). @param {GameContext} ctx @param {any} action */
-function tableAct(ctx, action) {
-  ctx.send("host", { command: "table_action", args: { action } });
-}
 
 /** @param {GameContext} ctx */
 function statusBar(ctx) {
@@ -204,7 +194,7 @@ function padForm(ctx) {
       const value = Number(points.value.trim());
       padError = Number.isInteger(row) && Number.isInteger(value) && value >= 0 ? null : "sec.pad_error";
       if (padError) { ctx.rerender(); return; }
-      tableAct(ctx, { type: "edit_score", seat: Number(seatSel.value), clue: row, points: value });
+      ctx.act({ type: "edit_score", seat: Number(seatSel.value), clue: row, points: value });
     },
   }, h("label", { class: "label", text: t("sec.pad_fix") }), seatSel, clue, points,
   h("p", { class: "form-error", role: "alert", text: padError ? t(padError) : "" }),
@@ -215,7 +205,7 @@ function padForm(ctx) {
 function hostPanel(ctx) {
   const v = ctx.view;
   if (v.phase === "game_over") return null;
-  const act = (/** @type {any} */ a) => tableAct(ctx, a);
+  const act = (/** @type {any} */ a) => ctx.act(a);  // the host console sends it as the table
   const parts = [];
   if (v.phase === "recording") parts.push(recorder(ctx, v.recorded.fingers, act));
   if (v.phase === "identity" || v.phase === "final_identities") {
@@ -223,7 +213,7 @@ function hostPanel(ctx) {
   }
   if (v.phase === "reveal") parts.push(bigButton(t("speakeasy.continue"), () => act({ type: "continue" }), { testid: "host-continue" }));
   parts.push(padForm(ctx));
-  if (v.pad.trace.length) parts.push(bigButton(t("sec.undo_fix"), () => act({ type: "undo_score" }), { tone: "ghost", testid: "host-undo" }));
+  if (hasType(ctx.legal, "undo_score")) parts.push(bigButton(t("sec.undo_fix"), () => act({ type: "undo_score" }), { tone: "ghost", testid: "host-undo" }));
   return card(t("sec.host_title"), ...parts);
 }
 
@@ -234,13 +224,18 @@ function renderSeat(ctx) {
     ctx.view.phase === "reveal" || ctx.view.phase === "choosing" ? lastClue(ctx) : null, padCard(ctx));
 }
 
-/** @param {GameContext} ctx */
-function renderPublic(ctx) {
+/** Spectators: the public table. @param {GameContext} ctx @param {Node | null} [referee] */
+function renderPublic(ctx, referee = null) {
   const v = ctx.view;
   return h("div", { class: "game speakeasy companion public" },
     statusBar(ctx), v.phase === "game_over" ? finalCard(ctx) : null, clueCard(ctx),
-    isHost(ctx) ? hostPanel(ctx) : null, quickRules(ctx), lastClue(ctx), padCard(ctx));
+    referee, quickRules(ctx), lastClue(ctx), padCard(ctx));
+}
+
+/** The host console: the public table and the referee's taps (ctx.legal: what the table may do, ctx.act: do it). @param {GameContext} ctx */
+function renderHost(ctx) {
+  return renderPublic(ctx, hostPanel(ctx));
 }
 
 /** @type {import("./common.js").GameModule} */
-export default { renderSeat, renderPublic, buzzOn: ["point_now", "pointing_revealed", "identity_asked"] };
+export default { renderSeat, renderPublic: (ctx) => renderPublic(ctx), renderHost, buzzOn: ["point_now", "pointing_revealed", "identity_asked"] };
