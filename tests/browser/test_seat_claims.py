@@ -46,6 +46,10 @@ def test_item1_a_held_seats_code_on_a_new_phone_asks_the_host_who_allows_it(lang
     host = host_console(table, phones, lang)
 
     new_phone = phones.open(f"{table.url}/join", scale=2, init_script=f"localStorage.setItem('tabletop.lang', '{lang}')")
+    new_phone.type("[data-testid=code-input]", "b0s")  # item 9: letters no code uses are named, not dropped silently
+    assert "B 0 S" in new_phone.inner_text(".form-error")
+    shoot(new_phone, shots, lang, "join_letters")
+    new_phone.fill("[data-testid=code-input]", "")
     new_phone.type("[data-testid=code-input]", old_code.lower())
     new_phone.click("[data-testid=code-go]")
     new_phone.wait_for_selector("[data-testid=ask-host]")
