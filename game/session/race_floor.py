@@ -6,7 +6,7 @@ Two parts:
 
 * :class:`RaceJudge` (pure, clock-free: every time is passed in, session clock in milliseconds,
   floats so arcade presses keep their sub-millisecond device precision) decides one race by time
-  of press (Cheating Moth M16).
+  of press.
 * :class:`RaceFloor` runs the judge on the session's loop (the one writer): it arms it when the
   engine's request appears (a new ``key`` = a new race), schedules the bots' presses and the moment
   the judge can decide, and finally applies ``request.on_result(presses)`` through the session.

@@ -634,7 +634,7 @@ class Session:
         return next((lang for lang in ring if lang in offered), language)
 
     def _follow_language(self, table: TableRecord) -> TableRecord:
-        """A game whose presets are languages (Speakeasy's decks) follows the table language in
+        """The game's edition follows the table language in
         the lobby, unless the host chose another preset or changed its settings."""
         old, engine = self.table, self.engine
         untouched = old.preset == _default_preset(engine, old.language) and old.settings == \
