@@ -25,6 +25,10 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "beetle_next": ("after_winner", "after_player"),
     "tie_break": ("fewer_moths", "shared"),
     "deck": ("en", "fa", "th"),
+    "gold": ("digital", "physical"),
+    "identities": ("phones", "cards"),
+    "pointing": ("phones", "hands"),
+    "clue_source": ("screen", "cards"),
 }
 MS_STEP = 5000
 ROWS_PER_PAGE = 9

@@ -20,6 +20,10 @@ const CHOICES = Object.freeze({
   tell: ["none", "subtle", "obvious"],
   beetle_next: ["after_winner", "after_player"],
   tie_break: ["fewer_moths", "shared"],
+  gold: ["digital", "physical"],
+  identities: ["phones", "cards"],
+  pointing: ["phones", "hands"],
+  clue_source: ["screen", "cards"],
 });
 
 /** @typedef {(command: string, fields?: Record<string, any>) => void} HostSend */
