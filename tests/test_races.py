@@ -147,6 +147,18 @@ def test_wire_form_for_the_result_screen():
         "missing": [0],
         "timed_out": False,
     }
+    secret = judge.result(now_ms=1300.0).to_wire(public=False)  # eligibility is private (a Beetle's holders)
+    assert secret == {k: v for k, v in wire.items() if k not in ("missing", "timed_out")} | {"false_starts": []}
+
+
+def test_the_engine_gets_the_counted_presses_in_whole_ms_since_the_start():
+    judge = armed(seats=(0, 1, 2), at=1000.0)
+    judge.press(Press(2, 1250.4, A, 0.25))
+    judge.press(Press(0, 1100.6, P, 4.1))
+    assert [(p.seat, p.t_ms, p.error_ms) for p in judge.result().presses()] == [(0, 101, 5), (2, 250, 1)]
+    assert judge.decides_at() == 1000.0 + 5000.0  # seat 1 has not pressed: the timeout
+    judge.press(Press(1, 1300.0, A))
+    assert judge.decides_at() == 1300.0 + 150.0  # everyone pressed: the settle after the last
 
 
 @pytest.mark.parametrize(

@@ -162,8 +162,9 @@ class RaceOutcome:
                                math.ceil(self.error_per_seat.get(s, self.error_bound_ms))) for s in self.order)
 
     def to_wire(self, *, public: bool = True) -> dict[str, Any]:
-        """The outcome as JSON; ``public=False`` (a secret race) leaves out ``missing``: who could
-        have pressed but did not is nobody else's business."""
+        """The outcome as JSON. ``public=False`` (a race whose eligible seats are secret) keeps only
+        the presses made: no ``missing`` and no ``timed_out`` (both tell who else could have
+        pressed), no false starts (only an eligible seat's would be listed)."""
         out = {
             "race": self.race_id,
             "mode": self.mode.value,
@@ -181,7 +182,8 @@ class RaceOutcome:
             "timed_out": self.timed_out,
         }
         if not public:
-            del out["missing"]
+            del out["missing"], out["timed_out"]
+            out["false_starts"] = []
         return out
 
 
@@ -605,10 +607,9 @@ class RaceFloor:
         else:
             presses = ()
             self.last = {"race": request.key, "mode": request.mode.value, "order": [], "reaction_ms": [],
-                         "margins_ms": [], "sources": [], "error_bound_ms": 0, "ties": [], "false_starts": [],
-                         "timed_out": True}
+                         "margins_ms": [], "sources": [], "error_bound_ms": 0, "ties": [], "false_starts": []}
             if not request.secret:
-                self.last["missing"] = []
+                self.last.update(missing=[], timed_out=True)
         self._disarm()
         try:
             action = request.on_result(presses)
@@ -638,7 +639,7 @@ class RaceFloor:
                        "timeout_ms": live.request.timeout_ms, "label": live.request.label,
                        "eligible": [] if secret else sorted(live.request.eligible),
                        "pressed": [] if secret else sorted(live.pressed),
-                       "false_starts": self.false_starts()}
+                       "false_starts": [] if secret else self.false_starts()}
         return {"current": current, "last": self.last}
 
     def false_starts(self) -> list[dict[str, Any]]:

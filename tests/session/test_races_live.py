@@ -180,7 +180,8 @@ async def test_M15_holders_who_stay_still_are_not_shown_on_the_screen(moth: Sess
         assert outcome["order"] == [presser]
         assert not any(s in outcome.get("missing", []) for s in still)
     shown = json.dumps({"race": extras["race"], "race_outcome": extras["race_outcome"]})
-    assert "missing" not in shown
+    assert "missing" not in shown and "timed_out" not in shown
+    assert extras["race_outcome"]["false_starts"] == []  # only a holder's early press would be listed
 
 
 async def test_bots_press_in_races(moth: Session) -> None:
