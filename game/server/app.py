@@ -125,6 +125,15 @@ async def api_join(request: web.Request) -> web.Response:
     return web.json_response({"url": target, "held": record is not None and record.status is not SeatStatus.FREE})
 
 
+async def api_away(request: web.Request) -> web.Response:
+    """Held seats whose phone is away, for the join page's "Phone died? Tap your seat": each link
+    only asks the host (who allows it on the TV or the host console), so listing them gives nothing away."""
+    session = request.app[SESSION]
+    seats = [{**session.seat_card(r.seat), "url": f"/s/{r.token}"} for r in session.table.offered
+             if r.status is SeatStatus.JOINED and not session.is_connected(r.seat)]
+    return web.json_response({"seats": seats}, headers={"Cache-Control": "no-store"})
+
+
 async def font(request: web.Request) -> web.StreamResponse:
     family = FONT_FAMILIES.get(request.match_info["name"])
     if family is None:
@@ -262,6 +271,7 @@ def make_app(session: Session, settings: ServerSettings | None = None) -> web.Ap
         web.get("/watch", app_page),
         web.get("/host", app_page),
         web.get("/api/join/{code}", api_join),
+        web.get("/api/away", api_away),
         web.get("/static/{path:.+}", static_file),
         web.get("/fonts/{name}", font),
         web.get("/i18n/{lang}.json", i18n),

@@ -122,3 +122,24 @@ def test_item17_a_name_with_an_emoji_is_refused_on_the_phone(table: Table, phone
     page.fill("[data-testid=name-input]", "Sara")
     page.click("[data-testid=name-go]")
     page.wait_for_selector("[data-testid=me-card]")
+
+
+@pytest.mark.parametrize("lang", ["en", "fa"])
+def test_item1_a_dead_phones_player_taps_their_seat_and_the_host_lets_them_in(lang: str, table: Table, phones: Phones,
+                                                                              shots: Path) -> None:
+    table.host("set_language", language=lang)
+    ali = phones.open(table.seat_url(0))
+    join(ali, NAMES[lang])
+    ali.context.close()  # the phone died
+    phones.contexts.remove(ali.context)
+    for _ in range(500):  # the table notices the closed socket (each call is a round trip to its loop)
+        if not table.call(lambda s: s.is_connected(0)):
+            break
+    new_phone = phones.open(f"{table.url}/join", init_script=f"localStorage.setItem('tabletop.lang', '{lang}')")
+    new_phone.wait_for_selector("[data-testid=away-0]")
+    shoot(new_phone, shots, lang, "join_away")
+    new_phone.click("[data-testid=away-0]")
+    new_phone.wait_for_selector("[data-testid=asking-host]")
+    table.host("claim", id=table.call(lambda s: s.claims[0].id), allow=True)  # Y on the TV
+    new_phone.wait_for_selector("[data-testid=me-card]")
+    assert new_phone.inner_text("[data-testid=my-name]") == NAMES[lang]

@@ -155,3 +155,20 @@ async def test_closing_the_only_socket_marks_the_seat_offline(make_table: MakeTa
     await phone.ws.close()
     state = await watcher.recv("state", lambda m: m["lobby"]["seats"][0]["connected"] is False)
     assert state["lobby"]["seats"][0]["status"] == "joined" and not t.session.is_connected(0)
+
+
+async def test_item1_the_join_page_lists_held_seats_whose_phone_is_away(make_table: MakeTable) -> None:
+    t = await make_table(seats=3)
+    ali, _, _ = await t.seat(0, name="Ali")
+    await t.seat(1, name="Sara")
+    t.command("set_bot", seat=2, kind="random")
+    await ali.ws.close()
+    for _ in range(100):
+        if not t.session.is_connected(0):
+            break
+        await ali.quiet(0.01)
+    body = await (await t.client.get("/api/away")).json()
+    assert [(s["seat"], s["name"]) for s in body["seats"]] == [(0, "Ali")]  # not Sara (online), not the bot
+    phone = await t.connect()
+    await phone.send("hello", token=body["seats"][0]["url"].removeprefix("/s/"))
+    assert (await phone.recv("claim"))["state"] == "waiting"  # the listed link only asks the host

@@ -82,9 +82,12 @@ export function codeForm(initialError) {
   ask,
   button);
   const previous = localStorage.getItem(SEAT_KEY);
+  const away = h("div", { class: "stack", "data-testid": "away-seats" });
+  void listAway(away);
   return h("div", { class: "join" },
     h("div", { class: "brand" }, h("span", { class: "brand-bar", "aria-hidden": "true" }), h("h1", { text: t("join.title") })),
     form,
+    away,
     previous ? h("a", { class: "btn btn-ghost btn-big", href: previous, "data-testid": "back-to-seat", text: t("join.back_to_seat") }) : null,
     h("a", { class: "link center", href: "/watch", text: t("join.watch") }));
 }
@@ -106,6 +109,24 @@ async function lookUp(code) {
     return { message: "" };
   } catch {
     return { message: t("join.network") };
+  }
+}
+
+/**
+ * "Phone died? Tap your seat": the held seats whose phone is away; a tap asks the host for it.
+ * @param {HTMLElement} into
+ */
+async function listAway(into) {
+  try {
+    const res = await fetch("/api/away", { cache: "no-store" });
+    const seats = res.ok ? (await res.json())?.seats : null;
+    if (!Array.isArray(seats) || !seats.length) return;
+    into.replaceChildren(h("p", { class: "muted", text: t("join.away_hint") }),
+      ...seats.filter((s) => typeof s?.url === "string" && s.url.startsWith("/s/")).map((s) => h("a", {
+        class: "btn btn-ghost seat-chip-btn", href: s.url, "data-testid": `away-${s.seat}`, style: { "--seat": s.colour },
+      }, seatToken(s.symbol, s.colour, 28), " ", h("bdi", { text: s.name || t(`colour.${s.colour_name}`) }))));
+  } catch {
+    // the list is a shortcut: without it the code form still works
   }
 }
 
