@@ -26,12 +26,12 @@ def open_claims(frame: Frame) -> list[Mapping[str, Any]]:
 
 
 def prompt_text(frame: Frame, claim: Mapping[str, Any]) -> str:
-    """"A phone asks for Ali's seat", "Sara asks for Ali's seat" or "Sara asks to play instead of the bot in seat 4"."""
+    """"A phone asks for Ali's seat", "Sara asks for Ali's seat" or "Sara asks to take over from the bot Green"."""
     seat = int(claim.get("seat", 0))
     who = str(claim.get("name") or "")
-    if claim.get("bot"):
-        return frame.s("claim.bot", who=who, n=seat + 1)
     holder = str(claim.get("seat_name") or "") or frame.s("seat.name", n=seat + 1)
+    if claim.get("bot"):
+        return frame.s("claim.bot", who=who, name=holder)
     return frame.s("claim.named", who=who, name=holder) if who else frame.s("claim.phone", name=holder)
 
 
@@ -55,10 +55,10 @@ def draw_claims(surface: pygame.Surface, frame: Frame, ctx: RenderContext) -> No
     shapes.symbol(surface, seat_look.symbol, (colour.r, colour.g, colour.b), (centre_x, box.centery), r)
     text_x = box.x + pad if rtl else round(centre_x + r + pad)
     text_w = round(box.width - 3 * pad - 2 * r)
-    line = pygame.Rect(text_x, box.y + pad, text_w, round(box.height * 0.40))
+    line = pygame.Rect(text_x, box.y + pad, text_w, round(box.height * 0.44))
     ctx.text.draw(surface, prompt_text(frame, claim), frame.lang, line,
                   TextStyle(round(40 * u), theme.TEXT, bold=True, align=Align.CENTER, max_lines=2, min_px=round(18 * u)))
-    keys = pygame.Rect(text_x, line.bottom, text_w, round(box.height * 0.24))
+    keys = pygame.Rect(text_x, line.bottom + pad // 3, text_w, round(box.height * 0.22))
     keys_text = frame.s("claim.keys_kiosk") if frame.snapshot.mode is Mode.KIOSK else frame.s("claim.keys")
     ctx.text.draw(surface, keys_text, frame.lang, keys,
                   TextStyle(round(34 * u), theme.GOLD, bold=True, align=Align.CENTER, max_lines=1, min_px=round(16 * u)))

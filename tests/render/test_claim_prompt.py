@@ -19,7 +19,7 @@ from game.session.snapshot import Mode, TableSnapshot
 
 SIZE = (1920, 1080)
 ALI = {"id": 7, "seat": 0, "name": "", "seat_name": "Ali", "bot": False}
-SARA_FOR_BOT = {"id": 8, "seat": 3, "name": "Sara", "seat_name": "Bot Red", "bot": True}
+SARA_FOR_BOT = {"id": 8, "seat": 3, "name": "Sara", "seat_name": "Red", "bot": True}
 
 
 def with_claims(lang: str, *claims: dict[str, Any]) -> TableSnapshot:
@@ -55,7 +55,7 @@ def test_item1_the_tv_asks_the_host_with_the_seats_name_and_the_keys(lang: str) 
 
 
 def test_item2_a_guest_asking_for_a_bots_seat_is_named() -> None:
-    assert "Sara asks to play instead of the bot in seat 4" in shown(with_claims("en", SARA_FOR_BOT))
+    assert "Sara asks to take over from the bot Red" in shown(with_claims("en", SARA_FOR_BOT))
 
 
 def test_item1_y_allows_and_n_refuses_the_first_request(shared_ctx: RenderContext) -> None:
