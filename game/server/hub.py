@@ -33,6 +33,7 @@ from .protocol import (
     ClientKind,
     ClientMessage,
     CloseCode,
+    GiveSeat,
     Hello,
     HostCmd,
     MessageId,
@@ -377,6 +378,7 @@ class Hub:
         if client.claim is not None:
             claim, client.claim = client.claim, None
             self.session.drop_claim(claim.id)
+            self._claim_closed(claim)
         seat = client.seat
         if client.role is Role.SEAT and seat is not None and self.by_seat.get(seat) is client:
             del self.by_seat[seat]
@@ -415,6 +417,7 @@ class Hub:
         if client is None or client.closing:
             return
         client.claim = None
+        self._claim_closed(claim)
         if record is None:
             client.send_error(ClaimRefused("the host did not allow this phone to take the seat"))
             client.close(CloseCode.REFUSED, "refused by the host")
@@ -493,6 +496,8 @@ class Hub:
             self.session.submit_action(seat, body.action, body.version, t_ms=self._gesture_time(client, body.action))
         elif isinstance(body, PressMsg):
             self._press(client, seat, body, message_id)
+        elif isinstance(body, GiveSeat):
+            self.session.give_seat(seat, body.id)
 
     def _gesture_time(self, client: Client, action: Any) -> float | None:
         """A timed action's own ``t_ms`` (the phone's clock, ms) on the session clock; None: arrival."""
@@ -569,6 +574,15 @@ class Hub:
             client.close(CloseCode.REFUSED, "cannot ask now")
             return
         client.send(claim_message("waiting", self._seat_card(seat)))
+        holder = self.by_seat.get(seat)
+        if holder is not None and not holder.closing:  # the seated phone may give its seat itself
+            holder.send({**claim_message("asked", self._seat_card(seat)), "claim": client.claim.id, "name": client.claim.name})
+
+    def _claim_closed(self, claim: Claim) -> None:
+        """The seated phone's "give my seat?" card goes away (the request was answered or dropped)."""
+        holder = self.by_seat.get(claim.seat)
+        if holder is not None and not holder.closing:
+            holder.send({**claim_message("closed", self._seat_card(claim.seat)), "claim": claim.id})
 
     def _seat_card(self, seat: int) -> dict[str, Any]:
         """What a waiting phone shows of the seat it asks for (public: colour, symbol, name)."""

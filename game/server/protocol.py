@@ -37,6 +37,7 @@ class ClientKind(enum.Enum):
     HOST = "host"
     PRESS = "press"
     SYNC_REPLY = "sync_reply"
+    GIVE_SEAT = "give_seat"
 
 
 class CloseCode(enum.IntEnum):
@@ -100,7 +101,14 @@ class SyncReply:
     t: float | int
 
 
-Body = Union[Hello, SetName, SetLang, Act, Ping, HostCmd, PressMsg, SyncReply]
+@dataclass(frozen=True, slots=True)
+class GiveSeat:
+    """The seated phone agrees that the phone asking for its seat (claim ``id``) takes it."""
+
+    id: int
+
+
+Body = Union[Hello, SetName, SetLang, Act, Ping, HostCmd, PressMsg, SyncReply, GiveSeat]
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,6 +253,7 @@ _FIELDS: dict[ClientKind, frozenset[str]] = {
     ClientKind.HOST: frozenset({"command", "args"}),
     ClientKind.PRESS: frozenset({"race", "t", "card"}),
     ClientKind.SYNC_REPLY: frozenset({"s", "t"}),
+    ClientKind.GIVE_SEAT: frozenset({"claim"}),
 }
 _ENVELOPE = frozenset({"v", "kind", "id"})
 
@@ -257,6 +266,7 @@ _BODIES: dict[ClientKind, Callable[[Mapping[str, Any]], Body]] = {
     ClientKind.HOST: _host,
     ClientKind.PRESS: _press,
     ClientKind.SYNC_REPLY: lambda d: SyncReply(_whole(d, "s"), _number(d, "t")),
+    ClientKind.GIVE_SEAT: lambda d: GiveSeat(_whole(d, "claim")),
 }
 
 

@@ -774,6 +774,14 @@ class Session:
         if self._claims.pop(claim_id, None) is not None:
             self._publish()
 
+    def give_seat(self, seat: int, claim_id: int) -> None:
+        """The seated phone agrees: the phone asking for its seat takes it (as if the host allowed)."""
+        claim = self._claims.get(claim_id)
+        if claim is None or claim.seat != seat:
+            raise IllegalAction("no phone is asking for this seat")
+        self._touch()
+        self._give_seat(claim)
+
     def _host_claim(self, p: Mapping[str, Any]) -> None:
         claim = self._claims.get(_field(p, "id", int))
         if claim is None:

@@ -143,3 +143,17 @@ def test_item1_a_dead_phones_player_taps_their_seat_and_the_host_lets_them_in(la
     table.host("claim", id=table.call(lambda s: s.claims[0].id), allow=True)  # Y on the TV
     new_phone.wait_for_selector("[data-testid=me-card]")
     assert new_phone.inner_text("[data-testid=my-name]") == NAMES[lang]
+
+
+def test_item1_the_seated_phone_gives_its_seat_to_its_players_new_phone(table: Table, phones: Phones, shots: Path) -> None:
+    old = phones.open(table.seat_url(0))
+    join(old, "Ali")
+    new_phone = phones.open(table.seat_url(0))  # the same link on the player's new phone
+    new_phone.wait_for_selector("[data-testid=asking-host]")
+    old.wait_for_selector("[data-testid=consent]")
+    shoot(old, shots, "en", "claim_consent")
+    old.click("[data-testid=consent-give]")
+    old.wait_for_selector(".full-message")
+    assert "moved to another phone" in old.inner_text(".full-message")
+    new_phone.wait_for_selector("[data-testid=me-card]")
+    assert new_phone.inner_text("[data-testid=my-name]") == "Ali"

@@ -172,3 +172,28 @@ async def test_item1_the_join_page_lists_held_seats_whose_phone_is_away(make_tab
     phone = await t.connect()
     await phone.send("hello", token=body["seats"][0]["url"].removeprefix("/s/"))
     assert (await phone.recv("claim"))["state"] == "waiting"  # the listed link only asks the host
+
+
+async def test_item1_the_seated_phone_may_give_its_seat_itself(make_table: MakeTable) -> None:
+    t = await make_table(seats=3)
+    old, _, _ = await t.seat(0, name="Ali")
+    new, _ = await t.ask(0, name="Ali")
+    asked = await old.recv("claim")
+    assert asked["state"] == "asked" and asked["name"] == "Ali"
+    stranger, _, _ = await t.seat(1, name="Sara")
+    await stranger.send("give_seat", claim=asked["claim"])
+    assert (await stranger.error())["code"] == "illegal_action"  # only the seat's own phone can give it
+    await old.send("give_seat", claim=asked["claim"])
+    assert (await old.recv("notice"))["code"] == "seat_moved" and await old.closed() == 4001
+    welcome = await new.recv("welcome")
+    assert welcome["seat"] == 0 and welcome["token"] == t.session.table.seats[0].device
+
+
+async def test_item1_the_seated_phones_card_goes_when_the_request_ends(make_table: MakeTable) -> None:
+    t = await make_table(seats=3)
+    old, _, _ = await t.seat(0, name="Ali")
+    asker, _ = await t.ask(0)
+    claim = (await old.recv("claim"))["claim"]
+    await asker.ws.close()
+    closed = await old.recv("claim")
+    assert closed["state"] == "closed" and closed["claim"] == claim

@@ -8,7 +8,7 @@ import { seatToken } from "./symbols.js";
 import { keepAwake } from "./wake.js";
 import { loadGame } from "./games/index.js";
 import { seatLobby, seatList, gameSummary, smallTableNote } from "./screens/lobby.js";
-import { askingHost, codeForm, nameForm, SEAT_KEY } from "./screens/join.js";
+import { askingHost, codeForm, hideConsent, nameForm, SEAT_KEY, showConsent } from "./screens/join.js";
 import { hostConsole, pinForm, PIN_KEY } from "./screens/host.js";
 
 const LANG_KEY = "tabletop.lang";
@@ -142,7 +142,7 @@ async function onMessage(msg) {
     case "state": return onState(msg);
     case "error": return onError(msg);
     case "notice": return onNotice(msg);
-    case "claim": app.claim = msg; return render();
+    case "claim": return onClaim(msg);
     default: return app.game?.onMessage?.(msg); // e.g. a race's press_result, for the game's screen
   }
 }
@@ -163,6 +163,18 @@ async function onWelcome(msg) {
     if (app.pin) sessionStorage.setItem(PIN_KEY, app.pin);
   }
   await applyLang();
+}
+
+/** A held seat: this phone waits for the host, or (seated) another phone asks for this seat. @param {any} msg */
+function onClaim(msg) {
+  if (!app.welcome) {
+    app.claim = msg;
+    render();
+  } else if (msg.state === "asked") {
+    showConsent(msg, (claim) => { if (!app.conn?.send("give_seat", { claim })) toast(t("status.offline")); });
+  } else {
+    hideConsent();
+  }
 }
 
 /** @param {StateMsg} msg */

@@ -194,3 +194,25 @@ export function nameForm(seat, current, onName, onCancel, note = null) {
 export function cleanName(raw) {
   return Array.from(raw.replace(/[\u0000-\u001f\u007f-\u009f]/g, "").replace(/\s+/g, " ").trim()).slice(0, NAME_MAX).join("");
 }
+
+/**
+ * The seated phone's own say: another phone asks for this seat. "Give it my seat" hands it over
+ * at once (as the host's Allow would); "Keep it" only hides the card — the host still decides.
+ * @param {any} msg the ``claim`` message (state "asked") @param {(claim: number) => void} onGive
+ */
+export function showConsent(msg, onGive) {
+  hideConsent();
+  document.body.append(h("section", {
+    id: "consent", class: "card claims", role: "alertdialog", "data-testid": "consent",
+    style: { position: "fixed", left: "12px", right: "12px", bottom: "12px", zIndex: "40", margin: "0" },
+  },
+  h("p", { class: "lead", text: msg.name ? t("consent.named", { who: msg.name }) : t("consent.body") }),
+  h("p", { class: "muted small", text: t("consent.hint") }),
+  h("div", { class: "stack" },
+    h("button", { class: "btn btn-primary", type: "button", "data-testid": "consent-give", onclick: () => { hideConsent(); onGive(msg.claim); }, text: t("consent.give") }),
+    h("button", { class: "btn btn-ghost", type: "button", "data-testid": "consent-keep", onclick: hideConsent, text: t("consent.keep") }))));
+}
+
+export function hideConsent() {
+  document.getElementById("consent")?.remove();
+}
