@@ -1,7 +1,6 @@
 """Speakeasy at a real table: the session drives the real engine and bots; the journal replays it."""
 from __future__ import annotations
 
-import asyncio
 from dataclasses import replace
 from pathlib import Path
 
@@ -10,6 +9,7 @@ import pytest
 from game.config import TableConfig
 from game.rules.speakeasy import ENGINE
 from game.session.journal import Journal
+from game.session.scheduler import VirtualTime
 from game.session.session import Session
 from game.session.snapshot import TablePhase
 
@@ -20,8 +20,9 @@ def config(tmp_path: Path) -> TableConfig:
 
 
 async def test_bots_play_a_whole_persian_game_at_the_table_and_it_replays(config: TableConfig) -> None:
+    vt = VirtualTime()
     journal, saved, _ = Journal.open(config.data_dir)
-    s = Session.boot(config, journal, saved, bot_delay_scale=0.0)
+    s = Session.boot(config, journal, saved, clock=vt, scheduler=vt)  # bots think as long as at a real table
     s.host_command({"command": "set_seats", "count": 5})
     s.host_command({"command": "set_setting", "name": "deck", "value": "fa"})
     s.host_command({"command": "set_setting", "name": "reveal_ms", "value": 0})  # bots tap "continue"
@@ -30,11 +31,7 @@ async def test_bots_play_a_whole_persian_game_at_the_table_and_it_replays(config
     first = s.snapshot.events
     assert [e["type"] for e in first] == ["identities_dealt", "clue_drawn"]
     assert first[1]["text"] in ENGINE.default_settings("fa").texts
-    for _ in range(4000):
-        if s.phase is TablePhase.FINISHED:
-            break
-        await asyncio.sleep(0.005)
-    assert s.phase is TablePhase.FINISHED
+    vt.run_until(lambda: s.phase is TablePhase.FINISHED, limit_ms=4 * 3_600_000)
     view = s.snapshot.public_view
     assert view is not None and view["phase"] == "game_over" and view["deck"] == "fa" and view["winners"]
     final, version = s.run.state, s.version
@@ -42,7 +39,7 @@ async def test_bots_play_a_whole_persian_game_at_the_table_and_it_replays(config
     journal.close()
 
     journal, saved, _ = Journal.open(config.data_dir)
-    again = Session.boot(config, journal, saved, bot_delay_scale=0.0)
+    again = Session.boot(config, journal, saved, clock=vt, scheduler=vt)
     assert again.run is not None and again.run.state == final and again.version == version
     again.close()
     journal.close()
