@@ -104,3 +104,42 @@ def test_three_phones_play_a_companion_game_with_real_cards_and_fingers(table: T
     scores = [s["score"] for s in final["seats"]]
     assert scores == [sum(p or 0 for p in row) for row in final["pad"]["rows"]]
     pages[0].screenshot(path=str(shots / "speakeasy_companion_over_en.png"), full_page=True)
+
+
+def test_three_phones_point_in_secret_and_the_subject_reveals_with_one_tap(table: Table, phones: Phones, shots: Path) -> None:
+    """Identities dealt to the phones (face down, tap to peek) and pointing on the phones: nobody's
+    phone learns where another pointed before the reveal (S7); the subject's reveal is one tap (S8)."""
+    table.host("set_game", game="speakeasy_companion")
+    table.host("set_seats", count=3)
+    for name, value in (("clues_per_game", 1), ("countdown_ms", 1000)):
+        table.host("set_setting", name=name, value=value)
+    frames: list[list[dict[str, Any]]] = [[], [], []]
+    pages = [phones.open(table.seat_url(i), frames=frames[i]) for i in range(3)]
+    for page, name in zip(pages, NAMES):
+        join(page, name)
+    table.host("start")
+    for page in pages:
+        page.wait_for_selector("[data-testid=identity-peek]")  # own identity, face down
+    host = view(table)["host"]
+    a, b = [s for s in range(3) if s != host]
+    pages[host].click(f"[data-testid=seat-{a}]")
+    for s in (a, b):
+        pages[s].wait_for_selector(f"[data-testid=seat-{a}]:not([disabled])")  # point! (after the countdown)
+    pages[a].click(f"[data-testid=seat-{a}]")  # a thinks the clue is about themselves
+    pages[a].wait_for_selector(f"[data-testid=seat-{a}][aria-pressed=true]")
+    pages[b].screenshot(path=str(shots / "speakeasy_companion_pointing_en.png"), full_page=True)
+    pages[b].click(f"[data-testid=seat-{a}]")
+    pages[a].wait_for_selector("[data-testid=reveal-me]")
+    pages[a].click("[data-testid=reveal-me]")  # S8 in one tap
+    pages[view(table)["next_host"]].click("[data-testid=continue]")
+    for page in pages:
+        page.wait_for_selector("[data-testid=result]")
+    final = view(table)
+    assert final["phase"] == "game_over" and all(s["revealed"] for s in final["seats"])  # S12 for the rest
+    for i, received in enumerate(frames):
+        for f in received:
+            v = f.get("view") if f.get("kind") == "state" else None
+            if not v or v["phase"] != "pointing":
+                continue
+            assert v["me"]["seat"] == i and v["pointing"] is None  # nobody else's finger before the reveal
+            assert v["me"]["pointed_at"] in (None, a)  # only its own, once pointed
