@@ -224,3 +224,39 @@ def test_property_result_independent_of_arrival_order(presses, rnd):
         best_src = max(s for q, tt, s in presses if q == seat and 1000 <= tt < 6000)
         assert a.source_per_seat[seat] is best_src
         assert t == min(tt for q, tt, s in presses if q == seat and s is best_src and 1000 <= tt < 6000)
+
+
+class _Lamps:
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, ...]] = []
+
+    def arm_race(self, race_id: str, seats: frozenset[int]) -> None:
+        self.calls.append(("arm", race_id))
+
+    def end_race(self) -> None:
+        self.calls.append(("end",))
+
+
+def test_the_floor_judges_a_request_once_and_hands_the_engine_the_presses():
+    from game.rules.base import RaceMode, RaceRequest
+    from game.session.race_floor import RaceFloor
+    from game.session.scheduler import VirtualTime
+
+    vt, lamps, decided = VirtualTime(0), _Lamps(), []
+    floor = RaceFloor(vt, vt, lamps, touched=lambda: None, changed=lambda: None, decided=decided.append)
+    request = RaceRequest("k1", RaceMode.SLOWEST_LOSES, frozenset({0, 1}), 1_000, lambda presses: presses)
+    floor.sync(request, {}, lambda seat: None)
+    vt.advance(40)
+    floor.press(1, vt.now_ms(), P, error_ms=2.5)
+    vt.advance(10)
+    floor.press(0, vt.now_ms(), K)
+    vt.advance(149)
+    assert decided == []  # the settle after the last press
+    vt.advance(1)
+    assert [(p.seat, p.t_ms, p.error_ms) for p in decided[0]] == [(1, 40, 3), (0, 50, 0)]
+    assert lamps.calls == [("arm", "k1"), ("end",)]
+    floor.sync(request, {}, lambda seat: None)  # the engine still asks for it (it refused the result)
+    assert floor.current is None and lamps.calls == [("arm", "k1"), ("end",)]
+    floor.sync(None, {}, lambda seat: None)
+    floor.sync(request, {}, lambda seat: None)  # after the race was gone, the key is a new race again
+    assert floor.current is not None and floor.current.key == "k1"

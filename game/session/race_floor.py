@@ -468,6 +468,7 @@ class RaceFloor:
         self._bot_delay_scale = bot_delay_scale
         self._settle_ms = settle_ms
         self._live: LiveRace | None = None
+        self._decided_key: str | None = None  # a race already judged is not armed again
         self._decision: Handle | None = None
         self._bot_presses: dict[int, Handle] = {}
         self.last: dict[str, Any] | None = None  # the latest outcome, public facts only
@@ -490,12 +491,15 @@ class RaceFloor:
         state), ``None`` ends it unjudged."""
         live = self._live
         if request is None:
+            self._decided_key = None
             if live is not None:
                 self._disarm()
             return
         if live is not None and live.key == request.key:
             live.request = request
             return
+        if request.key == self._decided_key:
+            return  # judged; the engine refused its result (logged) and the race waits for the table
         if live is not None:
             self._disarm()
         self._arm(request, bots, view)
@@ -600,6 +604,7 @@ class RaceFloor:
         live = self._live
         assert live is not None
         request = live.request
+        self._decided_key = request.key
         if request.eligible:
             outcome = self._judge.result(now)
             presses = outcome.presses()
