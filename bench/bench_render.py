@@ -46,7 +46,7 @@ t0 = float(sys.argv[1])
 import pygame
 from game.config import TableConfig
 from game.render.app import run_window
-from game.render.scripted import lobby_snapshot
+from game.render.tapes import lobby_snapshot
 
 snap = lobby_snapshot(12, "fa", joined=0, bots=0)
 real_flip = pygame.display.flip
@@ -99,7 +99,7 @@ def bench_frames(size: tuple[int, int], frames: int, game: str = "collusion") ->
     import pygame
 
     from game.render.app import Screen
-    from game.render.scripted import busiest_reveal, speakeasy_busiest_reveal
+    from game.render.tapes import busiest_reveal, speakeasy_busiest_reveal
 
     window = pygame.display.set_mode(size)
     before, after = (speakeasy_busiest_reveal if game == "speakeasy" else busiest_reveal)(12, "en")

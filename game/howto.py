@@ -1,5 +1,5 @@
 """How to play, on the TV: before a game's first round, a short explanation played with the game's
-own scenes (scripted moments of a real game, ``game/render/scripted.py``), one worked example per key
+own scenes (scripted moments of a real game on a real session, ``game/render/tapes.py``), one worked example per key
 rule, each with a caption in the table's language. This module is the plan (pure data, shared by the
 session, which times the intro, and the screen, which draws it)."""
 from __future__ import annotations

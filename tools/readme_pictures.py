@@ -17,7 +17,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-c
 
 
 def tv_pictures(render: Callable[..., pygame.Surface], out: Path = IMAGES) -> list[Path]:
-    from game.render.scripted import moments, moth_moments
+    from game.render.tapes import moments, moth_moments
 
     wanted = {("collusion", "01_lobby"): "tv_lobby.png", ("collusion", "05_reveal"): "tv_reveal.png",
               ("cheating_moth", "m12_mosquito_result"): "tv_race_result.png"}

@@ -24,7 +24,7 @@ from game.render.games.cheating_moth_companion.scripted import companion_moments
 from game.render.games.collusion_companion import scripted as collusion_companion
 from game.render.games.speakeasy_companion import scripted as speakeasy_companion
 from game.render.kit.scene import RenderContext
-from game.render.scripted import Moment, moments, moth_moments, play_moment, speakeasy_moments
+from game.render.tapes import Moment, moments, moth_moments, play_moment, speakeasy_moments
 
 DEFAULT_SIZES = ((1280, 720), (1920, 1080))
 LANGS = ("fa", "th", "en")

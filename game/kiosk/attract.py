@@ -12,13 +12,14 @@ first phone to join stops the loop (see :class:`AttractDirector`).
 """
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from game import catalog
 from game.seating import look
-from game.session.snapshot import Mode, SeatInfo, SeatStatus, TablePhase, TableSnapshot
+from game.session.snapshot import AttractInfo, Mode, SeatInfo, SeatStatus, TablePhase, TableSnapshot
 from game.simulate import bot_seed, game_seed, play_game
 
 DEMO_SEATS = 5
@@ -116,7 +117,7 @@ class AttractReel:
             self.version += 1
 
     def snapshot(self, now_ms: int, real: TableSnapshot) -> TableSnapshot:
-        """The demo step as the screen draws it; ``extras["attract"]`` carries the real table's
+        """The demo step as the screen draws it; ``attract`` carries the real table's
         free seats (their QR codes invite people in) and the venue."""
         tape = self.tape
         assert tape is not None, "call start() first"
@@ -132,13 +133,12 @@ class AttractReel:
             settings=tape.settings, seats=seats, phase=TablePhase.FINISHED if over else TablePhase.PLAYING,
             public_view=step.public_view, events=step.events, event_seq=self.version if step.events else 0,
             clock_ms=now_ms, join_url=real.join_url, spectator_url=real.spectator_url,
-            extras={**real.extras, "bots": [None] * self.seats, "bot_names": [None] * self.seats,
-                    "race": None, "race_outcome": None, "can_start": False,
-                    "attract": {"seats": free, "join_url": real.join_url}},
+            lobby=dataclasses.replace(real.lobby, can_start=False), arcade=real.arcade,
+            attract=AttractInfo(tuple(free), real.join_url),
         )
 
 
 def wants_attract(real: TableSnapshot) -> bool:
     """The table is an empty lobby: nobody holds a seat."""
-    return real.phase is TablePhase.LOBBY and not real.extras.get("how_to_play") and \
+    return real.phase is TablePhase.LOBBY and real.how_to_play is None and \
         not any(s.status is SeatStatus.JOINED for s in real.seats)

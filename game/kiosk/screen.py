@@ -238,7 +238,7 @@ def draw_attract(surface: pygame.Surface, shown: TableSnapshot, venue: str, ctx:
     hint = pygame.Rect(inner.x, title.bottom, inner.width, round(56 * u))
     ctx.text.draw(surface, _s(lang, "kiosk.scan_hint"), lang, hint,
                   TextStyle(round(22 * u), theme.TEXT, align=Align.CENTER, max_lines=2, valign=VAlign.TOP))
-    seats: list[SeatInfo] = list(shown.extras.get("attract", {}).get("seats", []))[:6]
+    seats: list[SeatInfo] = list(shown.attract.seats if shown.attract else ())[:6]
     grid = pygame.Rect(inner.x, hint.bottom + round(10 * u), inner.width, inner.bottom - hint.bottom - round(10 * u))
     _draw_codes(surface, seats, grid, lang, u, ctx)
 

@@ -104,7 +104,9 @@ def howto_picture(game: str, lang: str, index: int, size: tuple[int, int]) -> py
     screen = Screen()
     player = HowToPlay(screen.ctx)
     slides = howto.slides(game)
-    now = session.snapshot.extras["how_to_play"]["started_ms"] + round(sum(s.seconds for s in slides[:index]) * 1000)
+    intro = session.snapshot.how_to_play
+    assert intro is not None, "the kiosk plays the how-to-play before its first round"
+    now = intro.started_ms + round(sum(s.seconds for s in slides[:index]) * 1000)
     player.update(session.snapshot, now, STEP_S, size)
     for _ in range(round(2.0 / STEP_S)):
         now += round(STEP_S * 1000)

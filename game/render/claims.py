@@ -1,17 +1,14 @@
 """The host's approval prompt on the big screen (issue 11 item 1): a new phone asks for a held seat
 (its player's phone died, or a guest wants a bot's seat mid-game). Drawn over any scene while the
-snapshot's ``extras["claims"]`` is not empty; Y allows and N refuses the first request, as Allow
+snapshot's ``claims`` are not empty; Y allows and N refuses the first request, as Allow
 and Refuse do on the host console. A kiosk's keyboard belongs to the guests: there only the host
 console (behind the PIN) answers."""
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 import pygame
 
 from game.seating import look
-from game.session.snapshot import Mode
+from game.session.snapshot import ClaimInfo, Mode
 
 from .kit import shapes, theme
 from .kit.scene import Frame, HostCommand, RenderContext, host
@@ -20,17 +17,15 @@ from .kit.text import Align, TextStyle
 CLAIM_KEYS: dict[int, bool] = {pygame.K_y: True, pygame.K_n: False}
 
 
-def open_claims(frame: Frame) -> list[Mapping[str, Any]]:
-    claims = frame.snapshot.extras.get("claims")
-    return [c for c in claims if isinstance(c, Mapping)] if isinstance(claims, list) else []
+def open_claims(frame: Frame) -> tuple[ClaimInfo, ...]:
+    return frame.snapshot.claims
 
 
-def prompt_text(frame: Frame, claim: Mapping[str, Any]) -> str:
+def prompt_text(frame: Frame, claim: ClaimInfo) -> str:
     """"A phone asks for Ali's seat", "Sara asks for Ali's seat" or "Sara asks to take over from the bot Green"."""
-    seat = int(claim.get("seat", 0))
-    who = str(claim.get("name") or "")
-    holder = str(claim.get("seat_name") or "") or frame.s("seat.name", n=seat + 1)
-    if claim.get("bot"):
+    who = claim.name
+    holder = claim.seat_name or frame.s("seat.name", n=claim.seat + 1)
+    if claim.bot:
         return frame.s("claim.bot", who=who, name=holder)
     return frame.s("claim.named", who=who, name=holder) if who else frame.s("claim.phone", name=holder)
 
@@ -45,7 +40,7 @@ def draw_claims(surface: pygame.Surface, frame: Frame, ctx: RenderContext) -> No
     box = pygame.Rect(0, 0, round(w * 0.72), round(h * 0.30))
     box.midbottom = (w // 2, h - round(24 * u))
     surface.blit(shapes.veil((w, h), (0, 0, 0, 120)), (0, 0))
-    seat_look = look(int(claim.get("seat", 0)))
+    seat_look = look(claim.seat)
     colour = pygame.Color(seat_look.colour)
     shapes.panel(surface, box, theme.PANEL, border=(colour.r, colour.g, colour.b), radius=round(18 * u), width=max(3, round(4 * u)))
     pad = round(22 * u)
@@ -75,4 +70,4 @@ def claim_answer(event: pygame.event.Event, frame: Frame) -> HostCommand | None:
     claims = open_claims(frame)
     if not claims:
         return None
-    return host("claim", id=int(claims[0]["id"]), allow=CLAIM_KEYS[event.key])
+    return host("claim", id=claims[0].id, allow=CLAIM_KEYS[event.key])

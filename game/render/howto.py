@@ -1,5 +1,5 @@
 """How to play, on the TV (``game/howto.py`` is the plan): while the session's intro runs
-(``snapshot.extras["how_to_play"]``), the screen plays the game's scripted moments slide by slide —
+(``snapshot.how_to_play``), the screen plays the game's scripted moments slide by slide —
 the game's own scenes and beats, on a small inner screen — under a caption stating the rule, in the
 table's language. Space, Enter or a click skips to the game."""
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import Any
 import pygame
 
 from game import howto, i18n
-from game.session.snapshot import TableSnapshot
+from game.session.snapshot import HowToPlayInfo, TableSnapshot
 
 from .kit import theme
 from .kit.scene import RenderContext
@@ -21,10 +21,9 @@ SKIP_KEYS = frozenset({pygame.K_SPACE, pygame.K_RETURN, pygame.K_KP_ENTER})
 
 
 def _moment_sources() -> dict[str, Callable[[str], Iterator[Any]]]:
-    from . import scripted
+    from . import tapes
 
-    return {"collusion": scripted.moments, "speakeasy": scripted.speakeasy_moments,
-            "cheating_moth": scripted.moth_moments}
+    return {"collusion": tapes.moments, "speakeasy": tapes.speakeasy_moments, "cheating_moth": tapes.moth_moments}
 
 
 def stage_rect(size: tuple[int, int]) -> pygame.Rect:
@@ -34,9 +33,8 @@ def stage_rect(size: tuple[int, int]) -> pygame.Rect:
     return pygame.Rect(0, band_h, w, h - band_h)
 
 
-def intro_of(snapshot: TableSnapshot | None) -> dict[str, Any] | None:
-    intro = snapshot.extras.get("how_to_play") if snapshot is not None else None
-    return intro if isinstance(intro, dict) else None
+def intro_of(snapshot: TableSnapshot | None) -> HowToPlayInfo | None:
+    return snapshot.how_to_play if snapshot is not None else None
 
 
 def is_skip(event: pygame.event.Event) -> bool:
@@ -65,8 +63,8 @@ class HowToPlay:
         if intro is None:
             self._key, self._inner = None, None
             return
-        game, lang = str(intro["game"]), snapshot.language
-        at = howto.slide_at(game, now_ms - int(intro["started_ms"]))
+        game, lang = intro.game, snapshot.language
+        at = howto.slide_at(game, now_ms - intro.started_ms)
         if at is None:
             return
         index, slide = at
@@ -94,8 +92,8 @@ class HowToPlay:
         intro = intro_of(snapshot)
         if intro is None:
             return
-        game, lang = str(intro["game"]), snapshot.language
-        elapsed = now_ms - int(intro["started_ms"])
+        game, lang = intro.game, snapshot.language
+        elapsed = now_ms - intro.started_ms
         at = howto.slide_at(game, elapsed)
         if at is None:
             return

@@ -8,13 +8,11 @@ import enum
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 import pygame
 
-from game import i18n
+from game import catalog, i18n
 from game.config import LANGUAGES
-from game.rules import GAMES
 from game.session.snapshot import SeatInfo, SeatStatus, TableSnapshot
 
 from .kit import shapes, theme
@@ -35,9 +33,9 @@ KEYED: dict[int, str] = {
 
 
 def presets_of(game: str, snapshot: TableSnapshot | None = None) -> tuple[str, ...]:
-    """The game's presets (from the session's extras, else the engine; none if neither knows)."""
-    if snapshot is not None and isinstance(snapshot.extras.get("presets"), list):
-        return tuple(str(p) for p in snapshot.extras["presets"])
+    """The game's presets (from the session's lobby facts, else the engine; none if neither knows)."""
+    if snapshot is not None and snapshot.lobby.presets:
+        return snapshot.lobby.presets
     try:
         from game.rules import get_engine
 
@@ -47,7 +45,7 @@ def presets_of(game: str, snapshot: TableSnapshot | None = None) -> tuple[str, .
 
 
 class ArcadeStage(enum.Enum):
-    """What the lobby's arcade control shows (from the session's ``extras["arcade"]``)."""
+    """What the lobby's arcade control shows (from the session's ``snapshot.arcade``)."""
 
     ABSENT = "absent"  # no arcade bridge at all: no control
     UNPLUGGED = "unplugged"  # the bridge looks for a board: "no arcade board", inactive
@@ -63,31 +61,14 @@ class ArcadeStatus:
 
     @classmethod
     def of(cls, snapshot: TableSnapshot) -> ArcadeStatus:
-        raw = snapshot.extras.get("arcade")
-        if not isinstance(raw, Mapping) or not raw.get("present"):
+        board = snapshot.arcade
+        if not board.present:
             return cls(ArcadeStage.ABSENT, None, {})
-        if not raw.get("connected"):
+        if not board.connected:
             return cls(ArcadeStage.UNPLUGGED, None, {})
-        if not raw.get("mapping_in_progress"):
+        if not board.mapping_in_progress:
             return cls(ArcadeStage.READY, None, {})
-        waiting = raw.get("waiting_for")
-        waiting = waiting if isinstance(waiting, int) and not isinstance(waiting, bool) else None
-        return cls(ArcadeStage.MAPPING, waiting, _mapped_so_far(snapshot, raw.get("done"), waiting))
-
-
-def _mapped_so_far(snapshot: TableSnapshot, done: Any, waiting: int | None) -> dict[int, int | None]:
-    """Seats that have pressed: the session's ``done`` ({"seat": button}) when it sends it, else
-    the seats before the awaited one (the wizard goes through the seats in order)."""
-    if isinstance(done, Mapping):
-        out: dict[int, int | None] = {}
-        for seat, button in done.items():
-            if str(seat).isdigit() and isinstance(button, int) and not isinstance(button, bool):
-                out[int(seat)] = button
-        return out
-    order = [s.seat for s in snapshot.seats]
-    if waiting not in order:
-        return {}
-    return dict.fromkeys(order[:order.index(waiting)])
+        return cls(ArcadeStage.MAPPING, board.waiting_for, dict(board.done))
 
 
 def typed_address(join_url: str) -> str:
@@ -175,7 +156,7 @@ def _buttons(frame: Frame, bar: pygame.Rect, rtl: bool) -> list[Button]:
     presets = presets_of(snap.game, snap)
     seats = len(snap.seats)
     low, high = seat_limits(snap)
-    can_start = snap.extras.get("can_start", True) is not False
+    can_start = snap.lobby.can_start
     arcade = ArcadeStatus.of(snap)
     if arcade.stage is ArcadeStage.ABSENT:
         weights = [1.35, 1.2, 1.0, 1.0, 0.55, 0.95, 1.0, 1.25]
@@ -184,7 +165,8 @@ def _buttons(frame: Frame, bar: pygame.Rect, rtl: bool) -> list[Button]:
     rects = row(bar, weights, round(8 * u), rtl)
     extra = [_arcade_button(frame, rects.pop(7), arcade)] if arcade.stage is not ArcadeStage.ABSENT else []
     game_name = frame.s(f"game.{snap.game}")
-    preset_name = frame.s(f"preset.{snap.preset}") if snap.preset else frame.s("lobby.no_preset")
+    preset_name = (frame.s(f"preset.{snap.preset}") if i18n.has(frame.lang, "screen", f"preset.{snap.preset}") else snap.preset
+                   ) if snap.preset else frame.s("lobby.no_preset")
     return [
         Button(rects[0], frame.s("lobby.btn_game", name=game_name), "G",
                (host("set_game", game=_next(games_of(snap), snap.game)),)),
@@ -205,15 +187,12 @@ def _buttons(frame: Frame, bar: pygame.Rect, rtl: bool) -> list[Button]:
 
 def games_of(snapshot: TableSnapshot) -> tuple[str, ...]:
     """The games the lobby offers now: those of the chosen mode (table or companion), from the catalog."""
-    games = snapshot.extras.get("games")
-    return tuple(g for g in games if isinstance(g, str)) if isinstance(games, list) and games else GAMES
+    return snapshot.lobby.games or catalog.ids(catalog.Mode.TABLE)
 
 
 def other_mode(snapshot: TableSnapshot) -> str | None:
     """The play mode the C key switches to (table <-> companion), if the catalog has games for it."""
-    modes = [m for m in snapshot.extras.get("play_modes", ()) if isinstance(m, str)]
-    current = snapshot.extras.get("play_mode")
-    others = [m for m in modes if m != current]
+    others = [m for m in snapshot.lobby.play_modes if m != snapshot.lobby.play_mode]
     return others[0] if others else None
 
 
@@ -240,13 +219,10 @@ def _press(lay: LobbyLayout, key: str) -> list[Intent]:
 
 
 def bot_kind(snapshot: TableSnapshot, seat: SeatInfo) -> str | None:
-    """The kind of bot on a seat (the session's ``extras["bots"]`` when it sends it)."""
+    """The kind of bot on a seat (the clever one when the session does not say)."""
     if seat.status is not SeatStatus.BOT:
         return None
-    kinds = snapshot.extras.get("bots")
-    if isinstance(kinds, list) and seat.seat < len(kinds) and kinds[seat.seat] in BOT_CYCLE:
-        return kinds[seat.seat]
-    return BOT_CYCLE[0]
+    return seat.bot if seat.bot in BOT_CYCLE else BOT_CYCLE[0]
 
 
 def next_bot(snapshot: TableSnapshot, seat: SeatInfo) -> str | None:
@@ -258,9 +234,7 @@ def next_bot(snapshot: TableSnapshot, seat: SeatInfo) -> str | None:
 
 
 def seat_limits(snapshot: TableSnapshot) -> tuple[int, int]:
-    low = snapshot.extras.get("min_seats", MIN_SEATS)
-    high = snapshot.extras.get("max_seats", MAX_SEATS)
-    return (low if isinstance(low, int) else MIN_SEATS), (high if isinstance(high, int) else MAX_SEATS)
+    return snapshot.lobby.min_seats, snapshot.lobby.max_seats
 
 
 class LobbyScene(Scene):
@@ -343,10 +317,10 @@ class LobbyScene(Scene):
         sub = frame.s("lobby.join_hint", url=snap.join_url) if snap.join_url else frame.s("lobby.scan_hint")
         ctx.text.draw(surface, sub, frame.lang, lay.subtitle,
                       TextStyle(round(22 * u), theme.TEXT_DIM, align=Align.CENTER, max_lines=1))
-        error = snap.extras.get("host_error")
+        error = snap.lobby.host_error
         notes = [frame.s(f"notice.{n}") if i18n.has(frame.lang, "screen", f"notice.{n}") else n for n in snap.notices]
-        if isinstance(error, dict) and error.get("message"):
-            notes.append(str(error["message"]))
+        if error is not None and error.message:
+            notes.append(error.message)
         if notes:
             ctx.text.draw(surface, frame.s("sep").join(notes), frame.lang, lay.notices,
                           TextStyle(round(18 * u), theme.DANGER, align=Align.CENTER, max_lines=1, min_px=7))

@@ -3,7 +3,7 @@
 :class:`ArcadeBoard` runs on the session's loop (the one writer). It tells the bridge when a race
 is armed and over (the lamps), turns the bridge's events into session changes (a button press
 goes to the race floor, an unplugged board puts up a notice, the ``map_buttons`` wizard's steps
-and its finished seat → button mapping) and gives ``extras["arcade"]``.
+and its finished seat → button mapping) and gives the screen its ``ArcadeInfo`` (through :meth:`ArcadeBoard.to_json`).
 """
 from __future__ import annotations
 
@@ -125,7 +125,7 @@ class ArcadeBoard:
         self._changed()
 
     def to_json(self, mapping: ButtonMap) -> dict[str, Any]:
-        """``extras["arcade"]``: board present, the wizard's progress, the seat → button mapping."""
+        """The board as JSON (the host console's ``lobby.arcade``; the snapshot's ``ArcadeInfo``): board present, the wizard's progress, the seat → button mapping."""
         bridge = self._bridge
         return {
             "present": bridge is not None, "connected": bool(bridge is not None and bridge.connected),

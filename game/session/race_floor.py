@@ -634,7 +634,7 @@ class RaceFloor:
 
     # ----------------------------------------------------------------------------- the screen
     def to_json(self) -> dict[str, Any]:
-        """``extras["race"]``: the armed race (or null) and the latest outcome, public facts only:
+        """The races as JSON (the snapshot's ``RaceInfo`` is made from it): the armed race (or null) and the latest outcome, public facts only:
         a secret race shows no eligible seats and nobody's press until it is decided."""
         live = self._live
         current = None

@@ -47,10 +47,16 @@ from .race_floor import BoardButton, PressInput, PressSource, PressVerdict, Race
 from .scheduler import Handle, LoopScheduler, Scheduler, session_ms, wall_ms
 from .seats import MIN_OFFERED_SEATS, AskHost, BotKind, NameNeeded, SeatRecord, clean_name, fresh_seats, seat_public_json
 from .snapshot import (
+    ArcadeInfo,
+    ClaimInfo,
+    HostError,
+    HowToPlayInfo,
     InputEvent,
     InputKind,
     InputSource,
+    LobbyInfo,
     Mode,
+    RaceInfo,
     SeatInfo,
     SeatStatus,
     TablePhase,
@@ -174,11 +180,6 @@ def _game_settings(config: TableConfig, engine: GameEngine, game: str, preset: s
     settings = engine.settings_to_wire(engine.default_settings(preset))
     house = config.kiosk.house_rules.get(game, {}) if config.kiosk is not None else {}
     return {**settings, **house}
-
-
-def _bot_name(seat: int) -> str:
-    """A bot's display name, e.g. "Bot Orange" (screens may translate it from the colour name)."""
-    return f"Bot {look(seat).colour_name.capitalize()}"
 
 
 def partial_view(run: GameRun) -> Callable[[int], Any]:
@@ -1169,7 +1170,8 @@ class Session:
             SeatInfo(seat=r.seat, status=r.status, name=_shown_name(r, t.language), colour=look(r.seat).colour,
                      symbol=look(r.seat).symbol, code=r.code if r.status is SeatStatus.FREE else "",
                      url=self.seat_url(r) if r.status is SeatStatus.FREE else "",
-                     connected=r.seat in self._connected, language=r.lang or t.language)
+                     connected=r.seat in self._connected, language=r.lang or t.language,
+                     bot=r.bot.value if r.bot is not None else None)
             for r in t.offered
         )
         running = self._timer.running
@@ -1180,42 +1182,48 @@ class Session:
             events=self.last_events, event_seq=self.event_seq,
             timer=running.info if running else None, clock_ms=self.clock(),
             join_url=f"{self.base_url}/join", spectator_url=f"{self.base_url}/watch",
-            notices=self.notices, extras=self._extras(),
+            notices=self.notices, lobby=self._lobby_info(),
+            arcade=ArcadeInfo.from_json(self._board.to_json(self.table.arcade_map)),
+            race=RaceInfo.from_json(self._races.to_json()), claims=self._claims_info(),
+            how_to_play=self._how_to_play_info(),
         )
 
-    def _extras(self) -> dict[str, Any]:
-        low = max(MIN_OFFERED_SEATS, self.engine.min_seats)
-        return {
-            "seat_count": self.table.seat_count, "min_seats": low,
-            "max_seats": min(MAX_SEATS, self.engine.max_seats), "can_start": self._can_start(),
-            "presets": list(self.engine.presets()), "games": list(catalog.ids(self.play_mode)),
-            "play_mode": self.play_mode.value, "play_modes": [m.value for m in self.play_modes()],
-            "table_settings": self.table.table_settings.to_json(), "host_url": f"{self.base_url}/host",
-            "host_error": self.host_error, "race": self._races.to_json(),
-            "arcade": self._board.to_json(self.table.arcade_map),
-            "bots": [r.bot.value if r.bot is not None else None for r in self.table.offered],
-            "bot_names": [_bot_name(r.seat) if r.bot is not None else None for r in self.table.offered],
-            "race_outcome": self._races.last, "how_to_play": self.intro,
-            "claims": [c.to_json(self.table) for c in self._claims.values()],
-        }
+    def _lobby_info(self) -> LobbyInfo:
+        error = self.host_error
+        return LobbyInfo(
+            seat_count=self.table.seat_count, min_seats=max(MIN_OFFERED_SEATS, self.engine.min_seats),
+            max_seats=min(MAX_SEATS, self.engine.max_seats), can_start=self._can_start(),
+            presets=tuple(self.engine.presets()), games=catalog.ids(self.play_mode),
+            play_mode=self.play_mode.value, play_modes=tuple(m.value for m in self.play_modes()),
+            table_settings=self.table.table_settings.to_json(), host_url=f"{self.base_url}/host",
+            host_error=HostError(error["code"], error["message"]) if error else None,
+        )
+
+    def _claims_info(self) -> tuple[ClaimInfo, ...]:
+        return tuple(ClaimInfo.from_json(c.to_json(self.table)) for c in self._claims.values())
+
+    def _how_to_play_info(self) -> HowToPlayInfo | None:
+        intro = self.intro
+        return HowToPlayInfo(str(intro["game"]), int(intro["started_ms"]), int(intro["duration_ms"])) if intro else None
 
     def _can_start(self) -> bool:
         return self.phase is TablePhase.LOBBY and all(r.bot is not None or r.joined for r in self.table.offered)
 
     def lobby_json(self, *, host: bool) -> dict[str, Any]:
         t = self.table
-        extras = self._extras()
+        info = self._lobby_info()
         return {
-            "phase": t.phase.value, "game": t.game, "preset": t.preset, "presets": extras["presets"],
-            "games": extras["games"], "language": t.language, "mode": self.mode.value,
-            "play_mode": extras["play_mode"], "play_modes": extras["play_modes"],
-            "settings": dict(t.settings), "table_settings": extras["table_settings"],
-            "seat_count": t.seat_count, "min_seats": extras["min_seats"], "max_seats": extras["max_seats"],
-            "can_start": extras["can_start"], "arcade": extras["arcade"], "how_to_play": self.intro is not None,
+            "phase": t.phase.value, "game": t.game, "preset": t.preset, "presets": list(info.presets),
+            "games": list(info.games), "language": t.language, "mode": self.mode.value,
+            "play_mode": info.play_mode, "play_modes": list(info.play_modes),
+            "settings": dict(t.settings), "table_settings": dict(info.table_settings),
+            "seat_count": t.seat_count, "min_seats": info.min_seats, "max_seats": info.max_seats,
+            "can_start": info.can_start, "arcade": self._board.to_json(self.table.arcade_map),
+            "how_to_play": self.intro is not None,
             "seats": [{**seat_public_json(r, r.seat in self._connected, secrets_too=host, base_url=self.base_url),
                        "name": _shown_name(r, t.language)}
                       for r in t.offered],
-            **({"claims": extras["claims"]} if host else {}),
+            **({"claims": [c.to_json(self.table) for c in self._claims.values()]} if host else {}),
         }
 
     def state_message(self, seat: int | None, *, host: bool = False) -> dict[str, Any]:

@@ -61,7 +61,7 @@ async def call(session: Session, sim: Any, seat: int | None, kind: str) -> tuple
         session.submit_action(seat, action, None)
     race = session.snapshot.public_view["race"]
     await until(lambda: sim.lit_lamps() == set(race["eligible"]))
-    return race, session.snapshot.extras["race"]["current"]["armed_at_ms"]
+    return race, session.snapshot.race.current.armed_at_ms
 
 
 def drawn_texts(session: Session) -> list[str]:
@@ -100,16 +100,16 @@ async def test_a_companion_round_judged_by_the_arcade_board(table: Any, sim: Any
     # M14: seat 0's Mosquito; seat 1 jumps the gun, then everyone slaps on the buttons
     race, armed = await call(session, sim, 0, "mosquito")
     sim.press(1, at_us=device_at(sim, armed, -120.0))
-    await until(lambda: session.snapshot.extras["race"]["current"]["false_starts"])
-    assert session.snapshot.extras["race"]["current"]["false_starts"][0]["seat"] == 1
+    await until(lambda: session.snapshot.race.current.false_starts)
+    assert session.snapshot.race.current.false_starts[0].seat == 1
     for seat, after in ((2, 200.0), (1, 251.0), (3, 302.0)):
         sim.press(seat, at_us=device_at(sim, armed, after))
     await until(lambda: last_race(session, race["id"]) is not None)
     last = last_race(session, race["id"])
     assert last["order"] == [2, 1, 3] and last["loser"] == 3
     assert all(abs(m - e) <= 2 for m, e in zip(last["margins_ms"], (51, 51)))
-    outcome = session.snapshot.extras["race_outcome"]
-    assert outcome["sources"] == ["arcade"] * 3 and [f["seat"] for f in outcome["false_starts"]] == [1]
+    outcome = session.snapshot.race.last
+    assert outcome.sources == ("arcade",) * 3 and [f.seat for f in outcome.false_starts] == [1]
     await until(lambda: not sim.lit_lamps())
     assert any("false start" in t for t in drawn_texts(session))  # the screen shows it, not counted
 
@@ -126,7 +126,7 @@ async def test_a_companion_round_judged_by_the_arcade_board(table: Any, sim: Any
     # M16: unplugged mid-race: the phones finish it and the screen says the races use the phones
     race, armed = await call(session, sim, None, "mosquito")
     sim.press(1, at_us=device_at(sim, armed, 40.0))
-    await until(lambda: 1 in session.snapshot.extras["race"]["current"]["pressed"])
+    await until(lambda: 1 in session.snapshot.race.current.pressed)
     sim.unplug()
     await until(lambda: ARCADE_UNPLUGGED in session.snapshot.notices)
     assert i18n.text("en", "screen", f"notice.{ARCADE_UNPLUGGED}") in drawn_texts(session)
@@ -134,7 +134,7 @@ async def test_a_companion_round_judged_by_the_arcade_board(table: Any, sim: Any
         session.press(seat, armed + 90 + 30 * i, PressSource.PHONE, error_ms=4.0, race=race["id"])
     await until(lambda: last_race(session, race["id"]) is not None)
     assert last_race(session, race["id"])["order"] == [1, 2, 3]
-    assert session.snapshot.extras["race_outcome"]["sources"] == ["arcade", "phone", "phone"]
+    assert session.snapshot.race.last.sources == ("arcade", "phone", "phone",)
     sim.replug()
     await until(lambda: ARCADE_UNPLUGGED not in session.snapshot.notices)
 

@@ -55,7 +55,7 @@ async def armed_mosquito(session: Session, sim: Any, seed: int) -> tuple[dict[st
     session.submit_action(seat, action, None)
     race = session.snapshot.public_view["race"]
     await until(lambda: sim.lit_lamps() == set(race["eligible"]))  # M14: the slappers' lamps light
-    return race, session.snapshot.extras["race"]["current"]["armed_at_ms"]
+    return race, session.snapshot.race.current.armed_at_ms
 
 
 def device_at(sim: Any, armed_at_ms: float, after_ms: float) -> int:
@@ -73,9 +73,9 @@ async def test_mosquito_decided_by_buttons_1_ms_apart_in_true_order(table: Any, 
         sim.press(seat, at_us=device_at(sim, armed, after))
     last = await wait_decided(session, race["id"])
     assert last["order"] == [b, c, a] and last["slowest"] == a
-    outcome = session.snapshot.extras["race_outcome"]
-    assert outcome["sources"] == ["arcade"] * 3 and outcome["error_bound_ms"] < 5
-    assert all(abs(m - 1.0) < 0.2 for m in outcome["margins_ms"])
+    outcome = session.snapshot.race.last
+    assert outcome.sources == ("arcade",) * 3 and outcome.error_bound_ms < 5
+    assert all(abs(m - 1.0) < 0.2 for m in outcome.margins_ms)
     await until(lambda: not sim.lit_lamps())  # end_race put the lamps out
 
 
@@ -85,17 +85,17 @@ async def test_unplugged_mid_race_phones_decide_and_the_board_comes_back(table: 
     race, armed = await armed_mosquito(session, sim, 1)
     first = race["eligible"][0]
     sim.press(first, at_us=device_at(sim, armed, 10.0))
-    await until(lambda: first in session.snapshot.extras["race"]["current"]["pressed"])
+    await until(lambda: first in session.snapshot.race.current.pressed)
     sim.unplug()
     await until(lambda: ARCADE_UNPLUGGED in session.snapshot.notices)
     for i, seat in enumerate(race["eligible"][1:]):  # the phones take over
         session.press(seat, armed + 40 + 10 * i, PressSource.PHONE, error_ms=3.0)
     last = await wait_decided(session, race["id"])
     assert last["order"] == list(race["eligible"])
-    assert session.snapshot.extras["race_outcome"]["sources"] == ["arcade", "phone", "phone"]
+    assert session.snapshot.race.last.sources == ("arcade", "phone", "phone")
     sim.replug()
     await until(lambda: ARCADE_UNPLUGGED not in session.snapshot.notices)
-    assert session.snapshot.extras["arcade"]["connected"] is True
+    assert session.snapshot.arcade.connected is True
     await asyncio.sleep(0.2)
     assert not sim.lit_lamps()  # the race ended while unplugged: no stale lamps come back
 
@@ -103,13 +103,13 @@ async def test_unplugged_mid_race_phones_decide_and_the_board_comes_back(table: 
 async def test_button_mapping_wizard_saves_to_the_journal(table: Any, sim: Any) -> None:
     session, bridge = table
     session.host_command({"command": "map_buttons"})
-    assert session.snapshot.extras["arcade"]["waiting_for"] == 0
+    assert session.snapshot.arcade.waiting_for == 0
     for button in (3, 2, 1, 0):
         sim.press(button)
         await asyncio.sleep(0.08)
     await until(lambda: session.table.arcade_map == ((0, 3), (1, 2), (2, 1), (3, 0)))
     assert bridge.mapping == {0: 3, 1: 2, 2: 1, 3: 0}
-    assert session.snapshot.extras["arcade"]["mapping"] == {"0": 3, "1": 2, "2": 1, "3": 0}
+    assert session.snapshot.arcade.mapping == ((0, 3), (1, 2), (2, 1), (3, 0))
 
 
 def test_tabletop_headless_starts_on_the_simulated_board(sim: Any, tmp_path: Path) -> None:

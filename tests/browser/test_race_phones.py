@@ -58,8 +58,8 @@ def test_a_phone_slaps_in_a_mosquito_race(table: Table, phones: Phones) -> None:
     page = pages[slapper]
     wait_synced(table, slapper)
     table.call(lambda s: s.submit_action(player, action, None))
-    race = table.call(lambda s: s.snapshot.extras["race"]["current"])
-    table.call(lambda s: s.press(other, race["armed_at_ms"] + 1, PressSource.KEYBOARD))
+    race = table.call(lambda s: s.snapshot.race.current)
+    table.call(lambda s: s.press(other, race.armed_at_ms + 1, PressSource.KEYBOARD))
 
     button = page.locator("[data-testid=race-press]")
     button.wait_for()
@@ -67,11 +67,11 @@ def test_a_phone_slaps_in_a_mosquito_race(table: Table, phones: Phones) -> None:
     button.dispatch_event("pointerdown")
     page.wait_for_selector("[data-testid=race-times]", timeout=8_000)
 
-    outcome = table.call(lambda s: s.snapshot.extras["race_outcome"])
-    assert outcome["order"] == [other, slapper]  # the keyboard press was stamped 1 ms after the go
-    assert outcome["sources"] == ["keyboard", "phone"]
+    outcome = table.call(lambda s: s.snapshot.race.last)
+    assert outcome.order == (other, slapper)  # the keyboard press was stamped 1 ms after the go
+    assert outcome.sources == ("keyboard", "phone")
     last = table.call(lambda s: s.snapshot.public_view["last_race"])
     assert last["slowest"] == slapper
     rows = page.locator("[data-testid=race-times] li").all_inner_texts()
     assert len(rows) == 3 and "ms" in rows[1] and "±" in rows[2]
-    assert outcome["error_bound_ms"] < 250, outcome  # the phone was synced: not the arrival-time fallback
+    assert outcome.error_bound_ms < 250, outcome  # the phone was synced: not the arrival-time fallback

@@ -30,7 +30,7 @@ def test_the_toy_game_plays_a_whole_table_and_replays_from_the_journal(toy: cata
     journal, saved, _ = Journal.open(config.data_dir)
     session = Session.boot(config, journal, saved, clock=vt, scheduler=vt)
     try:
-        assert toy.id in session.snapshot.extras["games"]
+        assert toy.id in session.snapshot.lobby.games
         session.host_command({"command": "set_game", "game": toy.id})
         session.host_command({"command": "set_seats", "count": 4})
         session.host_command({"command": "fill_bots", "kind": "random"})
@@ -38,16 +38,16 @@ def test_the_toy_game_plays_a_whole_table_and_replays_from_the_journal(toy: cata
         races: set[str] = set()
 
         def over() -> bool:
-            current = session.snapshot.extras["race"]["current"]
+            current = session.snapshot.race.current
             if current is not None:
-                races.add(current["race"])
+                races.add(current.key)
             return session.phase is TablePhase.FINISHED
 
         vt.run_until(over, limit_ms=10 * 60_000)
         view = session.snapshot.public_view
         assert view is not None and view["phase"] == "game_over" and view["winners"]
         assert races == {"buzz:1", "buzz:2", "buzz:3"}  # every round's race ran on the race floor
-        assert session.snapshot.extras["race_outcome"]["race"] == "buzz:3"
+        assert session.snapshot.race.last.key == "buzz:3"
         journal.close()
         journal, saved, _ = Journal.open(config.data_dir)
         again = Session.boot(config, None, saved, clock=vt, scheduler=vt)

@@ -41,12 +41,12 @@ def test_every_game_has_a_30_to_45_second_explanation_of_its_key_rules(game: str
 def test_kiosk_explains_the_game_before_it_starts(tmp_path: Path) -> None:
     session, time = table(tmp_path)
     session.host_command({"command": "start"})
-    intro = session.snapshot.extras["how_to_play"]
-    assert session.phase is TablePhase.LOBBY and intro["game"] == "collusion"
+    intro = session.snapshot.how_to_play
+    assert session.phase is TablePhase.LOBBY and intro is not None and intro.game == "collusion"
     time.advance(howto.duration_ms("collusion") - 1)
     assert session.phase is TablePhase.LOBBY
     time.advance(1)
-    assert session.phase is TablePhase.PLAYING and session.snapshot.extras["how_to_play"] is None
+    assert session.phase is TablePhase.PLAYING and session.snapshot.how_to_play is None
     session.close()
 
 
@@ -102,7 +102,7 @@ def test_each_slide_draws_the_games_scene_and_a_caption_that_fits(tmp_path: Path
     session.host_command({"command": "start"})
     player = HowToPlay(ctx)
     screen = Screen(ctx=ctx)
-    started = session.snapshot.extras["how_to_play"]["started_ms"]
+    started = session.snapshot.how_to_play.started_ms
     for slide in howto.slides(game):
         now = started + round(sum(s.seconds for s in howto.slides(game)[:howto.slides(game).index(slide)]) * 1000) + 2_000
         screen.sync(session.snapshot)

@@ -124,7 +124,7 @@ async def test_the_attract_loop_starts_in_an_idle_empty_lobby_and_stops_when_a_p
     clock.now += 1
     demo = layer.shown(real)
     assert layer.attracting and demo.phase is TablePhase.PLAYING and demo.game == "collusion"
-    assert [s.url for s in demo.extras["attract"]["seats"]] == [s.url for s in real.seats]  # the real links
+    assert [s.url for s in demo.attract.seats] == [s.url for s in real.seats]  # the real links
     versions = set()
     for _ in range(40):  # the bots play on: the screen sees step after step
         clock.now += 0.5

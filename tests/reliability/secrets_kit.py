@@ -18,6 +18,7 @@ own seat's frame:
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -83,7 +84,8 @@ class Recorder:
         public = json.loads(frames.get(None, host=False))
         own = [_private(f.get("view")) for f in seat_frames]
         snapshot = s.snapshot
-        screen = {"public_view": snapshot.public_view, "events": snapshot.events, "extras": snapshot.extras,
+        screen = {"public_view": snapshot.public_view, "events": snapshot.events,
+                  "race": dataclasses.asdict(snapshot.race), "claims": [dataclasses.asdict(c) for c in snapshot.claims],
                   "seats": [repr(seat) for seat in snapshot.seats]}
         self.moments.append(Moment(s.version, seat_frames, public, own, json.loads(json.dumps(screen, default=str))))
 

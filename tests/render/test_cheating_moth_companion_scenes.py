@@ -10,7 +10,7 @@ from scene_checks import LANGS, SIZES, assert_draw_is_pure, assert_paints_the_wh
 from game.render.games.cheating_moth_companion.model import model_of
 from game.render.games.cheating_moth_companion.scripted import companion_moments
 from game.render.kit.scene import HostCommand
-from game.render.scripted import play_moment
+from game.render.tapes import play_moment
 
 MOMENTS = {lang: list(companion_moments(lang)) for lang in LANGS}
 EXPECTED = {"turn": "cheating_moth_companion", "mosquito_race": "cheating_moth_companion",

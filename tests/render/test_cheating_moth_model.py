@@ -19,7 +19,8 @@ from game.render.kit.qr import QrCache
 from game.render.kit.scene import RenderContext
 from game.render.kit.sound import Effect, SoundBank
 from game.render.kit.text import TextRenderer
-from game.render.scripted import moth_moments, play_moment
+from game.render.tapes import moth_moments, play_moment
+from game.session.snapshot import RaceInfo
 
 EN = {m.name: m for m in moth_moments("en")}
 
@@ -48,7 +49,7 @@ def test_neighbours_wrap_around_m5():
 
 
 def test_the_race_verdict_joins_the_judges_sources_and_false_starts():
-    race = race_from(DECIDED, OUTCOME)
+    race = race_from(DECIDED, RaceInfo.from_json({"last": OUTCOME}).last)
     assert race is not None and race.kind is Kind.MOSQUITO
     assert race.sources == (Source.ARCADE, Source.PHONE, Source.KEYBOARD)
     assert race.false_starts == ((0, 140.0),)
@@ -57,7 +58,7 @@ def test_the_race_verdict_joins_the_judges_sources_and_false_starts():
 
 
 def test_another_races_outcome_is_not_joined():
-    race = race_from(DECIDED, dict(OUTCOME, race="race:5"))
+    race = race_from(DECIDED, RaceInfo.from_json({"last": dict(OUTCOME, race="race:6")}).last)
     assert race is not None
     assert race.sources == (None, None, None) and race.false_starts == ()
     assert race.error_bound_ms == 6.0  # the engine's own error bounds

@@ -13,7 +13,7 @@ from game.render.kit.qr import QrCache
 from game.render.kit.scene import RenderContext
 from game.render.kit.sound import SoundBank
 from game.render.kit.text import TextRenderer
-from game.render.scripted import Moment, MothTable, moth_moments, play_moment
+from game.render.tapes import Moment, MothTable, moth_moments, play_moment
 
 MOMENTS = {lang: list(moth_moments(lang)) for lang in LANGS}
 EXPECTED_TOP = {
@@ -71,7 +71,7 @@ def test_smallest_and_fullest_tables_fit(size, seats):
             problems.append(f"{text!r} in {box}")
 
     ctx = RenderContext(TextRenderer(probe), QrCache(), SoundBank(enabled=False))
-    snaps = MothTable(seats, "fa", seed=2, overrides={"two_decks": seats > 5}).play()
+    snaps = MothTable(seats, "fa", seed=2, settings={"two_decks": seats > 5}).play()
     race = next(i for i, s in enumerate(snaps) if any(e.get("type") == "race_decided" for e in s.events))
     surface = pygame.Surface(size)
     for moment in (Moment("table", (snaps[0],)), Moment("race", (snaps[race - 1], snaps[race]), play_s=3.0),

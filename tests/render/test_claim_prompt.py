@@ -14,8 +14,8 @@ from game.render.kit.qr import QrCache
 from game.render.kit.scene import HostCommand, RenderContext
 from game.render.kit.sound import SoundBank
 from game.render.kit.text import TextRenderer
-from game.render.scripted import lobby_snapshot
-from game.session.snapshot import Mode, TableSnapshot
+from game.render.tapes import lobby_snapshot
+from game.session.snapshot import ClaimInfo, Mode, TableSnapshot
 
 SIZE = (1920, 1080)
 ALI = {"id": 7, "seat": 0, "name": "", "seat_name": "Ali", "bot": False}
@@ -24,7 +24,7 @@ SARA_FOR_BOT = {"id": 8, "seat": 3, "name": "Sara", "seat_name": "Red", "bot": T
 
 def with_claims(lang: str, *claims: dict[str, Any]) -> TableSnapshot:
     snap = lobby_snapshot(6, lang, joined=3, bots=2)
-    return dataclasses.replace(snap, extras={**snap.extras, "claims": list(claims)})
+    return dataclasses.replace(snap, claims=tuple(ClaimInfo.from_json(c) for c in claims))
 
 
 def key(k: int) -> pygame.event.Event:

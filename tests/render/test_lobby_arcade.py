@@ -18,9 +18,9 @@ from game.render.kit.scene import Frame, HostCommand, RenderContext
 from game.render.kit.sound import SoundBank
 from game.render.kit.text import TextRenderer
 from game.render.lobby import ArcadeStage, ArcadeStatus, layout
-from game.render.scripted import lobby_snapshot
+from game.render.tapes import lobby_snapshot
 from game.session.session import Session
-from game.session.snapshot import InputKind, TableSnapshot
+from game.session.snapshot import ArcadeInfo, InputKind, TableSnapshot
 
 SIZE = (1280, 720)
 SIZES = ((1280, 720), (1920, 1080), (3840, 2160))
@@ -30,17 +30,14 @@ CANCEL = {"command": "map_buttons", "cancel": True}
 
 
 def arcade(*, present: bool = True, connected: bool = True, mapping: bool = False, waiting: int | None = None,
-           done: dict[str, int] | None = None) -> dict[str, Any]:
-    out: dict[str, Any] = {"present": present, "connected": connected, "mapping_in_progress": mapping,
-                           "waiting_for": waiting, "mapping": None}
-    if done is not None:
-        out["done"] = done
-    return out
+           done: dict[str, Any] | None = None) -> ArcadeInfo:
+    """The board as the session reports it (through the same JSON the host console reads)."""
+    return ArcadeInfo.from_json({"present": present, "connected": connected, "mapping_in_progress": mapping,
+                                 "waiting_for": waiting, "done": done or {}, "mapping": None})
 
 
 def snapshot(lang: str = "en", n: int = 8, **kw: Any) -> TableSnapshot:
-    snap = lobby_snapshot(n, lang, joined=3, bots=2)
-    return dataclasses.replace(snap, extras={**snap.extras, "arcade": arcade(**kw)})
+    return dataclasses.replace(lobby_snapshot(n, lang, joined=min(3, n), bots=max(0, n - 3)), arcade=arcade(**kw))
 
 
 def screen_for(snap: TableSnapshot, ctx: RenderContext) -> Screen:
@@ -67,22 +64,21 @@ def shown_texts(snap: TableSnapshot, size: tuple[int, int] = SIZE) -> list[str]:
 
 
 # ------------------------------------------------------------------------------------ status
-def test_status_reads_the_sessions_extras():
+def test_status_reads_the_sessions_arcade_facts():
     assert ArcadeStatus.of(lobby_snapshot(5, "en")).stage is ArcadeStage.ABSENT
     assert ArcadeStatus.of(snapshot(present=False, connected=False)).stage is ArcadeStage.ABSENT
     assert ArcadeStatus.of(snapshot(connected=False)).stage is ArcadeStage.UNPLUGGED
     assert ArcadeStatus.of(snapshot()).stage is ArcadeStage.READY
-    guessed = ArcadeStatus.of(snapshot(mapping=True, waiting=3))
-    assert guessed.stage is ArcadeStage.MAPPING and guessed.waiting_for == 3
-    assert dict(guessed.done) == {0: None, 1: None, 2: None}  # the seats before the awaited one
+    waiting = ArcadeStatus.of(snapshot(mapping=True, waiting=3))
+    assert waiting.stage is ArcadeStage.MAPPING and waiting.waiting_for == 3 and dict(waiting.done) == {}
     told = ArcadeStatus.of(snapshot(mapping=True, waiting=2, done={"0": 5, "1": 0, "x": 3, "3": True}))
     assert dict(told.done) == {0: 5, 1: 0}  # malformed entries are skipped, never an error
 
 
-def test_garbage_arcade_extras_mean_no_board():
-    for raw in (None, "yes", 3, [], {"present": "maybe"}):
-        snap = lobby_snapshot(5, "en")
-        snap = dataclasses.replace(snap, extras={**snap.extras, "arcade": raw})
+def test_garbage_arcade_json_means_no_board():
+    for raw in ({}, {"present": "maybe"}, {"present": True, "done": "x", "mapping": [1]}):
+        info = ArcadeInfo.from_json(raw)
+        snap = dataclasses.replace(lobby_snapshot(5, "en"), arcade=info)
         assert ArcadeStatus.of(snap).stage in (ArcadeStage.ABSENT, ArcadeStage.UNPLUGGED, ArcadeStage.READY)
     odd = ArcadeStatus.of(snapshot(mapping=True, waiting=True))  # type: ignore[arg-type]
     assert odd.waiting_for is None and dict(odd.done) == {}
@@ -138,8 +134,6 @@ def test_the_panel_names_the_awaited_seat_and_the_buttons_found(lang):
     assert s("lobby.arcade_button", n=5) in texts and s("lobby.arcade_button", n=1) in texts
     assert s("lobby.arcade_now") in texts and s("lobby.arcade_stop_hint") in texts
     assert s("lobby.btn_arcade_stop") in texts
-    guessed = shown_texts(snapshot(lang, n=6, mapping=True, waiting=2))
-    assert guessed.count(s("lobby.arcade_done")) == 2
     ready = shown_texts(snapshot(lang))
     assert s("lobby.btn_arcade") in ready and s("lobby.arcade_press", n=3) not in ready
 
@@ -180,10 +174,10 @@ def test_no_arcade_text_is_cut_or_unreadably_small(lang, size):
              snapshot(lang, n=12, mapping=True, waiting=11, done={str(i): 11 - i for i in range(11)}),
              snapshot(lang, n=12), snapshot(lang, n=5, connected=False)]
     speakeasy = lobby_snapshot(8, lang, joined=3, bots=2, game="speakeasy", preset="en")
-    cases.append(dataclasses.replace(speakeasy, extras={**speakeasy.extras, "arcade": arcade()}))
+    cases.append(dataclasses.replace(speakeasy, arcade=arcade()))
     cut, small = _render_problems(cases, size)
     # what is already small without a board (the 12-seat cards at 720p) is not the wizard's doing
-    _, small_before = _render_problems([dataclasses.replace(c, extras={}) for c in cases], size)
+    _, small_before = _render_problems([dataclasses.replace(c, arcade=ArcadeInfo()) for c in cases], size)
     assert not cut, sorted(cut)[:5]
     assert not small - small_before, sorted(small - small_before)[:5]
 
@@ -229,14 +223,14 @@ async def test_the_keys_drive_the_sessions_wizard(tmp_path: Path, shared_ctx):
         events = [screen.input_event(i) for i in screen.handle(key(pygame.K_a), SIZE)]
         assert [(e.kind, e.payload) for e in events] == [(InputKind.HOST, MAP)]
         session.handle_input(events[0])
-        assert session.snapshot.extras["host_error"] is None
+        assert session.snapshot.lobby.host_error is None
         assert bridge.started == [tuple(s.seat for s in session.snapshot.seats)]
         screen = screen_for(session.snapshot, shared_ctx)
         assert ArcadeStatus.of(screen.snapshot).stage is ArcadeStage.MAPPING
         events = [screen.input_event(i) for i in screen.handle(key(pygame.K_ESCAPE), SIZE)]
         assert [e.payload for e in events] == [CANCEL]
         session.handle_input(events[0])
-        assert session.snapshot.extras["host_error"] is None and not bridge.mapping_in_progress
+        assert session.snapshot.lobby.host_error is None and not bridge.mapping_in_progress
         assert ArcadeStatus.of(session.snapshot).stage is ArcadeStage.READY
     finally:
         session.close()

@@ -7,7 +7,7 @@ import pygame
 
 from game.config import TableConfig
 from game.render.app import run_window
-from game.render.scripted import lobby_snapshot
+from game.render.tapes import lobby_snapshot
 from game.session.snapshot import InputEvent, InputKind
 
 

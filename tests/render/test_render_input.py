@@ -6,7 +6,7 @@ import pygame
 from game.render.app import Screen
 from game.render.kit.scene import HostCommand, WindowOp
 from game.render.lobby import layout
-from game.render.scripted import lobby_snapshot, moments, play_moment
+from game.render.tapes import lobby_snapshot, moments, play_moment
 from game.session.snapshot import InputKind, InputSource
 
 SIZE = (1280, 720)
@@ -38,7 +38,9 @@ def test_lobby_keys_send_host_commands(shared_ctx):
     assert payloads(screen.handle(key(pygame.K_EQUALS), SIZE)) == [{"command": "set_seats", "count": 9}]
     assert payloads(screen.handle(key(pygame.K_MINUS), SIZE)) == [{"command": "set_seats", "count": 7}]
     assert payloads(screen.handle(key(pygame.K_b), SIZE)) == [{"command": "fill_bots", "kind": "heuristic"}]
-    assert payloads(screen.handle(key(pygame.K_RETURN), SIZE)) == [{"command": "start"}]
+    assert payloads(screen.handle(key(pygame.K_RETURN), SIZE)) == []  # three seats are free: not yet
+    full = lobby_screen(shared_ctx, n=8, language="en", joined=3, bots=5)
+    assert payloads(full.handle(key(pygame.K_RETURN), SIZE)) == [{"command": "start"}]
 
 
 def test_seat_limits_disable_the_seat_buttons(shared_ctx):
@@ -67,7 +69,7 @@ def test_keyboard_seat_selection(shared_ctx):
 
 
 def test_buttons_are_mirrored_in_persian_and_clickable(shared_ctx):
-    screen = lobby_screen(shared_ctx, n=8, language="fa")
+    screen = lobby_screen(shared_ctx, n=8, language="fa", joined=3, bots=5)
     buttons = layout(screen.frame(SIZE)).buttons
     assert buttons[0].rect.x > buttons[-1].rect.x  # "game" is on the right, "start" on the left
     assert payloads(screen.handle(click(buttons[-1].rect.center), SIZE)) == [{"command": "start"}]

@@ -10,7 +10,7 @@ from game.render.app import Screen
 from game.render.kit import qr
 from game.render.kit.theme import contrast, parse_hex
 from game.render.lobby import layout
-from game.render.scripted import lobby_snapshot, seat_infos
+from game.render.tapes import lobby_snapshot
 from game.seating import SEAT_LOOKS
 from game.session.snapshot import SeatStatus
 
@@ -38,7 +38,7 @@ def test_each_qr_on_the_lobby_decodes_to_its_seats_link(size, lang, shared_ctx):
 
 
 def test_every_seat_colour_gives_a_readable_code(shared_ctx):
-    url = seat_infos(1, 0)[0].url
+    url = lobby_snapshot(3, joined=0, bots=0).seats[0].url
     for look in SEAT_LOOKS:
         colour = parse_hex(look.colour)
         dark, light = qr.colours(colour)

@@ -10,7 +10,7 @@ from game.render.kit.qr import QrCache
 from game.render.kit.scene import RenderContext
 from game.render.kit.sound import SoundBank
 from game.render.kit.text import TextRenderer
-from game.render.scripted import moments, play_moment
+from game.render.tapes import moments, play_moment
 
 MOMENTS = {lang: list(moments(lang)) for lang in LANGS}
 EXPECTED_TOP = {
@@ -80,7 +80,7 @@ def test_speakeasy_gets_its_own_table_scene(shared_ctx):
     import dataclasses
 
     from game.render.app import Screen
-    from game.render.scripted import lobby_snapshot
+    from game.render.tapes import lobby_snapshot
     from game.rules import get_engine
     from game.session.snapshot import TablePhase
 
@@ -118,7 +118,7 @@ def test_session_notices_are_shown_translated(lang):
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("seats", [3, 12])
 def test_smallest_and_fullest_tables_fit(lang, size, seats):
-    from game.render.scripted import Moment, ScriptedTable, busiest_reveal, lobby_snapshot
+    from game.render.tapes import Moment, ScriptedTable, busiest_reveal, lobby_snapshot
 
     problems: list[str] = []
 
@@ -132,7 +132,8 @@ def test_smallest_and_fullest_tables_fit(lang, size, seats):
     if seats == 12:
         before, after = busiest_reveal(12, lang)
     else:
-        table = ScriptedTable(3, lang)
+        table = ScriptedTable("collusion", 3, lang, preset="tabani")
+        table.start()
         before = table.snapshot()
         table.act(0, {"type": "vote", "target": 1})
         after = table.snapshot()

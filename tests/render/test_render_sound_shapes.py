@@ -88,7 +88,7 @@ class RecordingBank(SoundBank):
 
 def test_scenes_cue_their_effects_as_the_story_unfolds(shared_ctx):
     from game.render.kit.scene import RenderContext
-    from game.render.scripted import moments, play_moment
+    from game.render.tapes import moments, play_moment
 
     by_name = {m.name: m for m in moments("en")}
     bank = RecordingBank()

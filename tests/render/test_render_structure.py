@@ -14,7 +14,7 @@ from game.render.app import Screen, game_screen
 from game.render.kit.final import FinalScene
 from game.render.kit.scene import Scene
 from game.render.kit.table import background
-from game.render.scripted import lobby_snapshot
+from game.render.tapes import lobby_snapshot
 from game.session.snapshot import TablePhase
 
 RENDER = Path(__file__).resolve().parents[2] / "game" / "render"
@@ -68,6 +68,16 @@ def test_every_game_package_is_reachable_through_its_descriptor_and_ends_on_the_
     finals = [c for c in vars(__import__(f"game.render.games.{game}.final", fromlist=["x"])).values()
               if isinstance(c, type) and issubclass(c, FinalScene) and c is not FinalScene]
     assert len(finals) == 1
+
+
+def test_every_game_and_preset_the_lobby_offers_has_its_name_on_the_screen():
+    from game import i18n
+
+    for desc in catalog.games(catalog.Mode.TABLE):
+        for lang in i18n.LANGUAGES:
+            assert i18n.has(lang, "screen", desc.title_key), (desc.id, lang)
+            for preset in desc.load_engine().presets():
+                assert i18n.has(lang, "screen", f"preset.{preset}"), (desc.id, preset, lang)
 
 
 def test_a_game_without_a_screen_falls_back_to_the_lobby():

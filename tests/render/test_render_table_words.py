@@ -25,7 +25,7 @@ from game.render.kit.seats import SeatModel, look_of
 from game.render.kit.sound import SoundBank
 from game.render.kit.text import TextRenderer
 from game.render.lobby import typed_address
-from game.render.scripted import lobby_snapshot, moments, moth_moments, play_moment
+from game.render.tapes import lobby_snapshot, moments, moth_moments, play_moment
 from game.seating import bot_name, look
 from game.session.session import Session
 from game.session.snapshot import SeatStatus

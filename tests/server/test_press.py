@@ -92,7 +92,7 @@ async def test_M16_phone_presses_with_offset_clocks_are_judged_in_true_order(mak
     seat, action = await move_until_playable(session, "mosquito", 3)
     session.submit_action(seat, action, None)
     race = session.snapshot.public_view["race"]
-    armed = session.snapshot.extras["race"]["current"]["armed_at_ms"]
+    armed = session.snapshot.race.current.armed_at_ms
     true_after = dict(zip(race["eligible"], (60.0, 25.0, 40.0)))  # >= 10 ms apart
     VT.advance(100)
     for s in sorted(race["eligible"], key=lambda s: -true_after[s]):  # sent latest first, later than pressed
@@ -105,7 +105,7 @@ async def test_M16_phone_presses_with_offset_clocks_are_judged_in_true_order(mak
     assert last["order"] == sorted(race["eligible"], key=lambda s: true_after[s])
     for s, t in zip(last["order"], last["times_ms"]):
         assert abs(t - true_after[s]) <= max(last["error_ms"]) + 1
-    assert session.snapshot.extras["race_outcome"]["sources"] == ["phone"] * 3
+    assert session.snapshot.race.last.sources == ("phone",) * 3
 
 
 async def test_unsynced_phone_uses_arrival_time_and_a_wide_error(make_table: Any) -> None:
@@ -130,7 +130,7 @@ async def test_false_start_and_too_late_verdicts(make_table: Any) -> None:
     seat, action = await move_until_playable(session, "beetle", 2)
     session.submit_action(seat, action, None)
     race = session.snapshot.public_view["race"]
-    armed = session.snapshot.extras["race"]["current"]["armed_at_ms"]
+    armed = session.snapshot.race.current.armed_at_ms
     holders = [s for s in range(4) if session.state_personal(s)["view"]["me"]["race_cards"]]
     if not holders:
         pytest.skip("nobody holds the beetle's number in this deal")

@@ -127,18 +127,18 @@ async def test_M14_companion_called_on_a_phone_slapped_from_every_source_the_slo
         live: Session, vt: VirtualTime) -> None:
     live.submit_action(0, {"type": "call", "kind": "mosquito"}, None)
     race = live.snapshot.public_view["race"]
-    current = live.snapshot.extras["race"]["current"]
-    assert race["eligible"] == [1, 2, 3] and current["race"] == str(race["id"])
+    current = live.snapshot.race.current
+    assert race["eligible"] == [1, 2, 3] and current.key == str(race["id"])
     live.press(3, vt.now_ms() - 80, PressSource.ARCADE, error_ms=1.0, race=race["id"])  # before the call
-    assert live.snapshot.extras["race"]["current"]["false_starts"][0]["seat"] == 3  # shown, not counted
-    armed = current["armed_at_ms"]
+    assert live.snapshot.race.current.false_starts[0].seat == 3  # shown, not counted
+    armed = current.armed_at_ms
     live.press(2, armed + 190, PressSource.ARCADE, error_ms=1.0, race=race["id"])
     live.press(1, armed + 240, PressSource.PHONE, error_ms=6.0, race=race["id"])
     live.press(3, armed + 410, PressSource.KEYBOARD, error_ms=17.0, race=race["id"])
     vt.run_until(lambda: decided(live, race["id"]) is not None, limit_ms=10_000)
     last = decided(live, race["id"])
     assert last["order"] == [2, 1, 3] and last["loser"] == 3 and last["margins_ms"] == [50, 170]
-    assert live.snapshot.extras["race_outcome"]["sources"] == ["arcade", "phone", "keyboard"]
+    assert live.snapshot.race.last.sources == ("arcade", "phone", "keyboard",)
     assert live.snapshot.public_view["turn"] == 1
 
 
@@ -155,7 +155,7 @@ async def test_M14_companion_nobody_slaps_within_the_timeout_all_slowest_a_seede
 async def test_M15_companion_fastest_wins_then_one_tap_gives_it_to_the_next(live: Session, vt: VirtualTime) -> None:
     live.submit_action(0, {"type": "call", "kind": "beetle"}, None)
     race = live.snapshot.public_view["race"]
-    armed = live.snapshot.extras["race"]["current"]["armed_at_ms"]
+    armed = live.snapshot.race.current.armed_at_ms
     live.press(3, armed + 150, PressSource.ARCADE, error_ms=1.0, race=race["id"])
     live.press(1, armed + 170, PressSource.PHONE, error_ms=6.0, race=race["id"])
     vt.run_until(lambda: decided(live, race["id"]) is not None, limit_ms=10_000)
@@ -180,7 +180,7 @@ async def test_companion_restart_mid_race_keeps_the_call_and_every_accepted_entr
     again = Session.boot(replace(companion, new=False), journal, saved, clock=vt, scheduler=vt)
     try:
         assert again.snapshot.public_view["race"]["id"] == race["id"]  # the call survived: the race runs again
-        armed = again.snapshot.extras["race"]["current"]["armed_at_ms"]
+        armed = again.snapshot.race.current.armed_at_ms
         for seat, after in ((1, 120), (2, 260)):
             again.press(seat, armed + after, PressSource.PHONE, error_ms=5.0, race=race["id"])
         vt.run_until(lambda: decided(again, race["id"]) is not None, limit_ms=10_000)

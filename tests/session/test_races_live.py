@@ -3,7 +3,6 @@ engine's race_result journaled, false starts and the arcade state in the snapsho
 runs on virtual time: nothing here waits on the real clock."""
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +12,7 @@ from tabletop_racekit import private, seat_people
 
 from game.config import TableConfig
 from game.rules.base import MalformedAction, UnknownSeat
+from game.seating import bot_name
 from game.session.journal import Journal
 from game.session.race_floor import PressSource, PressVerdict
 from game.session.scheduler import VirtualTime
@@ -74,22 +74,22 @@ def key(session: Session, seat: int, t_ms: float, race: int | None = None) -> No
 async def test_M14_keyboard_presses_decide_a_mosquito_in_true_order(moth: Session) -> None:
     start(moth)
     race = await mosquito(moth)
-    armed = moth.snapshot.extras["race"]["current"]["armed_at_ms"]
+    armed = moth.snapshot.race.current.armed_at_ms
     a, b, c = race["eligible"]
     for seat, after in ((c, 40), (a, 95), (b, 12)):  # handed in out of order
         key(moth, seat, armed + after)
     last = await wait_decided(moth, race["id"])
     assert last["order"] == [b, c, a] and last["slowest"] == a
     assert last["times_ms"] == [12, 40, 95] and last["margins_ms"] == [0, 28, 55]
-    assert moth.snapshot.extras["race"]["current"] is None
-    assert moth.snapshot.extras["race"]["last"]["sources"] == ["keyboard"] * 3
+    assert moth.snapshot.race.current is None
+    assert moth.snapshot.race.last.sources == ("keyboard",) * 3
     assert moth.host_error is None
 
 
 async def test_race_result_is_journaled_and_replays(moth: Session, tmp_path: Path) -> None:
     start(moth)
     race = await mosquito(moth, seed=3)
-    armed = moth.snapshot.extras["race"]["current"]["armed_at_ms"]
+    armed = moth.snapshot.race.current.armed_at_ms
     for i, seat in enumerate(race["eligible"]):
         moth.press(seat, armed + 30 * (i + 1), PressSource.PHONE, error_ms=4.2)
     last = await wait_decided(moth, race["id"])
@@ -109,7 +109,7 @@ async def test_mosquito_nobody_enters_times_out_with_everyone_missing(moth: Sess
     race = await mosquito(moth, seed=1)
     last = await wait_decided(moth, race["id"], timeout_s=5)
     assert last["order"] == [] and sorted(last["no_press"]) == sorted(race["eligible"])
-    assert moth.snapshot.extras["race"]["last"]["timed_out"] is True
+    assert moth.snapshot.race.last.timed_out is True
 
 
 async def test_false_starts_are_shown_and_ignored(moth: Session) -> None:
@@ -120,16 +120,16 @@ async def test_false_starts_are_shown_and_ignored(moth: Session) -> None:
     moth.clock.advance(10)  # type: ignore[attr-defined]
     moth.submit_action(seat, action, None)
     race = moth.snapshot.public_view["race"]
-    current = moth.snapshot.extras["race"]["current"]
-    assert [f["seat"] for f in current["false_starts"]] == [jumper]
+    current = moth.snapshot.race.current
+    assert [f.seat for f in current.false_starts] == [jumper]
     other = next(s for s in race["eligible"] if s != jumper)
-    assert moth.press(other, current["armed_at_ms"] - 5, PressSource.PHONE) is PressVerdict.FALSE_START
-    assert moth.press(seat, current["armed_at_ms"] + 5, PressSource.PHONE) is PressVerdict.NOT_ELIGIBLE
+    assert moth.press(other, current.armed_at_ms - 5, PressSource.PHONE) is PressVerdict.FALSE_START
+    assert moth.press(seat, current.armed_at_ms + 5, PressSource.PHONE) is PressVerdict.NOT_ELIGIBLE
     for i, s in enumerate(race["eligible"]):
-        moth.press(s, current["armed_at_ms"] + 20 + i, PressSource.KEYBOARD)
+        moth.press(s, current.armed_at_ms + 20 + i, PressSource.KEYBOARD)
     last = await wait_decided(moth, race["id"])
     assert sorted(last["order"]) == sorted(race["eligible"])  # the false starters still raced validly
-    assert {f["seat"] for f in moth.snapshot.extras["race"]["last"]["false_starts"]} == {jumper, other}
+    assert {f.seat for f in moth.snapshot.race.last.false_starts} == {jumper, other}
 
 
 async def beetle(session: Session, seed: int) -> tuple[dict[str, Any], list[int]]:
@@ -144,12 +144,12 @@ async def beetle(session: Session, seed: int) -> tuple[dict[str, Any], list[int]
 async def test_M15_beetle_first_holder_wins_and_the_public_stays_blind(moth: Session) -> None:
     start(moth)
     race, holders = await beetle(moth, 4)
-    armed = moth.snapshot.extras["race"]["current"]["armed_at_ms"]
+    armed = moth.snapshot.race.current.armed_at_ms
     outsiders = [s for s in range(4) if s not in holders]
     for s in outsiders:
         assert moth.press(s, armed + 1, PressSource.PHONE) is PressVerdict.NOT_ELIGIBLE
-    current = moth.snapshot.extras["race"]["current"]
-    assert current["pressed"] == [] and current["eligible"] == []
+    current = moth.snapshot.race.current
+    assert current.pressed == () and current.eligible == ()
     last_view: dict[str, Any]
     if holders:
         assert moth.press(holders[-1], armed + 50, PressSource.PHONE) is PressVerdict.ACCEPTED
@@ -171,17 +171,15 @@ async def test_M15_holders_who_stay_still_are_not_shown_on_the_screen(moth: Sess
         await wait_decided(moth, race["id"], timeout_s=10)
     else:
         pytest.skip("no Beetle race with two holders")
-    armed = moth.snapshot.extras["race"]["current"]["armed_at_ms"]
-    presser, still = holders[0], holders[1:]
+    armed = moth.snapshot.race.current.armed_at_ms
+    presser = holders[0]
     assert moth.press(presser, armed + 80, PressSource.PHONE) is PressVerdict.ACCEPTED
     await wait_decided(moth, race["id"])
-    extras = moth.snapshot.extras
-    for outcome in (extras["race_outcome"], extras["race"]["last"]):
-        assert outcome["order"] == [presser]
-        assert not any(s in outcome.get("missing", []) for s in still)
-    shown = json.dumps({"race": extras["race"], "race_outcome": extras["race_outcome"]})
-    assert "missing" not in shown and "timed_out" not in shown
-    assert extras["race_outcome"]["false_starts"] == []  # only a holder's early press would be listed
+    outcome = moth.snapshot.race.last
+    assert outcome is not None and outcome.order == (presser,)
+    # a secret race: who held the number and stayed still, or that it ran out, is not shown
+    assert outcome.missing is None and outcome.timed_out is None
+    assert outcome.false_starts == ()  # only a holder's early press would be listed
 
 
 async def test_bots_press_in_races(moth: Session) -> None:
@@ -189,16 +187,16 @@ async def test_bots_press_in_races(moth: Session) -> None:
     seat, action = await move_until_playable(moth, "mosquito", 6)
     bot_seat = next(s for s in range(4) if s != seat)
     moth.host_command({"command": "kick", "seat": bot_seat})  # a bot takes the seat over
-    assert moth.snapshot.extras["bots"][bot_seat] == "heuristic"
+    assert moth.snapshot.seats[bot_seat].bot == "heuristic"
     moth.submit_action(seat, action, None)
     race = moth.snapshot.public_view["race"]
-    armed = moth.snapshot.extras["race"]["current"]["armed_at_ms"]
+    armed = moth.snapshot.race.current.armed_at_ms
     for s in race["eligible"]:
         if s != bot_seat:
             moth.press(s, armed + 700, PressSource.KEYBOARD)  # slower than any bot reaction (<= 600 ms)
     last = await wait_decided(moth, race["id"])
     assert last["order"][0] == bot_seat  # the bot reacted within about 160–600 ms
-    assert moth.snapshot.extras["race"]["last"]["sources"][0] == "bot"
+    assert moth.snapshot.race.last.sources[0] == "bot"
 
 
 async def test_bad_presses_change_nothing(moth: Session) -> None:
@@ -254,9 +252,9 @@ async def test_arcade_lamps_notice_and_mapping_saved(moth: Session) -> None:
     moth.attach_arcade(bridge)
     moth.host_command({"command": "map_buttons"})
     assert bridge.calls[-1] == ("map", (0, 1, 2, 3))
-    assert moth.snapshot.extras["arcade"]["waiting_for"] == 0
+    assert moth.snapshot.arcade.waiting_for == 0
     bridge.emit(MappingStep(0, 3, 1))
-    assert moth.snapshot.extras["arcade"]["waiting_for"] == 1
+    assert moth.snapshot.arcade.waiting_for == 1
     bridge.emit(MappingDone({0: 3, 1: 2, 2: 1, 3: 0}))
     assert moth.table.arcade_map == ((0, 3), (1, 2), (2, 1), (3, 0))
     journal, saved, _ = Journal.open(moth.config.data_dir)
@@ -267,7 +265,7 @@ async def test_arcade_lamps_notice_and_mapping_saved(moth: Session) -> None:
     assert ("arm", str(race["id"]), frozenset(race["eligible"])) in bridge.calls
     bridge.emit(BoardLost("/dev/x", "unplugged"))
     assert ARCADE_UNPLUGGED in moth.snapshot.notices
-    armed = moth.snapshot.extras["race"]["current"]["armed_at_ms"]
+    armed = moth.snapshot.race.current.armed_at_ms
     for i, s in enumerate(race["eligible"]):  # phones take over
         moth.press(s, armed + 10 * (i + 1), PressSource.PHONE)
     last = await wait_decided(moth, race["id"])
@@ -306,10 +304,10 @@ async def test_host_keyboard_digits_press_for_seats_during_a_race(moth: Session)
         moth.handle_input(event)
     last = await wait_decided(moth, race["id"])
     assert sorted(last["order"]) == sorted(race["eligible"])
-    assert moth.snapshot.extras["race_outcome"]["sources"] == ["keyboard"] * len(race["eligible"])
+    assert moth.snapshot.race.last.sources == ("keyboard",) * len(race["eligible"])
 
 
-async def test_lobby_extras_bots_and_speakeasy_preset_follows_the_language(tmp_path: Path, vt: VirtualTime) -> None:
+async def test_lobby_bots_and_speakeasy_preset_follows_the_language(tmp_path: Path, vt: VirtualTime) -> None:
     config = TableConfig(data_dir=tmp_path / "d", admin_pin="2468", game="speakeasy", language="fa")
     session = Session.boot(config, None, None, clock=vt, scheduler=vt)
     try:
@@ -320,8 +318,8 @@ async def test_lobby_extras_bots_and_speakeasy_preset_follows_the_language(tmp_p
         session.host_command({"command": "set_language", "language": "fa"})
         assert session.table.preset == "en"  # the host chose: kept
         session.host_command({"command": "set_bot", "seat": 1, "kind": "random"})
-        extras = session.snapshot.extras
-        assert extras["bots"][:2] == [None, "random"]
-        assert extras["bot_names"][1].startswith("Bot ") and extras["bot_names"][0] is None
+        seats = session.snapshot.seats
+        assert [s.bot for s in seats[:2]] == [None, "random"]
+        assert seats[1].name == bot_name(1, "fa") and seats[0].name == ""
     finally:
         session.close()

@@ -258,9 +258,9 @@ async def test_presence_does_not_grow_the_version(make_fake: MakeFake) -> None:
 async def test_handle_input_from_the_keyboard(make_fake: MakeFake) -> None:
     s = make_fake()
     s.handle_input(InputEvent(InputSource.KEYBOARD, InputKind.HOST, None, {"command": "set_seats", "count": 5}, 0))
-    assert s.table.seat_count == 5 and s.snapshot.extras["host_error"] is None
+    assert s.table.seat_count == 5 and s.snapshot.lobby.host_error is None
     s.handle_input(InputEvent(InputSource.KEYBOARD, InputKind.HOST, None, {"command": "set_seats", "count": 50}, 0))
-    assert s.table.seat_count == 5 and s.snapshot.extras["host_error"]["code"] == "bad_settings"
+    assert s.table.seat_count == 5 and s.snapshot.lobby.host_error.code == "bad_settings"
 
 
 async def test_kiosk_idle_reset(make_fake: MakeFake, config: TableConfig) -> None:

@@ -14,7 +14,7 @@ from game.session.snapshot import TableSnapshot
 
 from .beats import AccusationBeat, FlightBeat, Move, RaceResultBeat
 from .final import GameOverScene
-from .model import OUTCOME_KEY, Phase, accusation_from, events_of, int_at, phase, race_from, seat_models
+from .model import Phase, accusation_from, events_of, int_at, phase, race_from, seat_models
 from .table import DOMAIN, RoundOverScene, TableScene
 
 __all__ = ["beats_for", "choose_base"]
@@ -61,7 +61,7 @@ def beats_for(snapshot: TableSnapshot, previous: TableSnapshot | None) -> list[S
         return seats[seat].name or i18n.text(lang, "screen", "seat.name", n=seat + 1)
 
     out: list[Scene] = []
-    race = race_from(view.get("last_race"), snapshot.extras.get(OUTCOME_KEY))
+    race = race_from(view.get("last_race"), snapshot.race.last)
     if race is not None and events_of(events, "race_decided"):
         out.append(RaceResultBeat(dataclasses.replace(race, number=race_number(race.race, events, previous)), seats))
     if phase(view) in (Phase.ROUND_OVER, Phase.GAME_OVER):

@@ -1,6 +1,5 @@
 """What the Cheating Moth scenes draw, read from the public view (``docs/views/cheating_moth.md``)
-and from the race judge's outcome (``RaceOutcome.to_wire()``, which the session hands the screen
-as ``snapshot.extras["race_outcome"]``).
+and from the race judge's outcome of the latest race (``snapshot.race.last``).
 
 Pure functions over JSON: no pygame here. A beat keeps its own parsed copy, because by the time it
 plays the view may already show the next turn."""
@@ -15,9 +14,7 @@ from game.render.kit.seats import SeatModel, look_of
 
 # The engine's own enums: one source for the wire values.
 from game.rules.cheating_moth import Kind, Phase
-from game.session.snapshot import TableSnapshot
-
-OUTCOME_KEY = "race_outcome"  # snapshot.extras key: the judge's RaceOutcome.to_wire() of the latest race
+from game.session.snapshot import RaceDone, TableSnapshot
 
 
 class Tell(enum.Enum):
@@ -169,14 +166,14 @@ def accusation_from(data: Any) -> Accusation | None:
     return Accusation(int(data["guard"]), int(data["target"]), bool(data.get("caught", False)))
 
 
-def _outcome_for(race_id: int, outcome: Any) -> Mapping[str, Any] | None:
+def _outcome_for(race_id: int, outcome: RaceDone | None) -> RaceDone | None:
     """The judge's outcome if it is this race's (the session names races ``race:<id>`` or ``<id>``)."""
-    if not isinstance(outcome, Mapping):
+    if outcome is None:
         return None
-    return outcome if str(outcome.get("race")) in (str(race_id), f"race:{race_id}") else None
+    return outcome if outcome.key in (str(race_id), f"race:{race_id}") else None
 
 
-def race_from(data: Any, outcome: Any = None) -> RaceResult | None:
+def race_from(data: Any, outcome: RaceDone | None = None) -> RaceResult | None:
     """A ``race_decided`` (the view's ``last_race``) joined with the judge's outcome if it matches."""
     if not isinstance(data, Mapping):
         return None
@@ -191,12 +188,10 @@ def race_from(data: Any, outcome: Any = None) -> RaceResult | None:
     bound = float(max(errors, default=0))
     starts: tuple[tuple[int, float], ...] = ()
     if judged is not None:
-        by_seat = dict(zip(_ints(judged.get("order")), judged.get("sources", []) or []))
+        by_seat = dict(zip(judged.order, judged.sources))
         sources = tuple(_enum(Source, by_seat.get(s)) for s in order)
-        b = judged.get("error_bound_ms")
-        bound = float(b) if isinstance(b, (int, float)) and not isinstance(b, bool) else bound
-        starts = tuple((_int(f.get("seat")), float(f.get("early_by_ms", 0) or 0))
-                       for f in judged.get("false_starts", []) or [] if isinstance(f, Mapping))
+        bound = judged.error_bound_ms
+        starts = tuple((f.seat, f.early_by_ms) for f in judged.false_starts)
     return RaceResult(
         race=race_id, kind=kind, player=_int(data.get("player")), number=_int_or_none(data.get("number")), order=order,
         times_ms=_ints(data.get("times_ms")), margins_ms=_ints(data.get("margins_ms")), error_ms=errors,

@@ -1,7 +1,7 @@
 """What the Cheating Moth companion screen draws, read from the snapshot (pure: no pygame).
 
 The engine's public view gives the round, the guard, the turn, the open race, the latest race and
-the score pad; the session's race floor (``extras["race"]``) adds who has pressed so far, the false
+the score pad; the session's race floor (``snapshot.race``) adds who has pressed so far, the false
 starts and the time source of every counted press (M16)."""
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from game.session.snapshot import TableSnapshot
+from game.session.snapshot import FalseStartInfo, RaceInfo, TableSnapshot
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,45 +98,39 @@ def _opt(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def _false_starts(items: Any) -> tuple[FalseStartModel, ...]:
-    if not isinstance(items, Sequence):
-        return ()
-    return tuple(FalseStartModel(_int(f.get("seat")), round(float(f.get("early_by_ms", 0))), str(f.get("source", "")))
-                 for f in items if isinstance(f, Mapping) and isinstance(f.get("seat"), int))
+def _starts(items: tuple[FalseStartInfo, ...]) -> tuple[FalseStartModel, ...]:
+    return tuple(FalseStartModel(f.seat, round(f.early_by_ms), f.source) for f in items)
 
 
-def _open_race(view: Mapping[str, Any], extras: Mapping[str, Any]) -> OpenRace | None:
+def _open_race(view: Mapping[str, Any], floor: RaceInfo) -> OpenRace | None:
     race = view.get("race")
     if not isinstance(race, Mapping):
         return None
-    floor = extras.get("race") if isinstance(extras.get("race"), Mapping) else {}
-    current = floor.get("current") if isinstance(floor, Mapping) else None
-    current = current if isinstance(current, Mapping) else {}
+    current = floor.current
     return OpenRace(_int(race.get("id")), str(race.get("kind", "")), _int(race.get("caller")), str(race.get("rule", "")),
-                    _ints(race.get("eligible")), _ints(current.get("pressed")), _false_starts(current.get("false_starts")),
-                    _opt(current.get("armed_at_ms")), _int(race.get("timeout_ms"), 5000))
+                    _ints(race.get("eligible")), current.pressed if current else (),
+                    _starts(current.false_starts) if current else (),
+                    current.armed_at_ms if current else None, _int(race.get("timeout_ms"), 5000))
 
 
-def _sources(extras: Mapping[str, Any], order: tuple[int, ...]) -> dict[int, str]:
+def _sources(floor: RaceInfo, order: tuple[int, ...]) -> dict[int, str]:
     """The judge's source per seat for the latest race, when its outcome is this race's."""
-    outcome = extras.get("race_outcome")
-    if not isinstance(outcome, Mapping) or tuple(_ints(outcome.get("order"))) != order:
+    outcome = floor.last
+    if outcome is None or outcome.order != order:
         return {}
-    sources = outcome.get("sources")
-    return {s: str(src) for s, src in zip(order, sources)} if isinstance(sources, Sequence) else {}
+    return dict(zip(order, outcome.sources))
 
 
-def _done_race(view: Mapping[str, Any], extras: Mapping[str, Any]) -> DoneRace | None:
+def _done_race(view: Mapping[str, Any], floor: RaceInfo) -> DoneRace | None:
     last = view.get("last_race")
     if not isinstance(last, Mapping):
         return None
     order = _ints(last.get("order"))
     times = _ints(last.get("times_ms"))
-    sources = _sources(extras, order)
+    sources = _sources(floor, order)
     lines = tuple(RaceLine(s, t, None if i == 0 else t - times[i - 1], sources.get(s, ""))
                   for i, (s, t) in enumerate(zip(order, times)))
-    outcome = extras.get("race_outcome")
-    starts = _false_starts(outcome.get("false_starts")) if isinstance(outcome, Mapping) and sources else ()
+    starts = _starts(floor.last.false_starts) if floor.last is not None and sources else ()
     return DoneRace(_int(last.get("race")), str(last.get("kind", "")), _int(last.get("caller")), str(last.get("rule", "")),
                     lines, _ints(last.get("missing")), _ints(last.get("tied")), _opt(last.get("loser")),
                     _opt(last.get("winner")), _ints(last.get("undone")), bool(last.get("undo_open")),
@@ -153,7 +147,6 @@ def _trace(pad: Mapping[str, Any]) -> tuple[TraceLine, ...]:
 
 def model_of(snapshot: TableSnapshot) -> CompanionModel:
     view = snapshot.public_view if isinstance(snapshot.public_view, Mapping) else {}
-    extras = snapshot.extras if isinstance(snapshot.extras, Mapping) else {}
     pad_value = view.get("pad")
     pad: Mapping[str, Any] = pad_value if isinstance(pad_value, Mapping) else {}
     n = _int(view.get("n"), len(snapshot.seats))
@@ -162,8 +155,8 @@ def model_of(snapshot: TableSnapshot) -> CompanionModel:
     final = view.get("final") if isinstance(view.get("final"), Mapping) else None
     return CompanionModel(
         phase=str(view.get("phase", "play")), round=_int(view.get("round"), 1), rounds=_int(view.get("rounds"), 1), n=n,
-        guard=_int(view.get("guard")), turn=_int(view.get("turn")), race=_open_race(view, extras),
-        last=_done_race(view, extras),
+        guard=_int(view.get("guard")), turn=_int(view.get("turn")), race=_open_race(view, snapshot.race),
+        last=_done_race(view, snapshot.race),
         rows=tuple(tuple(_opt(v) for v in row) for row in rows if isinstance(row, Sequence)),
         totals=_ints(pad.get("totals")) or (0,) * n, trace=_trace(pad), out=_opt(view.get("out")),
         waiting_for=_ints(view.get("waiting_for")),

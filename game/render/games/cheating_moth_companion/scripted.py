@@ -7,10 +7,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from game.render.scripted import JOIN_BASE, Moment, seat_infos
+from game.render.tapes import JOIN_BASE, NAMES, Moment
 from game.rules.base import RacePress
 from game.rules.cheating_moth_companion import ENGINE, Settings, State
-from game.session.snapshot import Mode, SeatInfo, TablePhase, TableSnapshot
+from game.seating import look
+from game.session.snapshot import Mode, RaceInfo, SeatInfo, SeatStatus, TablePhase, TableSnapshot
 
 GAME = "cheating_moth_companion"
 SOURCES = {0: ("arcade", 1), 1: ("phone", 9), 2: ("arcade", 1), 3: ("keyboard", 17)}
@@ -31,7 +32,8 @@ class CompanionTable:
 
     def __post_init__(self) -> None:
         self.state = ENGINE.new_game(Settings(rounds=self.rounds), self.n, 7)
-        self.seats = seat_infos(self.n, self.n, 0, self.language)
+        self.seats = tuple(SeatInfo(i, SeatStatus.JOINED, NAMES[i % len(NAMES)], look(i).colour, look(i).symbol, "", "",
+                                    connected=True, language=self.language) for i in range(self.n))
         self.snap([])
 
     def act(self, seat: int | None, wire: dict[str, Any]) -> None:
@@ -53,8 +55,8 @@ class CompanionTable:
         assert request is not None
         order = [seat for seat, _ in sorted(presses, key=lambda p: p[1])]
         starts = [] if false_start is None else [{"seat": false_start, "early_by_ms": 140.0, "source": "arcade"}]
-        self.extras["race_outcome"] = {"order": order, "sources": [SOURCES[s][0] for s in order], "false_starts": starts}
-        self.extras["race"] = {"current": None, "last": self.extras["race_outcome"]}
+        self.extras["race"] = {"current": None, "last": {"order": order, "sources": [SOURCES[s][0] for s in order],
+                                                         "false_starts": starts}}
         action = request.on_result(tuple(RacePress(s, t, SOURCES[s][1]) for s, t in sorted(presses, key=lambda p: p[1])))
         self.act(None, ENGINE.action_to_wire(action))
 
@@ -64,7 +66,8 @@ class CompanionTable:
             version=len(self.snapshots) + 1, mode=Mode.COMPANION, language=self.language, game=GAME, preset="classic",
             settings=ENGINE.settings_to_wire(self.state.settings), seats=self.seats,
             phase=TablePhase.FINISHED if over else TablePhase.PLAYING, public_view=ENGINE.view(self.state, None),
-            events=tuple(events), event_seq=len(self.snapshots), clock_ms=self.now, extras=dict(self.extras),
+            events=tuple(events), event_seq=len(self.snapshots), clock_ms=self.now,
+            race=RaceInfo.from_json(self.extras.get("race") or {}),
             join_url=f"{JOIN_BASE}/join", spectator_url=f"{JOIN_BASE}/watch",
         ))
 
