@@ -4,6 +4,7 @@ one tap, the round ends and every player enters their penalty points — bad ent
 on the phone — and the next round starts with the next guard (M14, M15, M17, M18)."""
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,14 @@ from .test_cheating_moth_phones import wait_until
 pytestmark = pytest.mark.browser
 
 NAMES = ("Sara", "Ali", "Nok")
+NAMES_IN = {"en": NAMES, "fa": ("سارا", "علی", "نوک"), "th": ("นก", "Sara", "อาลี")}
 CLICK_MS = 5_000
+WEB = Path(__file__).resolve().parents[2] / "game" / "i18n"
+
+
+def phone_text(lang: str, key: str, **values: Any) -> str:
+    """A phone string as the page shows it (placeholders filled; Persian digits are the page's business)."""
+    return json.loads((WEB / f"web_{lang}.json").read_text("utf-8"))[key].format(**values)
 
 
 def public(table: Table) -> dict[str, Any]:
@@ -47,34 +55,45 @@ def enter(page: Any, text: str) -> str:
     """Type points and send them; the phone's error line (empty once accepted and the form is gone)."""
     page.fill("[data-testid=points-mine-input]", text)
     page.click("[data-testid=points-mine-go]")
-    error = page.locator("[data-testid=points-mine-error]")
-    return error.inner_text() if error.count() else ""
+    page.wait_for_function("""() => {
+      const e = document.querySelector('[data-testid=points-mine-error]');
+      return !e || e.textContent.length > 0 || document.querySelector('[data-testid=my-points]') !== null;
+    }""")
+    try:
+        error = page.locator("[data-testid=points-mine-error]")
+        return error.inner_text(timeout=3000) if error.count() else ""
+    except Exception:
+        page.screenshot(path="/tmp/cm/debug.png", full_page=True)
+        raise
 
 
-def test_three_phones_play_a_companion_round(table: Table, phones: Phones, shots: Path) -> None:
+@pytest.mark.parametrize("lang", ["en", "fa", "th"])
+def test_three_phones_play_a_companion_round(lang: str, table: Table, phones: Phones, shots: Path) -> None:
+    names = NAMES_IN[lang]
+    table.host("set_language", language=lang)
     pages = [phones.open(table.seat_url(i), scale=2 if i == 0 else 1) for i in range(3)]
-    for page, name in zip(pages, NAMES):
+    for page, name in zip(pages, names):
         join(page, name)
     table.host("set_mode", mode="companion")
     table.host("set_seats", count=3)
     assert table.snapshot().game == "cheating_moth_companion"
     table.host("start")
     pages[0].wait_for_selector("[data-testid=call-mosquito]")
-    pages[0].screenshot(path=str(shots / "moth_companion_turn.png"), full_page=True)
+    pages[0].screenshot(path=str(shots / f"{lang}_moth_companion_turn.png"), full_page=True)
 
     mosquito = race_on(pages, table, 0, "mosquito", [1, 2])  # M14: seat 0's Mosquito; 1 and 2 slap
     assert sorted(mosquito["order"]) == [1, 2] and mosquito["loser"] in (1, 2)
-    slowest = NAMES[mosquito["loser"]]
+    slowest = names[mosquito["loser"]]
     pages[0].wait_for_selector("[data-testid=race-result]")
     assert slowest in pages[0].inner_text("[data-testid=race-result]")
-    pages[mosquito["loser"]].screenshot(path=str(shots / "moth_companion_mosquito_slowest.png"), full_page=True)
+    pages[mosquito["loser"]].screenshot(path=str(shots / f"{lang}_moth_companion_mosquito_slowest.png"), full_page=True)
 
     turn = public(table)["turn"]
     assert turn == 1  # play goes on after the Mosquito's player
     beetle = race_on(pages, table, 1, "beetle", [0, 2])  # M15: anyone may race
     winner = beetle["winner"]
     pages[winner].wait_for_selector("[data-testid=wrong-win]")
-    pages[winner].screenshot(path=str(shots / "moth_companion_beetle_winner.png"), full_page=True)
+    pages[winner].screenshot(path=str(shots / f"{lang}_moth_companion_beetle_winner.png"), full_page=True)
     pages[winner].click("[data-testid=wrong-win]")  # the card did not fit: one tap
     wait_until(pages[winner], lambda: public(table)["last_race"]["winner"] != winner, "the win goes to the next")
     assert public(table)["last_race"]["undone"] == [winner]
@@ -88,18 +107,18 @@ def test_three_phones_play_a_companion_round(table: Table, phones: Phones, shots
     wait_until(pages[2], lambda: public(table)["phase"] == "scoring", "scoring")
 
     pages[0].wait_for_selector("[data-testid=points-mine-input]")
-    assert "whole number" in enter(pages[0], "seven")
-    assert "below 0" in enter(pages[0], "-3")
-    pages[0].screenshot(path=str(shots / "moth_companion_points_error.png"), full_page=True)
+    assert enter(pages[0], "seven") == phone_text(lang, "mothc.points_error.not_a_number")
+    assert enter(pages[0], "-3") == phone_text(lang, "mothc.points_error.negative")
+    pages[0].screenshot(path=str(shots / f"{lang}_moth_companion_points_error.png"), full_page=True)
     assert public(table)["pad"]["rows"][0] == [None]  # nothing reached the pad
     assert enter(pages[0], "7") == ""
     pages[1].wait_for_selector("[data-testid=points-mine-input]")
-    assert "150" in enter(pages[1], "250")
+    assert enter(pages[1], "250") == phone_text(lang, "mothc.points_error.out_of_range", max=150 if lang != "fa" else "۱۵۰")
     assert enter(pages[1], "۱۲") == ""  # Persian digits are numbers too
     wait_until(pages[1], lambda: public(table)["waiting_for"] == [], "every entry is in")
     assert public(table)["pad"]["rows"] == [[7], [12], [0]]
     pages[1].wait_for_selector("[data-testid=next-round]")
-    pages[1].screenshot(path=str(shots / "moth_companion_pad.png"), full_page=True)
+    pages[1].screenshot(path=str(shots / f"{lang}_moth_companion_pad.png"), full_page=True)
     pages[1].click("[data-testid=next-round]")
     wait_until(pages[1], lambda: public(table)["round"] == 2, "round two")
     assert public(table)["guard"] == 1 and public(table)["turn"] == 1  # M18: left of round one's guard
