@@ -166,14 +166,14 @@ async def phones(races: int) -> dict[str, list[float]]:
         started = await start_table(config(tmp), arcade=False)
         session = started.session
         screen, surface = Screen(), pygame.Surface(SIZE)
-        join_all(session)
+        session.host_command({"command": "set_seats", "count": SEATS})  # the phones take the free seats
         async with aiohttp.ClientSession() as http:
             sockets = [await http.ws_connect(f"http://127.0.0.1:{started.port}/ws") for _ in range(SEATS)]
             group = [Phone(ws) for ws in sockets]
             readers = [asyncio.create_task(p.read()) for p in group]
             try:
                 for seat, p in enumerate(group):
-                    await p.send("hello", token=session.table.seats[seat].token)
+                    await p.send("hello", token=session.table.seats[seat].token, name=f"P{seat + 1}")
                 await asyncio.sleep(1.0)  # the join burst of clock probes
                 session.host_command({"command": "start"})
                 for _ in range(races):
@@ -208,6 +208,8 @@ async def main(args: argparse.Namespace) -> None:
     print(f"Cheating Moth companion: Mosquito call -> verdict drawn at {SIZE[0]}x{SIZE[1]}, ms "
           f"(the judge settles {SETTLE_MS:.0f} ms after the deciding press)")
     for name, run in (("arcade buttons (pty)", buttons), ("phones (WebSocket, loopback)", phones)):
+        if args.only and args.only not in name:
+            continue
         figures = await run(args.races + WARM_UP)
         print(f"{name}:")
         print(line("call -> race armed", figures["armed"]))
@@ -218,4 +220,5 @@ async def main(args: argparse.Namespace) -> None:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--races", type=int, default=40)
+    parser.add_argument("--only", choices=["buttons", "phones"], default=None, help="run one path only")
     asyncio.run(main(parser.parse_args()))
