@@ -276,3 +276,14 @@ def test_a_companion_record_replays_in_plain_words(tmp_path: Path, capsys: Any) 
     assert "Ali put down a mosquito and called the race (M14)." in out
     assert "Mina's card did not fit: the Beetle goes to Ali (M15)." in out
     assert "Ali's round 1: 11 → 12, corrected by the host." in out
+
+
+def test_a_seats_view_is_the_public_view_plus_its_own_part_at_every_step() -> None:
+    """Nothing is secret at a companion table but each seat's own flags: no seat sees another's."""
+    state = fresh(4, seed=2026)
+    for seat, action in _script():
+        state, _ = ENGINE.apply(state, seat, action)
+        public = ENGINE.view(state, None)
+        for s in range(4):
+            mine = ENGINE.view(state, s)
+            assert {k: v for k, v in mine.items() if k != "me"} == public and mine["me"]["seat"] == s
