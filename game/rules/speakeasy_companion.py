@@ -244,7 +244,7 @@ class State:
     last: ClueResult | None = None
     winners: tuple[int, ...] = ()
     tie_break: TieBreak = TieBreak.NONE
-    host_changes: tuple[int, ...] = ()  # indices of the pad changes the host made (what undo may revert)
+    host_changes: tuple[int, ...] = ()  # indices of the pad's edits the host made (what undo may revert)
     notes: tuple[Note, ...] = ()
 
     @property
@@ -442,6 +442,7 @@ def _score_clue(state: State, events: Events) -> tuple[State, Events]:
     for line in lines:
         pad = pad.enter(line.seat, state.number, line.points, None)
         events.append(table.Scored(line.seat, line.points, pad.total(line.seat), line.reason, line.cause))
+    pad = _fill_row(pad, state.number)
     counts = tuple(c + (1 if s in correct else 0) for s, c in enumerate(state.correct))
     result = ClueResult(state.number, state.host, subject, state.pointing, correct, outcome, identity, lines)
     return replace(state, pad=pad, correct=counts, phase=Phase.REVEAL, last=result), events
@@ -500,8 +501,18 @@ def _bonus(state: State, seat: int) -> Events:
     return [table.Scored(seat, line.points, state.pad.total(seat) + line.points, line.reason, line.cause)]
 
 
+def _fill_row(pad: ScorePad, row: int) -> ScorePad:
+    """Every seat gets a cell in a scored row (0 when it scored nothing), so that any later change
+    of it is an edit the pad's trace shows, never a silent first entry."""
+    for seat in range(pad.n_seats):
+        if pad.value(seat, row) is None:
+            pad = pad.enter(seat, row, 0, None)
+    return pad
+
+
 def _game_over(state: State, events: Events) -> tuple[State, Events]:
     """S13 on the pad's totals (corrections included); ties by correct points."""
+    state = replace(state, pad=_fill_row(state.pad, state.bonus_row))
     scores = state.pad.totals()
     winners, tie_break, rng = table.final_winners(scores, state.correct, state.settings.final_tie, state.rng)
     events.append(table.GameEnded(winners, scores, tie_break))
@@ -515,15 +526,14 @@ def _on_edit(state: State, seat: Seat | None, action: EditScore) -> tuple[State,
     old = state.pad.value(action.seat, action.clue) if isinstance(action.seat, int) else None
     if not _correctable(state, action.clue, old):
         raise IllegalAction(f"clue {action.clue!r} has not been scored yet: nothing to correct")
-    pad = state.pad.edit(action.seat, action.clue, action.points, None) if old is not None \
-        else state.pad.enter(action.seat, action.clue, action.points, None)
+    pad = state.pad.edit(action.seat, action.clue, action.points, None)  # a visible trace line, always
     state = replace(state, pad=pad, host_changes=state.host_changes + (len(pad.changes) - 1,))
     return state, [ScoreCorrected(action.seat, action.clue, old, action.points, False)]
 
 
 def _correctable(state: State, row: Any, old: int | None) -> bool:
-    """Rows already scored: the clues played so far (the current one once revealed); an S12
-    bonus once entered. A row still to be scored stays untouched (its scoring would collide)."""
+    """Rows already scored (every seat has a cell there): the clues played so far (the current one
+    once revealed); an S12 bonus once entered. A row still to be scored stays untouched."""
     if not isinstance(row, int) or isinstance(row, bool):
         return False
     if row == state.bonus_row:

@@ -56,3 +56,22 @@ def test_S7_companion_screen_knows_who_pointed_never_at_whom_before_the_reveal()
     assert recording["pointing"] is None and set(recording["recorded"]) == {"done", "missing", "can_undo", "fingers"}
     countdown = by_name["02_countdown"].snapshots[-1]
     assert countdown.timer is not None and countdown.timer.label == "countdown"
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("lang", LANGS)
+def test_S8_companion_key_P_shows_the_score_pad_with_its_corrections_and_fits(lang, size):
+    problems: list[str] = []
+    ctx = probing_context(problems, size)
+    moment = {m.name: m for m in MOMENTS[lang]}["06_corrected"]
+    screen = play_moment(moment, size, ctx)
+    screen.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_p, mod=0, unicode="p"), size)
+    assert screen.director.names()[-1] == "speakeasy_companion_pad"
+    surface = pygame.Surface(size)
+    surface.fill((255, 0, 255))
+    screen.draw(surface)
+    assert not problems, problems[:5]
+    assert (255, 0, 255) not in {surface.get_at((x, y))[:3] for x in range(0, size[0], 40) for y in range(0, size[1], 40)}
+    assert "edit" in {c["kind"] for c in screen.snapshot.public_view["pad"]["trace"]}  # the correction shows
+    screen.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode=""), size)
+    assert screen.director.names()[-1] == "speakeasy_companion"

@@ -159,7 +159,7 @@ def test_S8_companion_an_informant_found_is_revealed_with_one_tap_and_pointers_s
     wire = ENGINE.events_to_wire(ev)
     assert wire[0] == {"type": "identity_revealed", "seat": a, "identity": "informant", "cause": "S8"}
     assert {(e["seat"], e["points"], e["cause"]) for e in wire if e["type"] == "scored"} == {(a, 1, "S8"), (b, 1, "S8")}
-    assert state.pad.value(a, 1) == 1 and state.pad.value(c, 1) is None
+    assert state.pad.value(a, 1) == 1 and state.pad.value(c, 1) == 0  # every seat has a cell in a scored row
     assert state.correct[a] == 1 and state.correct[c] == 0
     assert ("S8", "scored_informant") in {(n.rule, n.key) for n in state.notes}
 

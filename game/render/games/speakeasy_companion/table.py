@@ -1,4 +1,4 @@
-"""The Speakeasy companion's table scene: plates with each seat's score from the pad (and any
+"""The Speakeasy companion's table scene (and, on key P, its score pad): plates with each seat's score from the pad (and any
 revealed identity), the clue card in the middle (or "read the top card of your deck"), the
 countdown "3 – 2 – 1 – point!" over it with a tick a second and a sting at "point!", who has
 pointed (never at whom) until the reveal, then an arrow from each pointer, the subject in a
@@ -16,7 +16,8 @@ from game.render.kit import shapes, theme
 from game.render.kit.hud import draw_badge, draw_caption, draw_notices, draw_timer
 from game.render.kit.motion import edge_point, glow
 from game.render.kit.plates import PlateLook, plates_layer
-from game.render.kit.scene import Frame, RenderContext, Scene, view_of
+from game.render.kit.scene import Frame, Intent, PopScene, PushScene, RenderContext, Scene, view_of
+from game.render.kit.scorepad import draw_pad
 from game.render.kit.seats import SeatModel, look_of, names, seat_name
 from game.render.kit.sound import Effect
 from game.render.kit.table import TableLayout, table_layout
@@ -97,6 +98,11 @@ class CompanionTableScene(Scene):
                 self._second = second
                 ctx.sound.play(Effect.TICK)
 
+    def handle(self, event: pygame.event.Event, frame: Frame) -> list[Intent]:
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_p:
+            return [PushScene(PadScene())]
+        return []
+
     def draw(self, surface: pygame.Surface, frame: Frame, ctx: RenderContext) -> None:
         view = view_of(frame)
         seats = seat_models(frame)
@@ -121,6 +127,10 @@ class CompanionTableScene(Scene):
             u = frame.scale.u
             draw_timer(surface, frame, ctx, (round(frame.size[0] * (0.08 if frame.lang != "fa" else 0.92)),
                                              round(frame.size[1] * 0.12)), 46 * u)
+        hint = pygame.Rect(0, round(frame.size[1] * 0.012), round(frame.size[0] * 0.2), round(frame.size[1] * 0.04))
+        hint.x = round(frame.size[0] * 0.01) if frame.lang == "fa" else frame.size[0] - hint.width - round(frame.size[0] * 0.01)
+        ctx.text.draw(surface, s(frame, "pad.hint"), frame.lang, hint,
+                      TextStyle(round(17 * frame.scale.u), theme.TEXT_DIM, align=Align.END, max_lines=1, min_px=7))
         draw_notices(surface, frame, ctx)
 
     # ------------------------------------------------------------------------------ the middle
@@ -212,3 +222,34 @@ class CompanionTableScene(Scene):
         trace = trace_lines(frame, seats, view)
         nxt = s(frame, "say.next", host=seat_name(frame, seats, view.get("next_host")))
         return line + " " + (trace[-1] if trace else nxt)
+
+
+# ------------------------------------------------------------------------------ the score pad
+CLOSE_KEYS = (pygame.K_p, pygame.K_ESCAPE, pygame.K_RETURN, pygame.K_KP_ENTER)
+
+
+class PadScene(Scene):
+    name = "speakeasy_companion_pad"
+
+    def handle(self, event: pygame.event.Event, frame: Frame) -> list[Intent]:
+        if event.type == pygame.KEYDOWN and event.key in CLOSE_KEYS:
+            return [PopScene()]
+        return []
+
+    def draw(self, surface: pygame.Surface, frame: Frame, ctx: RenderContext) -> None:
+        u = frame.scale.u
+        w, h = frame.size
+        view = view_of(frame)
+        seats = seat_models(frame)
+        surface.fill(theme.BACKGROUND)
+        title = pygame.Rect(0, round(h * 0.03), w, round(h * 0.09))
+        ctx.text.draw(surface, s(frame, "pad.title"), frame.lang, title,
+                      TextStyle(round(46 * u), theme.GOLD, bold=True, align=Align.CENTER, max_lines=1))
+        total = int(cast(Mapping[str, Any], view.get("clue") or {}).get("total", 0))
+        area = pygame.Rect(round(w * 0.06), title.bottom + round(h * 0.03), round(w * 0.88), round(h * 0.72))
+        draw_pad(surface, frame, ctx, area, cast(Mapping[str, Any], view.get("pad") or {}), seats,
+                 lambda r: s(frame, "pad.bonus") if r > total else s(frame, "pad.clue", n=r),
+                 total=s(frame, "pad.total"), trace=trace_lines(frame, seats, view))
+        hint = pygame.Rect(0, round(h * 0.9), w, round(h * 0.07))
+        ctx.text.draw(surface, s(frame, "pad.close"), frame.lang, hint,
+                      TextStyle(round(22 * u), theme.ACCENT, align=Align.CENTER, max_lines=1))
