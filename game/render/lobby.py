@@ -367,7 +367,7 @@ class LobbyScene(Scene):
     def _draw_join(surface: pygame.Surface, seat: SeatInfo, card: SeatCardLayout, body: pygame.Rect,
                    colour: theme.Colour, frame: Frame, ctx: RenderContext) -> None:
         u = frame.scale.u
-        size = min(card.qr_size, body.width, round(body.height * 0.74))
+        size = min(card.qr_size, body.width, round(body.height * 0.66))  # room below for the code and the address
         if seat.url:
             qr = ctx.qr.surface(seat.url, colour, size)
             surface.blit(qr, qr.get_rect(midtop=(body.centerx, body.y)))
