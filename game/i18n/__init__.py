@@ -24,7 +24,7 @@ LANGUAGES: tuple[str, ...] = ("en", "fa", "th")
 FALLBACK = "en"
 RTL_LANGUAGES: frozenset[str] = frozenset({"fa"})
 _HERE = Path(__file__).resolve().parent
-_PERSIAN_DIGITS = str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")
+_PERSIAN_DIGITS = str.maketrans("0123456789.", "۰۱۲۳۴۵۶۷۸۹٫")  # and the Persian decimal separator
 
 
 class UnknownLanguage(ValueError):
@@ -100,10 +100,16 @@ PERSIAN_ZERO_WORD = "صفر"
 
 
 def number(lang: str, value: int | str) -> str:
-    """A number written the way the language writes it (Persian digits in Persian). A lone Persian
-    zero "۰" is a small dot that reads as punctuation, so a count of zero is spelled out."""
+    """A count written the way the language writes it (Persian digits in Persian). A lone Persian
+    zero "۰" is a small dot that reads as punctuation, so a count of zero is spelled out. A measure
+    (a number with a unit or a sign: "±۰ ms", "+۰ ms") keeps its digit: pass ``digits()`` for it."""
     if lang == "fa" and isinstance(value, int) and not isinstance(value, bool) and value == 0:
         return PERSIAN_ZERO_WORD
+    return digits(lang, value)
+
+
+def digits(lang: str, value: int | float | str) -> str:
+    """A measure (milliseconds, a margin, an error bound) in the language's digits, zero as a digit."""
     out = str(value)
     return out.translate(_PERSIAN_DIGITS) if lang == "fa" else out
 

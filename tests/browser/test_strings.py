@@ -152,23 +152,37 @@ def test_persian_strings_use_no_middle_dot() -> None:
     assert [k for k, v in strings("fa").items() if "·" in v] == []
 
 
+def test_the_app_joins_nothing_with_a_middle_dot() -> None:
+    """Text the app builds itself (a bot's label on the host console, a score pad's blank, the
+    no-JavaScript line) shows in Persian too: it takes the language's separator, never " · "."""
+    dotted = [f"{path.relative_to(WEB)}:{n}" for path in sorted([*WEB.rglob("*.js"), *WEB.rglob("*.html")])
+              for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+              if re.search(r"\s·\s|[\"'`]·[\"'`]", line)]
+    assert dotted == []
+
+
 # The phone's own formatting of counts and numbers, as the games call it.
 COUNTS = """async (lang) => {
   const i18n = await import('/static/js/i18n.js');
   i18n.setLang(await i18n.loadLang(lang));
   return [0, 1, 2, 5].map((n) => i18n.t('moth.cards', { n })).concat(
-    [1, 3].map((n) => i18n.t('collusion.bars_count', { n })), [i18n.num(0), i18n.num(10), i18n.clock(5000)]);
+    [1, 3].map((n) => i18n.t('collusion.bars_count', { n })), [i18n.num(0), i18n.num(10), i18n.clock(5000)],
+    [i18n.measure(0), i18n.t('moth.race_margin', { ms: i18n.measure(0) }), i18n.t('moth.race_error', { ms: i18n.measure(0) })]);
 }"""
 
 
 @pytest.mark.parametrize(("lang", "expected"), [
-    ("en", ["0 cards", "1 card", "2 cards", "5 cards", "1 bar", "3 bars", "0", "10", "0:05"]),
-    ("fa", ["صفر کارت", "۱ کارت", "۲ کارت", "۵ کارت", "۱ شمش", "۳ شمش", "صفر", "۱۰", "۰:۰۵"]),
-    ("th", ["0 ใบ", "1 ใบ", "2 ใบ", "5 ใบ", "1 แท่ง", "3 แท่ง", "0", "10", "0:05"]),
+    ("en", ["0 cards", "1 card", "2 cards", "5 cards", "1 bar", "3 bars", "0", "10", "0:05",
+            "0", "+0 ms", "Times are good to ±0 ms."]),
+    ("fa", ["صفر کارت", "۱ کارت", "۲ کارت", "۵ کارت", "۱ شمش", "۳ شمش", "صفر", "۱۰", "۰:۰۵",
+            "۰", "+۰ میلی‌ثانیه", "زمان‌ها تا ±۰ میلی‌ثانیه دقیق‌اند."]),
+    ("th", ["0 ใบ", "1 ใบ", "2 ใบ", "5 ใบ", "1 แท่ง", "3 แท่ง", "0", "10", "0:05",
+            "0", "+0 มิลลิวินาที", "เวลาคลาดเคลื่อนได้ ±0 มิลลิวินาที"]),
 ])
 def test_counts_follow_each_languages_plural_rules(lang: str, expected: list[str], table: Any, phones: Any) -> None:
-    """ "1 card", not "1 cards" (Intl.PluralRules, issue 11 item 14); Persian zero standing alone is
-    spelled "صفر", since the digit ۰ reads as a dot (item 15); a clock keeps its digits."""
+    """ "1 card", not "1 cards" (Intl.PluralRules, issue 11 item 14). Persian zero, one rule (item 15):
+    a count of zero is spelled "صفر", since the digit ۰ alone reads as a dot; a measure (a clock, a
+    race margin "+۰ ms", an error bound "±۰ ms") keeps the digit beside its unit or sign."""
     page = phones.open(f"{table.url}/join")
     page.wait_for_selector("[data-testid=code-input]")
     assert page.evaluate(COUNTS, lang) == expected

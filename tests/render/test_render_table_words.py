@@ -93,6 +93,21 @@ def test_issue11_15_a_persian_zero_is_spelled_not_a_dot():
     assert i18n.number("fa", 10) == "۱۰" and i18n.number("en", 0) == "0"
 
 
+def test_issue11_15_a_persian_zero_in_a_measure_stays_a_digit():
+    """One rule: a count of zero is spelled (صفر), a measure with its unit or sign keeps the digit
+    ("±۰ ms" reads as a number; "±صفر ms" does not)."""
+    from types import SimpleNamespace
+    from typing import Any, cast
+
+    from game.render.games.cheating_moth import beats
+    from game.render.games.cheating_moth_companion import table as companion
+    fa = cast(Any, SimpleNamespace(lang="fa"))
+    assert i18n.digits("fa", 0) == "۰" and i18n.digits("fa", 12) == "۱۲" and i18n.digits("en", 0) == "0"
+    assert companion.ms(fa, 0) == "۰ میلی‌ثانیه"
+    assert i18n.text("fa", "screen_cheating_moth", "result.error", n=beats._ms(fa, 0)) == "دقت اندازه‌گیری: ±۰ میلی‌ثانیه"
+    assert beats._ms(fa, 2.5) == "۲٫۵"  # the Persian decimal separator, not a dot
+
+
 def test_issue11_15_the_moth_final_writes_shab_pare_with_its_zwnj_and_bold_keeps_it_joined(shared_ctx):
     snap = last(moth_moments("fa"), "m18_game_over")
     board = MothOver().board(Frame(snap, 0, (1920, 1080)))

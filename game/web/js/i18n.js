@@ -111,10 +111,19 @@ function fmt(value) {
   return typeof value === "number" ? num(value) : value;
 }
 
-/** A number in the current language's digits (Persian uses ۰–۹). Persian zero on its own is
- *  spelled "صفر": the digit ۰ is a small dot that reads as punctuation ("Total ۰"). @param {number} n */
+/* Persian zero, one rule: a COUNT (how many: cards, bars, points, a total, a score) of zero is spelled
+ * "صفر", since the digit ۰ is a small dot that reads as punctuation ("Total ۰"); a MEASURE (a number
+ * with a unit or a sign: milliseconds, margins "+۰ ms", error bounds "±۰ ms", clocks) keeps the digit
+ * ۰, which reads as a number beside its unit or sign. num() is for counts, measure() for measures. */
+
+/** A count in the current language's digits (Persian ۰–۹; Persian zero spelled "صفر"). @param {number} n */
 export function num(n) {
   if (n === 0 && current === "fa") return "صفر";
+  return measure(n);
+}
+
+/** A measure (ms, a margin, an error bound) in the current language's digits, zero as a digit. @param {number} n */
+export function measure(n) {
   return new Intl.NumberFormat(LOCALES[current] ?? "en").format(n);
 }
 

@@ -223,7 +223,7 @@ class RaceResultBeat(Scene):
         r = self.race
         out: list[tuple[str, theme.Colour]] = []
         if r.order:
-            out.append((s(frame, "result.error", n=_ms(r.error_bound_ms)), theme.TEXT_DIM))
+            out.append((s(frame, "result.error", n=_ms(frame, r.error_bound_ms)), theme.TEXT_DIM))
         if r.close:
             out.append((s(frame, "result.close"), theme.DANGER))
         if r.by_rng:
@@ -233,7 +233,7 @@ class RaceResultBeat(Scene):
         if r.void:
             out.append((s(frame, "result.void", names=names(frame, self.seats, r.void)), theme.TEXT))
         for seat, early in r.false_starts[:2]:
-            out.append((s(frame, "result.false_start", name=seat_name(frame, self.seats, seat), n=_ms(early)), theme.DANGER))
+            out.append((s(frame, "result.false_start", name=seat_name(frame, self.seats, seat), n=_ms(frame, early)), theme.DANGER))
         return out[:4]
 
     def _verdict(self, frame: Frame) -> str:
@@ -245,8 +245,9 @@ class RaceResultBeat(Scene):
         return s(frame, "result.winner", name=seat_name(frame, self.seats, r.winner))
 
 
-def _ms(value: float) -> int | str:
-    """Whole milliseconds, or one decimal under 10 ms (arcade presses are that precise)."""
-    return round(value) if value >= 10 or value == round(value) else f"{value:.1f}"
+def _ms(frame: Frame, value: float) -> str:
+    """Whole milliseconds, or one decimal under 10 ms (arcade presses are that precise); a measure,
+    so a Persian zero stays the digit ("±۰ ms")."""
+    return i18n.digits(frame.lang, round(value) if value >= 10 or value == round(value) else f"{value:.1f}")
 
 

@@ -62,7 +62,7 @@ def names(frame: Frame, seats: tuple[int, ...]) -> str:
 
 
 def ms(frame: Frame, value: int) -> str:
-    return s(frame, "ms", ms=value)
+    return s(frame, "ms", ms=i18n.digits(frame.lang, value))
 
 
 def _text(surface: pygame.Surface, frame: Frame, ctx: RenderContext, text: str, box: pygame.Rect, px: float,
@@ -258,7 +258,7 @@ class CompanionScene(Scene):
 
 
 def false_start_text(frame: Frame, start: FalseStartModel) -> str:
-    return s(frame, "false_start", ms=max(0, start.early_ms), source=source_name(frame, start.source))
+    return s(frame, "false_start", ms=i18n.digits(frame.lang, max(0, start.early_ms)), source=source_name(frame, start.source))
 
 
 def source_name(frame: Frame, source: str) -> str:
@@ -308,7 +308,7 @@ def _race_lines(surface: pygame.Surface, frame: Frame, ctx: RenderContext, r: Do
         colour = theme.DANGER if line.seat == loser else theme.GOLD if line.seat == r.winner else theme.TEXT
         struck = line.seat in r.undone
         cells = [seat_name(frame, line.seat), ms(frame, line.ms),
-                 "" if line.margin_ms is None else s(frame, "margin", ms=line.margin_ms), source_name(frame, line.source)]
+                 "" if line.margin_ms is None else s(frame, "margin", ms=i18n.digits(frame.lang, line.margin_ms)), source_name(frame, line.source)]
         _row(surface, frame, ctx, row, line.seat, cells, theme.TEXT_DIM if struck else colour, rtl, i + 1)
         y += line_h
     for seat in r.missing:
@@ -327,7 +327,7 @@ def _race_lines(surface: pygame.Surface, frame: Frame, ctx: RenderContext, r: Do
         y += line_h
     foot = pygame.Rect(box.x, y, box.width, line_h)
     sources = sorted({line.source for line in r.lines if line.source})
-    _text(surface, frame, ctx, s(frame, "result.error", ms=r.error_ms,
+    _text(surface, frame, ctx, s(frame, "result.error", ms=i18n.digits(frame.lang, r.error_ms),
                                  sources=frame.s("list.sep").join(source_name(frame, x) for x in sources) or "–"),
           foot, 22, theme.TEXT_DIM)
 

@@ -3,7 +3,7 @@
 // Formats: docs/views/cheating_moth.md. Races (M14–M16): a big button that fires on pointer-down,
 // stamped with the phone's own clock (the table maps it with its clock sync, docs/protocol.md).
 import { h } from "../dom.js";
-import { num, t, tn } from "../i18n.js";
+import { measure, num, t, tn } from "../i18n.js";
 import { icon } from "../icons.js";
 import { phoneNow } from "../net.js";
 import { secret } from "../secret.js";
@@ -74,9 +74,9 @@ function raceTimes(ctx) {
   const err = Math.max(0, ...r.error_ms);
   return h("ol", { class: "plain-list table-list", "data-testid": "race-times" },
     ...r.order.map((/** @type {number} */ s, /** @type {number} */ i) => h("li", { class: "table-row" }, chip(ctx, s),
-      h("span", { class: "row-state", text: t("moth.race_ms", { ms: num(r.times_ms[i]) }) }),
-      h("strong", { class: "row-bars", text: i === 0 ? "" : t("moth.race_margin", { ms: num(r.margins_ms[i]) }) }))),
-    h("li", { class: "muted small", text: t("moth.race_error", { ms: num(err) }) }));
+      h("span", { class: "row-state", text: t("moth.race_ms", { ms: measure(r.times_ms[i]) }) }),
+      h("strong", { class: "row-bars", text: i === 0 ? "" : t("moth.race_margin", { ms: measure(r.margins_ms[i]) }) }))),
+    h("li", { class: "muted small", text: t("moth.race_error", { ms: measure(err) }) }));
 }
 
 /** @param {GameContext} ctx @param {number} seat */

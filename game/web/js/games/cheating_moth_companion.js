@@ -4,7 +4,7 @@
 // Formats: docs/views/cheating_moth_companion.md. Races (M14–M16): the press fires on pointer-down,
 // stamped with the phone's own clock (the table maps it with its clock sync, docs/protocol.md).
 import { h } from "../dom.js";
-import { num, t, tn } from "../i18n.js";
+import { measure, num, t, tn } from "../i18n.js";
 import { phoneNow } from "../net.js";
 import { seatToken } from "../symbols.js";
 import { card as section, seatChip, seatNameNode } from "../ui.js";
@@ -127,9 +127,9 @@ function lastRace(ctx) {
     : r.undone.length ? "mothc.none_fit" : "moth.race_nobody";
   const who = r.kind === "mosquito" ? r.loser : r.winner;
   const rows = r.order.map((/** @type {number} */ s, /** @type {number} */ i) => h("li", { class: "table-row" }, chip(ctx, s),
-    h("span", { class: "row-state", text: r.undone.includes(s) ? `${t("moth.race_ms", { ms: num(r.times_ms[i]) })} | ${t("mothc.didnt_fit")}`
-      : t("moth.race_ms", { ms: num(r.times_ms[i]) }) }),
-    h("strong", { class: "row-bars", text: i === 0 ? "" : t("moth.race_margin", { ms: num(r.margins_ms[i - 1]) }) })));
+    h("span", { class: "row-state", text: r.undone.includes(s) ? `${t("moth.race_ms", { ms: measure(r.times_ms[i]) })} | ${t("mothc.didnt_fit")}`
+      : t("moth.race_ms", { ms: measure(r.times_ms[i]) }) }),
+    h("strong", { class: "row-bars", text: i === 0 ? "" : t("moth.race_margin", { ms: measure(r.margins_ms[i - 1]) }) })));
   const err = Math.max(0, ...r.error_ms);
   const undo = isLegal(ctx.legal, { type: "wrong_win" })
     ? h("button", { class: "btn btn-danger btn-big", type: "button", "data-testid": "wrong-win", disabled: ctx.pending,
@@ -140,7 +140,7 @@ function lastRace(ctx) {
     h("p", { class: "lead", "data-testid": "race-result" }, ...tn(key, { name: who === null ? "" : name(ctx, who) }), " ", rule(r.rule)),
     give,
     r.order.length ? h("ol", { class: "plain-list table-list", "data-testid": "race-times" }, ...rows,
-      h("li", { class: "muted small", text: t("moth.race_error", { ms: num(err) }) })) : null,
+      h("li", { class: "muted small", text: t("moth.race_error", { ms: measure(err) }) })) : null,
     undo);
 }
 

@@ -130,7 +130,7 @@ function padCard(ctx) {
   const order = [...v.seats].sort((/** @type {any} */ a, /** @type {any} */ b) => b.score - a.score || a.seat - b.seat);
   const rows = order.map((/** @type {any} */ s) => h("li", { class: `table-row${v.winners.includes(s.seat) ? " winner" : ""}`, "data-testid": `pad-${s.seat}` },
     chip(ctx, s.seat),
-    h("span", { class: "row-state", dir: "ltr", text: pad.rows[s.seat].map((/** @type {number | null} */ p) => (p === null ? "·" : num(p))).join(" ") }),
+    h("span", { class: "row-state", dir: "ltr", text: pad.rows[s.seat].map((/** @type {number | null} */ p) => (p === null ? "–" : num(p))).join(" | ") }),
     h("span", { class: "row-state", text: s.identity ? t(`speakeasy.identity.${s.identity}`) : "" }),
     h("strong", { class: "row-bars", text: num(s.score) })));
   const where = (/** @type {number} */ row) => (row > v.clue.total ? t("sec.pad_bonus") : t("sec.pad_clue", { n: num(row) }));

@@ -88,7 +88,7 @@ function settingEditor(key, value, onSet) {
 /** @param {any} s @param {any} lobby @param {HostSend} send */
 function seatRow(s, lobby, send) {
   const inLobby = lobby.phase === "lobby";
-  const who = s.status === "free" ? t("lobby.free") : s.status === "bot" ? `${t("lobby.bot")} · ${t(`bot.${s.bot}`)}` : seatName(s);
+  const who = s.status === "free" ? t("lobby.free") : s.status === "bot" ? `${t("lobby.bot")}${t("common.separator")}${t(`bot.${s.bot}`)}` : seatName(s);
   const controls = [];
   if (inLobby && s.status !== "joined") {
     const select = /** @type {HTMLSelectElement} */ (h("select", { "aria-label": t("host.bot_for", { n: s.seat + 1 }) },
