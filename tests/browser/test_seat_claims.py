@@ -27,6 +27,16 @@ def shoot(page: Any, folder: Path, lang: str, name: str) -> None:
     page.screenshot(path=str(folder / f"{lang}_{name}.png"), full_page=True, animations="disabled")
 
 
+DANGER_RED = "rgb(255, 85, 119)"  # --danger in game/web/style.css
+
+
+def message_look(page: Any) -> tuple[str, str, str]:
+    """The /join message's class, role and text colour."""
+    cls, role, colour = page.eval_on_selector("[data-testid=join-message]",
+                                              "el => [el.className, el.getAttribute('role'), getComputedStyle(el).color]")
+    return cls, role, colour
+
+
 def host_console(table: Table, phones: Phones, lang: str) -> Any:
     host = phones.open(f"{table.url}/host", init_script=f"localStorage.setItem('tabletop.lang', '{lang}')")
     host.fill("[data-testid=pin-input]", ADMIN_PIN)
@@ -48,12 +58,15 @@ def test_item1_a_held_seats_code_on_a_new_phone_asks_the_host_who_allows_it(lang
     new_phone = phones.open(f"{table.url}/join", scale=2, init_script=f"localStorage.setItem('tabletop.lang', '{lang}')")
     new_phone.type("[data-testid=code-input]", "b0s")  # item 9: letters no code uses are named, not dropped silently
     assert "B 0 S" in new_phone.inner_text(".form-error")
+    assert message_look(new_phone) == ("form-error", "alert", DANGER_RED)  # a real error stays red
     shoot(new_phone, shots, lang, "join_letters")
     new_phone.fill("[data-testid=code-input]", "")
     new_phone.type("[data-testid=code-input]", old_code.lower())
     new_phone.click("[data-testid=code-go]")
     new_phone.wait_for_selector("[data-testid=ask-host]")
     assert WORDS[lang][0] in new_phone.inner_text("main")
+    # "someone holds this seat: ask the host" is information, not an error: neutral, not red
+    assert message_look(new_phone)[:2] == ("form-info", "status") and message_look(new_phone)[2] != DANGER_RED
     shoot(new_phone, shots, lang, "claim_join")
     new_phone.click("[data-testid=ask-host]")
     new_phone.wait_for_selector("[data-testid=asking-host]")

@@ -37,7 +37,13 @@ function unusedLetters(typed) {
 
 /** The code form. @param {string | null} initialError i18n key */
 export function codeForm(initialError) {
-  const message = h("p", { class: "form-error", role: "alert", text: initialError ? t(initialError) : "" });
+  const message = h("p", { class: "form-error", role: "alert", "data-testid": "join-message", text: initialError ? t(initialError) : "" });
+  /** An error in red; "info" (a held seat: ask the host) in the neutral style. @param {string} text @param {"error" | "info"} [kind] */
+  const say = (text, kind = "error") => {
+    message.className = kind === "info" ? "form-info" : "form-error";
+    message.setAttribute("role", kind === "info" ? "status" : "alert");
+    message.textContent = text;
+  };
   const input = /** @type {HTMLInputElement} */ (h("input", {
     class: "code-input", id: "code", name: "code", inputmode: "text", autocomplete: "off", autocapitalize: "characters",
     spellcheck: "false", maxlength: String(CODE_LENGTH), placeholder: "····", "aria-describedby": "code-hint", dir: "ltr",
@@ -50,7 +56,7 @@ export function codeForm(initialError) {
     if (!input.value) dropped.clear(); // the player emptied the field: start over
     for (const ch of unusedLetters(input.value)) dropped.add(ch);
     input.value = input.value.toUpperCase().replace(CODE_ALPHABET, "").slice(0, CODE_LENGTH);
-    message.textContent = dropped.size ? t("join.not_used", { letters: [...dropped].join(" ") }) : "";
+    say(dropped.size ? t("join.not_used", { letters: [...dropped].join(" ") }) : "");
     ask.replaceChildren();
   });
   const button = /** @type {HTMLButtonElement} */ (h("button", { class: "btn btn-primary btn-big", type: "submit", "data-testid": "code-go", text: t("join.go") }));
@@ -59,7 +65,7 @@ export function codeForm(initialError) {
       e.preventDefault();
       const code = input.value;
       if (code.length !== CODE_LENGTH) {
-        message.textContent = t("join.code_short");
+        say(t("join.code_short"));
         input.focus();
         return;
       }
@@ -68,11 +74,11 @@ export function codeForm(initialError) {
       button.disabled = false;
       if (found.held && found.url) {
         // a seat someone holds: this phone can only ask the host for it
-        message.textContent = t("join.held");
+        say(t("join.held"), "info");
         ask.replaceChildren(h("a", { class: "btn btn-primary btn-big", href: found.url, "data-testid": "ask-host", text: t("join.ask_host") }));
         return;
       }
-      message.textContent = found.message;
+      say(found.message);
     },
   },
   h("label", { for: "code", class: "label", text: t("join.code_label") }),
