@@ -97,12 +97,14 @@ function cardFace(c, attrs = {}) {
 /** @param {GameContext} ctx */
 function statusBar(ctx) {
   const v = ctx.view;
-  const title = v.phase === "game_over" ? t("common.title_over")
+  // At the end the winner card below names the winner: the title says the game is over (not
+  // "And the winner is…", which would stand above "You lost" and the card).
+  const title = v.phase === "game_over" ? t("moth.phase.game_over")
     : v.turn === ctx.seat ? (v.phase === "play" ? t("moth.your_turn") : t(`moth.phase.${v.phase}`))
       : v.turn !== null && v.turn !== undefined ? t("moth.turn_of", { name: nameText(ctx, v.turn) }) : t(`moth.phase.${v.phase}`);
   return h("div", { class: "status-bar" },
     h("div", { class: "status-text" }, h("div", { class: "status-where", text: t("moth.round_of", { n: v.round, total: v.rounds }) }),
-      h("h1", { class: "status-title", text: title })),
+      h("h1", { class: "status-title", "data-testid": "status", text: title })),
     ctx.timer);
 }
 

@@ -8,7 +8,7 @@ import { measure, num, t, tn } from "../i18n.js";
 import { phoneNow } from "../net.js";
 import { seatToken } from "../symbols.js";
 import { card as section, seatChip, seatNameNode } from "../ui.js";
-import { hasType, isLegal, lobbySeat } from "./common.js";
+import { hasType, isLegal, lobbySeat, nameList } from "./common.js";
 
 /** @typedef {import("./common.js").GameContext} GameContext */
 
@@ -53,7 +53,7 @@ const rule = (id) => h("span", { class: "rule", text: t("common.rule", { id }) }
 /** @param {GameContext} ctx */
 function statusBar(ctx) {
   const v = ctx.view;
-  const title = v.phase === "game_over" ? t("common.title_over")
+  const title = v.phase === "game_over" ? t("moth.phase.game_over") // the final card names the winner
     : v.phase === "scoring" ? t("mothc.phase.scoring")
       : v.race ? t(`mothc.phase.${v.phase}`)
         : v.turn === ctx.seat ? t("moth.your_turn") : t("moth.turn_of", { name: nameText(ctx, v.turn) });
@@ -269,8 +269,13 @@ function finalCard(ctx) {
   const f = ctx.view.final;
   if (!f) return null;
   const won = ctx.seat !== null && f.places[ctx.seat] === 1;
-  return h("div", { class: `result-banner ${won ? "win" : "lose"}`, "data-testid": "result" },
-    ctx.seat === null ? t("common.title_over") : won ? t("common.you_won") : t("common.you_lost"));
+  const winners = f.places.flatMap((/** @type {number} */ place, /** @type {number} */ s) => (place === 1 ? [s] : []));
+  return h("div", null,
+    ctx.seat === null ? null : h("div", { class: `result-banner ${won ? "win" : "lose"}`, "data-testid": "result" },
+      won ? t("common.you_won") : t("common.you_lost")),
+    section(t("common.winners"),
+      h("p", { class: "lead", "data-testid": "winners" },
+        ...tn(winners.length > 1 ? "common.winners_shared" : "common.winner_is", { names: nameList(ctx, winners) }), f.rule ? " " : null, f.rule ? rule(f.rule) : null)));
 }
 
 /** @param {GameContext} ctx */
