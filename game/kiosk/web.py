@@ -4,6 +4,7 @@ PINs counted per address like the host link's)."""
 from __future__ import annotations
 
 import asyncio
+import math
 from collections.abc import AsyncIterator
 
 from aiohttp import web
@@ -49,14 +50,19 @@ async def _chores(app: web.Application) -> AsyncIterator[None]:
 
 
 def _check_pin(request: web.Request) -> None:
-    limiter = request.app[HUB].pin_failures
+    """The host console's PIN, under the same guard as the console's own hello (hub._hello_host):
+    the wait is the guard's backoff, and a right PIN clears this address's wrong tries."""
+    guard = request.app[HUB].pin_failures
     address = request.remote or "?"
-    if limiter.blocked(address):
-        raise web.HTTPTooManyRequests(text="Too many wrong PINs from this device; wait a minute.")
+    wait = guard.wait_s(address)
+    if wait > 0:
+        seconds = math.ceil(wait)
+        raise web.HTTPTooManyRequests(text=f"Too many wrong PINs from this device; wait {seconds} s.",
+                                      headers={"Retry-After": str(seconds)})
     if not request.app[SESSION].check_pin(request.headers.get(PIN_HEADER, "")):
-        limiter.failed(address)
+        guard.failed(address)
         raise web.HTTPForbidden(text="wrong PIN")
-    limiter.succeeded(address)
+    guard.succeeded(address)
 
 
 async def owner_json(request: web.Request) -> web.Response:

@@ -215,3 +215,16 @@ async def test_wrong_pins_are_limited(owner_client: Any) -> None:
     assert (await owner_client.get("/api/owner", headers={"X-Admin-Pin": "2468"})).status == 429
 
 
+
+
+async def test_a_right_pin_clears_the_devices_wrong_tries(owner_client: Any) -> None:
+    """The owner's page uses the console's PIN guard: a right PIN forgets this device's wrong tries
+    (a typo now and then never adds up to a lockout); a real lockout says how long to wait."""
+    for _ in range(2):
+        for _ in range(4):
+            assert (await owner_client.get("/api/owner", headers={"X-Admin-Pin": "0000"})).status == 403
+        assert (await owner_client.get("/api/owner", headers={"X-Admin-Pin": "2468"})).status == 200
+    for _ in range(6):
+        await owner_client.get("/api/owner", headers={"X-Admin-Pin": "0000"})
+    locked = await owner_client.get("/api/owner", headers={"X-Admin-Pin": "2468"})
+    assert locked.status == 429 and int(locked.headers["Retry-After"]) >= 1
