@@ -46,6 +46,7 @@ from .protocol import (
     claim_message,
     encode,
     error_message,
+    framed,
     id_of,
     notice_message,
     parse_message,
@@ -195,7 +196,7 @@ class StateFrames:
             return self._public[host]
         common = self._common.get(host)
         if common is None:
-            common = encode({**self._session.state_common(host=host), "timer": self._timer})
+            common = encode({**framed("state", self._session.state_common(host=host)), "timer": self._timer})
             self._common[host] = common
         personal = encode(self._session.state_personal(seat))
         frame = common[:-1] + b"," + personal[1:]  # two JSON objects with distinct keys, joined
@@ -616,7 +617,7 @@ class Hub:
 
     def _greet(self, client: Client, role: Role, seat: int | None, hello: Hello | None) -> None:
         client.role, client.seat = role, seat
-        client.send(self.session.welcome_message(seat, role.value))
+        client.send(framed("welcome", self.session.welcome_json(seat, role.value)))
         if hello is not None and hello.last_version is not None and hello.last_version > self.session.version:
             client.send(notice_message(NoticeCode.NEW_TABLE.value, NOTICE_TEXT[NoticeCode.NEW_TABLE]))
         self.send_state(client)

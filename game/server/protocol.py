@@ -321,6 +321,12 @@ def pong_message(t: float | int, server_ms: int) -> dict[str, Any]:
     return {"v": PROTOCOL_VERSION, "kind": "pong", "t": t, "server_ms": server_ms}
 
 
+def framed(kind: str, fields: Mapping[str, Any]) -> dict[str, Any]:
+    """A server message: the protocol version and its kind, then its fields (the session gives the
+    fields of ``state`` and ``welcome``; every frame is made here)."""
+    return {"v": PROTOCOL_VERSION, "kind": kind, **fields}
+
+
 def encode(message: Mapping[str, Any]) -> bytes:
     """One server message as the UTF-8 bytes of a text frame. Text that is not Unicode (a lone
     surrogate) never reaches here from a client (``parse_message`` refuses it); should any slip

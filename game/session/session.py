@@ -67,7 +67,6 @@ from .timers import GameTimer, RunningTimer
 
 log = logging.getLogger(__name__)
 
-PROTOCOL_VERSION = 1
 DEFAULT_SEATS = 6
 HOUSEKEEPING_S = 5.0
 QUIET_MS = 2_000  # no journal write for this long: a good moment for a checkpoint
@@ -1227,8 +1226,8 @@ class Session:
         }
 
     def state_message(self, seat: int | None, *, host: bool = False) -> dict[str, Any]:
-        """The ``state`` message for a seat (its own view + legal) or the public one. The ``timer``
-        field is added at send time (:meth:`timer_json`)."""
+        """The fields of the ``state`` message for a seat (its own view + legal) or the public one.
+        The server frames it (``server/protocol.py``) and adds ``timer`` at send time (:meth:`timer_json`)."""
         return {**self.state_common(host=host), **self.state_personal(seat)}
 
     def state_common(self, *, host: bool) -> dict[str, Any]:
@@ -1237,7 +1236,7 @@ class Session:
         cached = self._cache.get(key)
         if cached is None:
             cached = {
-                "v": PROTOCOL_VERSION, "kind": "state", "version": self.version, "phase": self.phase.value,
+                "version": self.version, "phase": self.phase.value,
                 "game": self.table.game, "phone": catalog.get(self.table.game).phone,
                 "events": list(self.last_events), "event_seq": self.event_seq,
                 "lobby": self.lobby_json(host=host),
@@ -1276,12 +1275,13 @@ class Session:
         running = self._timer.running
         return running.to_json(self.clock()) if running else None
 
-    def welcome_message(self, seat: int | None, role: str) -> dict[str, Any]:
+    def welcome_json(self, seat: int | None, role: str) -> dict[str, Any]:
+        """The fields of the ``welcome`` message (the server frames it)."""
         t = self.table
         record = t.seats[seat] if seat is not None else None
         seat_look = look(seat) if seat is not None else None
         return {
-            "v": PROTOCOL_VERSION, "kind": "welcome", "role": role, "seat": seat,
+            "role": role, "seat": seat,
             "token": record.device if record else None, "code": record.code if record else None,
             "colour": seat_look.colour if seat_look else None,
             "colour_name": seat_look.colour_name if seat_look else None,
