@@ -198,6 +198,27 @@ class ArcadeSimulator:
         junk = data if data is not None else bytes(self._rng.randrange(256) for _ in range(self._rng.randrange(3, 40)))
         self._schedule(time.monotonic_ns(), lambda: self._write(junk))
 
+    def flood(self, data: bytes, timeout_s: float = 30.0) -> threading.Thread:
+        """Write all of ``data`` onto the line as fast as the host reads it (1 MB of garbage, a 2 MB
+        line without a newline), beside the board's own lines; join the returned thread to wait."""
+
+        def pour() -> None:
+            end, view = time.monotonic() + timeout_s, memoryview(data)
+            while view and time.monotonic() < end:
+                master = self._master
+                if master is None or self._hung:
+                    return
+                try:
+                    _, ready, _ = select.select([], [master], [], 0.05)
+                    if ready:
+                        view = view[os.write(master, view[:4096]):]
+                except (BlockingIOError, OSError, ValueError):
+                    time.sleep(0.001)
+
+        thread = threading.Thread(target=pour, name="arcade-sim-flood", daemon=True)
+        thread.start()
+        return thread
+
     def corrupt_next(self, lines: int = 1) -> None:
         """Damage one byte in each of the next ``lines`` lines the board sends (noise on the cable)."""
         with self._lock:
