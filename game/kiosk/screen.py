@@ -30,7 +30,7 @@ from game.config import LANGUAGES, TableConfig
 from game.render.kit import shapes, theme
 from game.render.kit.scene import RenderContext
 from game.render.kit.text import Align, TextStyle, VAlign
-from game.session.snapshot import Mode, SeatInfo, TableSnapshot
+from game.session.snapshot import Mode, SeatInfo, TablePhase, TableSnapshot
 
 from .attract import AttractReel, wants_attract
 
@@ -45,7 +45,8 @@ DIGIT_KEYS: dict[int, str] = {
     **{getattr(pygame, f"K_{n}"): str(n) for n in range(10)},
     **{getattr(pygame, f"K_KP{n}"): str(n) for n in range(10)},
 }
-GUARDED_KEYS = {pygame.K_F11, pygame.K_s, pygame.K_a}
+GUARDED_KEYS = {pygame.K_F11}
+LOBBY_GUARDED_KEYS = {pygame.K_s, pygame.K_a}  # the lobby's settings and arcade wizard (games may use S and A)
 
 
 def is_quit_attempt(event: pygame.event.Event) -> bool:
@@ -89,6 +90,7 @@ class KioskLayer:
         self._locked_until = 0.0
         self._quiet_since = clock()
         self._real_version: int | None = None
+        self._in_lobby = True
         self._pointer_moved = clock()
         self._pointer_shown = True
 
@@ -99,6 +101,7 @@ class KioskLayer:
         now = self.clock()
         director = getattr(screen, "director", None)
         screen_busy = director is not None and (director.pending > 0 or len(director.stack) > 1)
+        self._in_lobby = real.phase is TablePhase.LOBBY
         if real.version != self._real_version or not wants_attract(real) or self.prompt is not None:
             self._real_version = real.version
             self._quiet_since = now
@@ -137,7 +140,8 @@ class KioskLayer:
         if is_quit_attempt(event):
             self.prompt = PinPrompt(None)
             return True
-        if event.type == pygame.KEYDOWN and event.key in GUARDED_KEYS and not event.mod & pygame.KMOD_CTRL:
+        guarded = GUARDED_KEYS | (LOBBY_GUARDED_KEYS if self._in_lobby else set())
+        if event.type == pygame.KEYDOWN and event.key in guarded and not event.mod & pygame.KMOD_CTRL:
             self.prompt = PinPrompt(event)
             return True
         return False

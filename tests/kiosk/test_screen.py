@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import signal
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pygame
@@ -243,3 +244,16 @@ def test_guessing_the_pin_at_the_tv_is_slowed_down(tmp_path: Path) -> None:
     clock.now += 61
     type_pin(layer, PIN)
     assert layer.quit_confirmed
+
+
+async def test_s_and_a_are_locked_in_the_lobby_only(tmp_path: Path) -> None:
+    session = lobby(tmp_path)
+    layer = KioskLayer(config(tmp_path), Clock())
+    layer.shown(session.snapshot)
+    assert layer.consume(key(pygame.K_a))  # the arcade wizard
+    layer.consume(key(pygame.K_ESCAPE))
+    playing = replace(session.snapshot, phase=TablePhase.PLAYING, version=session.snapshot.version + 1)
+    layer.shown(playing)
+    assert not layer.consume(key(pygame.K_s)) and not layer.consume(key(pygame.K_a))  # a game's own keys
+    assert layer.consume(key(pygame.K_F11))
+    session.close()
