@@ -13,7 +13,7 @@ import pygame
 
 from game import catalog, i18n
 from game.config import LANGUAGES
-from game.session.snapshot import SeatInfo, SeatStatus, TableSnapshot
+from game.session.snapshot import Mode, SeatInfo, SeatStatus, TableSnapshot
 
 from .kit import shapes, theme
 from .kit.scene import Frame, Intent, PushScene, RenderContext, Scene, host
@@ -185,6 +185,11 @@ def _buttons(frame: Frame, bar: pygame.Rect, rtl: bool) -> list[Button]:
     ]
 
 
+def key_hints(snapshot: TableSnapshot) -> str:
+    """The key hints' string: a kiosk says which keys are staff's (the PIN), never "Ctrl+Q: quit"."""
+    return "lobby.keys_kiosk" if snapshot.mode is Mode.KIOSK else "lobby.keys"
+
+
 def games_of(snapshot: TableSnapshot) -> tuple[str, ...]:
     """The games the lobby offers now: those of the chosen mode (table or companion), from the catalog."""
     return snapshot.lobby.games or catalog.ids(catalog.Mode.TABLE)
@@ -332,7 +337,7 @@ class LobbyScene(Scene):
         arcade = ArcadeStatus.of(snap)
         if arcade.stage is ArcadeStage.MAPPING:
             draw_mapping_panel(surface, lay.grid, arcade, frame, ctx)
-        ctx.text.draw(surface, frame.s("lobby.keys"), frame.lang, lay.hints,
+        ctx.text.draw(surface, frame.s(key_hints(snap)), frame.lang, lay.hints,
                       TextStyle(round(17 * u), theme.TEXT_DIM, align=Align.CENTER, max_lines=2, min_px=7))
 
     def _draw_seat(self, surface: pygame.Surface, seat: SeatInfo, card: SeatCardLayout, frame: Frame,

@@ -12,6 +12,7 @@ from pathlib import Path
 import pygame
 import pytest
 
+from game import i18n
 from game.config import TableConfig
 from game.kiosk.config import KioskConfig, Timers, Venue
 from game.kiosk.screen import UNLOCK_S, KioskLayer, PinPrompt, draw_pin_prompt, kiosk_layer
@@ -256,4 +257,31 @@ async def test_s_and_a_are_locked_in_the_lobby_only(tmp_path: Path) -> None:
     layer.shown(playing)
     assert not layer.consume(key(pygame.K_s)) and not layer.consume(key(pygame.K_a))  # a game's own keys
     assert layer.consume(key(pygame.K_F11))
+    session.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "fa", "th"])
+async def test_the_kiosk_lobby_hints_say_which_keys_need_the_staff_pin(tmp_path: Path, lang: str) -> None:
+    drawn: list[str] = []
+    problems: list[str] = []
+    size = (1920, 1080)
+
+    def probe(text: str, text_lang: str, box: pygame.Rect, fitted: object) -> None:
+        drawn.append(text)
+        if getattr(fitted, "overflow", False) or getattr(fitted, "px", 99) < 11 * 1.5:
+            problems.append(f"{text!r} cut or small in {box}")
+
+    ctx = RenderContext(TextRenderer(probe), QrCache(), SoundBank(enabled=False))
+    session = Session.boot(config(tmp_path, lang), None, None)
+    session.set_base_url("http://192.168.1.20:8765")
+    screen = Screen(ctx=ctx)
+    screen.sync(session.snapshot)
+    screen.advance(0.5, size)
+    surface = pygame.Surface(size)
+    screen.draw(surface)
+    pygame.image.save(surface, str(tmp_path / f"kiosk_lobby_{lang}.png"))
+    hints = i18n.text(lang, "screen", "lobby.keys_kiosk")
+    assert hints in drawn and problems == []
+    assert not any("Ctrl+Q" in text for text in drawn)
+    assert i18n.text(lang, "screen", "lobby.keys") not in drawn
     session.close()
