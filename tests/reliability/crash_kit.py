@@ -197,6 +197,7 @@ class Report:
     lost: int = 0
     seats_lost: int = 0
     games_finished: int = 0
+    finished_at: int | None = None  # the version a finished game was counted at
     restarts_s: list[float] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
 
@@ -272,12 +273,17 @@ async def _play_until(phones: list[Phone], host: Phone, rng: random.Random, dead
     while time.monotonic() < deadline:
         for phone in (*phones, host):  # take in what the table did by itself (timers, races)
             await _drain(phone)
-        if (host.state or {}).get("phase") != "playing":
+        phase = (host.state or {}).get("phase")
+        if phase != "playing":
             if not new_games:
                 return acked
-            report.games_finished += 1  # over (kills went on): the host starts the next one
+            if phase == "finished" and report.finished_at != host.state["version"]:
+                report.games_finished += 1  # over while the kills go on: the host starts the next one
+                report.finished_at = host.state["version"]
+            if phase == "finished":
+                await host.send({"kind": "host", "command": "next"})
             await host.send({"kind": "host", "command": "start"})
-            await _drain(host, 0.2)
+            await _drain(host, 0.3)
             continue
         ready = time.monotonic() - ACT_EVERY_S
         movers = [p for p in phones if p.state and p.state.get("legal") and p.last_act <= ready]

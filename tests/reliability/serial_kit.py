@@ -97,6 +97,7 @@ async def run_fault(fault: Fault, work: Path, seed: int = 1) -> Outcome:
         race = session.snapshot.public_view["race"]
         eligible = list(race["eligible"])
         first = eligible[0]
+        await until(lambda: sim.lit_lamps() == set(eligible))  # armed on the board too (M14: lamps lit)
         sim.press(first)  # on the board, before the fault
         await until(lambda: first in session.snapshot.race.current.pressed)
         said_unplugged = False
