@@ -74,7 +74,8 @@ def test_three_phones_play_a_companion_round(lang: str, table: Table, phones: Ph
     pages = [phones.open(table.seat_url(i), scale=2 if i == 0 else 1) for i in range(3)]
     for page, name in zip(pages, names):
         join(page, name)
-    table.host("set_mode", mode="companion")
+    table.host("set_game", game="cheating_moth")
+    table.host("set_mode", mode="companion")  # the family's companion variant
     table.host("set_seats", count=3)
     assert table.snapshot().game == "cheating_moth_companion"
     table.host("start")
@@ -136,6 +137,7 @@ def test_the_host_console_referees_a_companion_round(table: Table, phones: Phone
     host.fill("[data-testid=pin-input]", ADMIN_PIN)
     host.click("[data-testid=pin-go]")
     host.wait_for_selector("[data-testid=host-start]")
+    table.host("set_game", game="cheating_moth")
     host.get_by_role("button", name="real cards on the table").click()
     wait_until(host, lambda: table.snapshot().game == "cheating_moth_companion", "companion mode")
     table.host("set_seats", count=3)
