@@ -93,6 +93,7 @@ class Saved:
     game: GameRecord | None
     actions: tuple[ActionRecord, ...]
     timer: SavedTimer | None = None
+    retired: tuple[bytes, ...] = ()  # digests of links earlier groups were handed over from, oldest first
 
 
 def _dumps(value: Any) -> str:
@@ -184,7 +185,15 @@ class Journal:
         if game is not None:
             log.info("journal: game %d (%s) resumes after its action %d, table version %d",
                      game.game_no, game.game, len(actions), version)
-        return Saved(table, version, game, actions, self._load_timer())
+        return Saved(table, version, game, actions, self._load_timer(), self._load_retired())
+
+    def _load_retired(self) -> tuple[bytes, ...]:
+        row = self.db.execute("SELECT value FROM meta WHERE key = 'retired'").fetchone()
+        try:
+            return tuple(bytes.fromhex(h) for h in json.loads(row[0])) if row is not None else ()
+        except (ValueError, TypeError):
+            log.warning("journal: the retired links are unreadable; old groups' links get the generic page")
+            return ()
 
     def _load_timer(self) -> SavedTimer | None:
         row = self.db.execute("SELECT value FROM meta WHERE key = 'timer'").fetchone()
@@ -264,6 +273,12 @@ class Journal:
         """Remember the game timer that just started (one row, replaced by the next)."""
         data = _dumps({"game_no": timer.game_no, "key": timer.key, "deadline_wall_ms": timer.deadline_wall_ms})
         self._write(lambda db: db.execute("INSERT INTO meta (key, value) VALUES ('timer', ?) "
+                                          "ON CONFLICT(key) DO UPDATE SET value = excluded.value", (data,)))
+
+    def save_retired(self, digests: tuple[bytes, ...]) -> None:
+        """Remember the digests of retired links (one row, replaced: the caller keeps it bounded)."""
+        data = _dumps([d.hex() for d in digests])
+        self._write(lambda db: db.execute("INSERT INTO meta (key, value) VALUES ('retired', ?) "
                                           "ON CONFLICT(key) DO UPDATE SET value = excluded.value", (data,)))
 
     def checkpoint(self) -> None:

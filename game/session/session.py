@@ -307,6 +307,7 @@ class Session:
             if self._journal is not None:
                 self._journal.save_table(table, self.version)
         self.table = table
+        self._retired.extend(saved.retired)
         if saved.game is not None and table.phase is not TablePhase.LOBBY:
             self._replay(saved)
             self._resumed_timer = saved.timer
@@ -549,6 +550,7 @@ class Session:
             self._retired.append(_token_digest(record.token))
             if record.device:  # the phone's own key: its reconnects are told kindly too
                 self._retired.append(_token_digest(record.device))
+        self._save_retired()
         table = replace(self.table, seats=fresh_seats())
         self._end_game(table)
         for seat in range(MAX_SEATS):
@@ -558,6 +560,16 @@ class Session:
         self._notify(NoticeCode.NEW_GROUP)
         self._touch()
         self._publish()
+
+    def _save_retired(self) -> None:
+        """Journal the retired links' digests before the new links replace them, so that after a
+        restart an old group's phone still hears "this table has a new game"."""
+        if self._journal is None:
+            return
+        try:
+            self._journal.save_retired(tuple(self._retired))
+        except JournalError as exc:
+            log.warning("retired links not journaled (after a restart they get the generic page): %s", exc)
 
     # ------------------------------------------------------------------------ host commands
     def _host_set_game(self, p: Mapping[str, Any]) -> None:
