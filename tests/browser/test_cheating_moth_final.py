@@ -21,7 +21,7 @@ pytestmark = pytest.mark.browser
 
 NAMES = {"en": ("Sara", "Ali", "Nok"), "fa": ("نیلوفر", "علی", "سارا"), "th": ("สมชาย", "Ali", "นก")}
 GAME_OVER = {"en": "Game over", "fa": "پایان بازی", "th": "จบเกม"}  # moth.phase.game_over
-TEASER = {"en": "And the winner is", "fa": "و برنده…", "th": "และผู้ชนะคือ"}  # common.title_over
+TEASER = {"en": "And the winner is", "fa": "و برنده…", "th": "และผู้ชนะคือ"}  # the old title, gone
 
 
 def final_reads_naturally(page: Any, lang: str) -> None:

@@ -3,6 +3,8 @@ taken while three phones play a short game; each language's pages are also check
 and for text drawn with the table's own Noto fonts (no tofu boxes)."""
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +16,7 @@ from .test_collusion_phones import start_short_game
 
 pytestmark = pytest.mark.browser
 
+STRING_KEYS = json.loads((Path(__file__).resolve().parents[2] / "game" / "i18n" / "web_en.json").read_text("utf-8"))
 NAMES = {"en": ("Sara", "Ali", "Nok"), "fa": ("سارا", "علی", "نوک"), "th": ("นก", "Sara", "อาลี")}
 GAME_STEPS = 1_500
 
@@ -34,9 +37,18 @@ DETECT = """() => {
 }"""
 
 
+def raw_keys(text: str) -> list[str]:
+    """String keys shown as they are ("speakeasy.title.game_over"): a string the app looked up and
+    no language has."""
+    namespaces = sorted({key.split(".")[0] for key in STRING_KEYS})
+    return re.findall(r"\b(?:{})(?:\.[a-z0-9_]+)+\b".format("|".join(namespaces)), text)
+
+
 def shoot(page: Any, folder: Path, lang: str, name: str) -> None:
+    """Screenshot the whole page (out/phone/<lang>_<name>.png); it shows no string key raw."""
     page.evaluate("window.scrollTo(0, 0)")
     page.screenshot(path=str(folder / f"{lang}_{name}.png"), full_page=True, animations="disabled")
+    assert raw_keys(page.inner_text("body")) == [], f"{lang}_{name}: a string key shows raw"
 
 
 def fonts_used(page: Any) -> list[str]:
@@ -97,6 +109,8 @@ def test_key_pages_in_each_language(lang: str, table: Table, phones: Phones, sho
     assert all(done)
     for name in ("vote", "vote_picked", "locked", "reveal", "result"):
         assert name in taken, f"{name} never appeared"
+    # The end reads "Game over" above the winner card (no "And the winner is…" above "You lost").
+    assert pages[0].inner_text("[data-testid=status]") == {"en": "Game over", "fa": "پایان بازی", "th": "จบเกม"}[lang]
 
     watch = phones.open(f"{table.url}/watch", scale=2)
     watch.wait_for_selector(".game.public")

@@ -55,6 +55,8 @@ def test_three_phones_play_speakeasy(lang: str, table: Table, phones: Phones, sh
             break
         pages[0].wait_for_timeout(40)
     assert all(done), "the game did not reach its end on every phone"
+    # The end reads naturally: "Game over" above the winner card (not a raw key, not a teaser).
+    assert pages[0].inner_text("[data-testid=status]") == {"en": "Game over", "fa": "پایان بازی"}[lang]
     assert table.call(lambda s: s.phase.value) == "finished"
 
     # No phone ever received another seat's identity before the game revealed it.

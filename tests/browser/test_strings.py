@@ -23,7 +23,7 @@ DEATH_KINDS = ("targeted", "not_in_majority", "no_vote", "ambush_suicide", "ambu
 CHOICES = ("split", "steal", "take_one")
 TIMER_LABELS = ("conspiracy", "ambush_choice", "showdown", "speakeasy_host_choice", "speakeasy_pointing",
                 "speakeasy_reveal", "race", "next_round", "turn", "give")
-SPEAKEASY = ("title.choosing", "title.pointing", "title.reveal", "title.finished", "identity.informant",
+SPEAKEASY = ("title.choosing", "title.pointing", "title.reveal", "identity.informant",
              "identity.citizen", "identity_hint.informant", "identity_hint.citizen", "outcome.informant_caught",
              "outcome.citizen_found", "bonus.informant", "bonus.citizen")
 
@@ -150,6 +150,13 @@ def test_counted_sentences_have_their_plural_forms(lang: str) -> None:
 def test_persian_strings_use_no_middle_dot() -> None:
     """Persian separators are " | " (the middle dot "·" is not Persian punctuation)."""
     assert [k for k, v in strings("fa").items() if "·" in v] == []
+
+
+def test_persian_strings_spell_a_lone_zero() -> None:
+    """A count of zero written into a Persian sentence is spelled "صفر" (a lone ۰ reads as a dot),
+    as num() does for counts; "۰ = خودکار" names the value the host types, beside its sign."""
+    lone = re.compile(r"(?<![۰-۹])۰(?![۰-۹])(?! =)")
+    assert [k for k, v in strings("fa").items() if lone.search(v)] == []
 
 
 def test_the_app_joins_nothing_with_a_middle_dot() -> None:

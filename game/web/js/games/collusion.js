@@ -44,10 +44,11 @@ function living(v) {
 /** Round / vote line with the live countdown. @param {GameContext} ctx @param {string} title */
 export function statusBar(ctx, title) {
   const v = ctx.view;
-  const where = v.phase === "game_over" ? t("collusion.game_over")
-    : t("collusion.round_vote", { round: v.round, vote: v.vote });
+  // At the end the title says "Game over" and the winner card below names the winner.
+  const where = v.phase === "game_over" ? null : t("collusion.round_vote", { round: v.round, vote: v.vote });
   return h("div", { class: "status-bar" },
-    h("div", { class: "status-text" }, h("div", { class: "status-where", text: where }), h("h1", { class: "status-title", text: title })),
+    h("div", { class: "status-text" }, where ? h("div", { class: "status-where", text: where }) : null,
+      h("h1", { class: "status-title", "data-testid": "status", text: title })),
     ctx.timer);
 }
 
@@ -343,7 +344,7 @@ function outCard(ctx) {
 export function phaseTitle(ctx) {
   const v = ctx.view;
   const me = ctx.seat === null ? null : v.seats[ctx.seat];
-  if (v.phase === "game_over") return t("common.title_over");
+  if (v.phase === "game_over") return t("collusion.game_over");
   if (v.phase === "ambush_choice") return v.me?.ambush_prompt ? t("collusion.title_ambush_you") : t("collusion.title_ambush");
   if (v.phase === "showdown") return t("collusion.title_showdown");
   if (me && (!me.in_round || !me.alive)) return t("collusion.title_watch");

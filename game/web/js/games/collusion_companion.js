@@ -222,7 +222,7 @@ function companionBody(ctx) {
 function title(ctx) {
   const phase = ctx.view.phase;
   if (PLAY.has(phase)) return phaseTitle(ctx);
-  if (phase === "game_over") return t("common.title_over");
+  if (phase === "game_over") return t("collusion.game_over");
   return t(`collc.title.${phase}`);
 }
 

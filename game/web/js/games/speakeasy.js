@@ -31,10 +31,12 @@ export function names(ctx, seats) {
 /** @param {GameContext} ctx */
 function statusBar(ctx) {
   const v = ctx.view;
-  const where = v.phase === "game_over" ? t("speakeasy.finished") : t("speakeasy.clue_of", { n: v.clue?.number ?? 0, total: v.clue?.total ?? 0 });
+  // At the end the title says "Game over" and the winner card below names the winner.
+  const over = v.phase === "game_over";
   return h("div", { class: "status-bar" },
-    h("div", { class: "status-text" }, h("div", { class: "status-where", text: where }),
-      h("h1", { class: "status-title", text: t(`speakeasy.title.${v.phase}`) })),
+    h("div", { class: "status-text" },
+      over ? null : h("div", { class: "status-where", text: t("speakeasy.clue_of", { n: v.clue?.number ?? 0, total: v.clue?.total ?? 0 }) }),
+      h("h1", { class: "status-title", "data-testid": "status", text: over ? t("speakeasy.finished") : t(`speakeasy.title.${v.phase}`) })),
     ctx.timer);
 }
 

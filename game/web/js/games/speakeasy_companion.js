@@ -25,7 +25,8 @@ function statusBar(ctx) {
   return h("div", { class: "status-bar" },
     h("div", { class: "status-text" },
       h("div", { class: "status-where", text: t("sec.clue_of", { n: v.clue.number, total: v.clue.total }) }),
-      h("h1", { class: "status-title", "data-testid": "status", text: t(`sec.title.${v.phase}`) })),
+      // at the end the winner card below names the winner: the title says "Game over"
+      h("h1", { class: "status-title", "data-testid": "status", text: v.phase === "game_over" ? t("speakeasy.finished") : t(`sec.title.${v.phase}`) })),
     ctx.timer);
 }
 
