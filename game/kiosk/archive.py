@@ -41,6 +41,7 @@ CREATE TABLE IF NOT EXISTS runs (
 CREATE TABLE IF NOT EXISTS errors (
     id INTEGER PRIMARY KEY AUTOINCREMENT, at REAL NOT NULL, text TEXT NOT NULL);
 """
+DEFAULT_KIND = "program"  # incidents.ErrorKind.PROGRAM: errors written before kinds were recorded, or of no known kind
 
 
 class Outcome:
@@ -82,6 +83,8 @@ class Archive:
         self.db.execute("PRAGMA auto_vacuum=INCREMENTAL")  # takes effect on a new file
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.executescript(_SCHEMA)
+        if "kind" not in {row[1] for row in self.db.execute("PRAGMA table_info(errors)")}:
+            self.db.execute(f"ALTER TABLE errors ADD COLUMN kind TEXT NOT NULL DEFAULT '{DEFAULT_KIND}'")
         self.run_id: int | None = None
 
     @classmethod
@@ -166,14 +169,16 @@ class Archive:
         self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     # ------------------------------------------------------------------------- errors
-    def add_error(self, text: str) -> None:
+    def add_error(self, text: str, kind: str = DEFAULT_KIND) -> None:
+        """Keep an error: its kind (``incidents.ErrorKind``: the owner's page words it) and the raw text."""
         with self._tx() as db:
-            db.execute("INSERT INTO errors (at, text) VALUES (?, ?)", (self.clock(), text[:500]))
+            db.execute("INSERT INTO errors (at, text, kind) VALUES (?, ?, ?)", (self.clock(), text[:500], kind))
             db.execute("DELETE FROM errors WHERE id <= (SELECT MAX(id) FROM errors) - ?", (KEEP_ERRORS,))
 
-    def errors(self, limit: int = 10) -> list[tuple[float, str]]:
-        rows = self.db.execute("SELECT at, text FROM errors ORDER BY id DESC LIMIT ?", (limit,)).fetchall()
-        return [(float(at), str(text)) for at, text in rows]
+    def errors(self, limit: int = 10) -> list[tuple[float, str, str]]:
+        """The newest errors first: (when, kind, raw text)."""
+        rows = self.db.execute("SELECT at, kind, text FROM errors ORDER BY id DESC LIMIT ?", (limit,)).fetchall()
+        return [(float(at), str(kind), str(text)) for at, kind, text in rows]
 
     # -------------------------------------------------------------------------- prune
     def size_bytes(self) -> int:

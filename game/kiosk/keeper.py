@@ -14,11 +14,13 @@ import logging.handlers
 from pathlib import Path
 from typing import Any
 
+from game.session.arcade import ARCADE_UNPLUGGED
 from game.session.journal import Journal
 from game.session.session import NoticeCode, Session
 
 from .archive import Archive, Outcome, archived_record
 from .config import DiskLimits
+from .incidents import ErrorKind, error_kind
 
 log = logging.getLogger(__name__)
 
@@ -27,15 +29,16 @@ SEEN_EVERY_S = 60.0  # how often the run's "last seen" time is saved (crash time
 
 
 class ErrorQueue(logging.Handler):
-    """Keeps ERROR records (from any thread) until the keeper writes them to the archive."""
+    """Keeps ERROR records (from any thread), as (kind, message), until the keeper writes them to
+    the archive."""
 
     def __init__(self, capacity: int = 50) -> None:
         super().__init__(logging.ERROR)
-        self.pending: collections.deque[str] = collections.deque(maxlen=capacity)
+        self.pending: collections.deque[tuple[ErrorKind, str]] = collections.deque(maxlen=capacity)
 
     def emit(self, record: logging.LogRecord) -> None:
         try:
-            self.pending.append(record.getMessage())
+            self.pending.append((error_kind(record), record.getMessage()))
         except Exception:  # a logging handler must never raise into the caller
             self.handleError(record)
 
@@ -60,9 +63,13 @@ class KioskKeeper:
         self.limits = limits
         self.errors = ErrorQueue()
         self._kinds: dict[int, list[str]] = {}  # game_no -> "human" / "bot:<kind>" per seat
+        self._unplugged = False  # the screen's "arcade board unplugged" notice is up
 
-    def attach(self) -> None:
+    def attach(self, journal_moved: str | None = None) -> None:
+        """``journal_moved``: the message of a journal moved aside at start-up (logged before this)."""
         self.archive.open_run()
+        if journal_moved:
+            self.archive.add_error(journal_moved, ErrorKind.JOURNAL_MOVED)
         logging.getLogger().addHandler(self.errors)
         self._close_lost_games()
         self.tidy()
@@ -77,7 +84,10 @@ class KioskKeeper:
 
     # ------------------------------------------------------------------ session listener
     def table_changed(self) -> None:
-        pass
+        unplugged = ARCADE_UNPLUGGED in self.session.notices
+        if unplugged and not self._unplugged:
+            self.errors.pending.append((ErrorKind.ARCADE_UNPLUGGED, "arcade board lost: races use phones and keyboard"))
+        self._unplugged = unplugged
 
     def seat_revoked(self, seat: int, reason: NoticeCode = NoticeCode.KICKED) -> None:
         pass
@@ -101,7 +111,8 @@ class KioskKeeper:
 
     def flush_errors(self) -> None:
         while self.errors.pending:
-            self.archive.add_error(self.errors.pending.popleft())
+            kind, text = self.errors.pending.popleft()
+            self.archive.add_error(text, kind)
 
     def tidy(self) -> None:
         """Move every game but the table's own out of the journal into the archive, then prune."""

@@ -81,7 +81,7 @@ def owner_report(archive: Archive, now: float | None = None,
         "week": {"since": week, "games": [t.to_json() for t in totals(games)], "crashes": len(lost),
                  "restarts": max(0, len(runs) - 1)},
         "crashes": lost[-10:],
-        "errors": [{"at": at, "text": text} for at, text in archive.errors(10)],
+        "errors": [{"at": at, "kind": kind, "text": text} for at, kind, text in archive.errors(10)],
         "running_since": current,
     }
 

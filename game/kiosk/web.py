@@ -23,11 +23,13 @@ KEEPER = web.AppKey("kiosk_keeper", KioskKeeper)
 PIN_HEADER = "X-Admin-Pin"
 
 
-def install_kiosk(app: web.Application, session: Session, journal: Journal | None, config: TableConfig) -> KioskKeeper:
-    """Attach the housekeeper and add the owner's routes (before the app's runner is set up)."""
+def install_kiosk(app: web.Application, session: Session, journal: Journal | None, config: TableConfig,
+                  journal_moved: str | None = None) -> KioskKeeper:
+    """Attach the housekeeper and add the owner's routes (before the app's runner is set up).
+    ``journal_moved``: why the journal was moved aside at start-up (the owner's page tells it)."""
     limits = config.kiosk.disk if config.kiosk is not None else DiskLimits()
     keeper = KioskKeeper(session, journal, Archive.beside(config.data_dir), limits)
-    keeper.attach()
+    keeper.attach(journal_moved)
     app[KEEPER] = keeper
     app.add_routes([web.get("/api/owner", owner_json), web.get("/api/owner.csv", owner_csv)])
     app.cleanup_ctx.append(_chores)

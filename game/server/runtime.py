@@ -91,7 +91,7 @@ async def start_table(config: TableConfig, settings: ServerSettings | None = Non
     if session.mode is Mode.KIOSK:
         from game.kiosk.web import install_kiosk  # archive, pruning and the owner's page
 
-        install_kiosk(app, session, journal, config)
+        install_kiosk(app, session, journal, config, None if config.new else message)
     runner = web.AppRunner(app, handle_signals=False, access_log=None)
     await runner.setup()
     assert runner.server is not None

@@ -2,6 +2,7 @@
 kind message an old group's phone gets when the table is handed to the next group."""
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterator
 from dataclasses import replace
@@ -17,6 +18,11 @@ from .conftest import ADMIN_PIN, BOT_DELAY_SCALE, Phones, Table, start_runtime
 from .phone import join
 
 pytestmark = pytest.mark.browser
+WEB_STRINGS = Path(__file__).resolve().parents[2] / "game" / "i18n"
+
+
+def web_text(lang: str, key: str) -> str:
+    return str(json.loads((WEB_STRINGS / f"web_{lang}.json").read_text(encoding="utf-8"))[key])
 
 
 @pytest.fixture
@@ -43,7 +49,8 @@ def seed_archive(data_dir: Path) -> None:
         clock[0] += minutes * 60
         archive.game_ended(n, Outcome.FINISHED)
         clock[0] += 600
-    archive.add_error("The arcade board stopped answering on /dev/ttyACM0; races use the phones.")
+    archive.add_error("bot at seat 3 failed", "bot")
+    archive.add_error("arcade board lost: races use phones and keyboard", "arcade_unplugged")
     archive.close()
 
 
@@ -59,7 +66,12 @@ def test_the_owners_page_on_the_host_console(kiosk_table: Table, phones: Phones,
     owner.scroll_into_view_if_needed()
     text = owner.inner_text()
     assert "cheating" not in text.lower() or lang == "en"  # game names are translated
-    assert "/dev/ttyACM0" in text  # the last error
+    errors = owner.locator("[data-testid=owner-error]")  # newest first, in plain words, the raw line under it
+    assert errors.count() == 2
+    assert web_text(lang, "owner.kind.arcade_unplugged") in errors.first.inner_text()
+    assert errors.first.locator("[data-testid=owner-error-detail]").inner_text() == \
+        "arcade board lost: races use phones and keyboard"
+    assert web_text(lang, "owner.kind.bot") in errors.nth(1).inner_text()
     rows = owner.locator(".owner-table").first.locator("tbody tr")
     assert rows.count() == 3  # collusion, speakeasy, cheating moth
     with host.expect_download() as download:

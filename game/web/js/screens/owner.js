@@ -2,7 +2,7 @@
 // average length, players, crashes and restarts, the last errors; the games as a CSV file.
 // Data: GET /api/owner and /api/owner.csv with the admin PIN in X-Admin-Pin (docs/protocol.md).
 import { h, replace } from "../dom.js";
-import { lang, num, t } from "../i18n.js";
+import { has, lang, num, t } from "../i18n.js";
 import { card } from "../ui.js";
 import { PIN_KEY } from "./host.js";
 
@@ -53,11 +53,21 @@ function crashList() {
       : t("owner.crash", { time: when(c.last_seen), back: when(c.restarted) }) })));
 }
 
+/** What happened, in plain words (a kind this page does not know reads as a program error). @param {any} e */
+function errorSentence(e) {
+  const key = `owner.kind.${e.kind}`;
+  return t(has(key) ? key : "owner.kind.program");
+}
+
 function errorList() {
   const errors = report.errors ?? [];
   if (!errors.length) return h("p", { class: "muted", text: t("owner.no_errors") });
   return h("ul", { class: "plain-list owner-list" }, ...errors.map((/** @type {any} */ e) =>
-    h("li", null, h("span", { class: "muted small", text: when(e.at) + " | " }), h("span", { dir: "auto", text: e.text }))));
+    h("li", { "data-testid": "owner-error" },
+      h("div", null, h("span", { class: "muted small", text: when(e.at) + " | " }), h("span", { text: errorSentence(e) })),
+      // the program's own words (English), for whoever supports the café
+      h("div", { class: "muted small owner-detail" },
+        h("span", { dir: "ltr", lang: "en", "data-testid": "owner-error-detail", text: e.text })))));
 }
 
 async function downloadCsv() {
