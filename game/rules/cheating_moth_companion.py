@@ -702,6 +702,13 @@ class CheatingMothCompanion(GameEngine[State]):
     def is_over(self, state: State) -> bool:
         return state.phase is Phase.GAME_OVER
 
+    def button_action(self, state: State, seat: Seat, presses: int) -> Any | None:
+        """A double-press of the arcade button of the seat in turn calls a Mosquito (M14); a Beetle
+        is called on the phone or with the host's key (one gesture, one meaning)."""
+        if presses == 2 and state.phase is Phase.PLAY and seat == state.turn:
+            return Call(CallKind.MOSQUITO)
+        return None
+
     def race(self, state: State) -> RaceRequest | None:
         race = _race_view(state)
         if race is None:

@@ -146,3 +146,22 @@ async def test_a_companion_round_judged_by_the_arcade_board(table: Any, sim: Any
     session.submit_action(3, {"type": "next_round"}, None)
     view = session.snapshot.public_view
     assert view["round"] == 2 and view["guard"] == 1 and view["pad"]["totals"] == [9, 14, 0, 5]
+
+
+async def test_M14_a_double_press_of_the_players_button_calls_the_mosquito(table: Any, sim: Any) -> None:
+    session, _ = table
+    session.host_command({"command": "start"})
+    sim.press(2)  # not seat 2's turn: its double-press calls nothing
+    await asyncio.sleep(0.1)
+    sim.press(2)
+    await asyncio.sleep(0.3)
+    assert session.snapshot.public_view["race"] is None
+    sim.press(0)  # the player in turn, right after putting the Mosquito down
+    await asyncio.sleep(0.1)
+    sim.press(0)
+    await until(lambda: session.snapshot.public_view["race"] is not None)
+    race = session.snapshot.public_view["race"]
+    assert race["kind"] == "mosquito" and race["caller"] == 0
+    await until(lambda: sim.lit_lamps() == {1, 2, 3})
+    current = session.snapshot.race.current
+    assert current is not None and {f.seat for f in current.false_starts} == {2}  # the caller's presses are none
