@@ -20,17 +20,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import pygame
 
-from game.render.games.cheating_moth_companion.scripted import companion_moments
-from game.render.games.collusion_companion import scripted as collusion_companion
-from game.render.games.speakeasy_companion import scripted as speakeasy_companion
+from game.render import companion_tapes
 from game.render.kit.scene import RenderContext
 from game.render.tapes import Moment, moments, moth_moments, play_moment, speakeasy_moments
 
 DEFAULT_SIZES = ((1280, 720), (1920, 1080))
 LANGS = ("fa", "th", "en")
 GAMES = {"collusion": moments, "speakeasy": speakeasy_moments, "cheating_moth": moth_moments,
-         "cheating_moth_companion": companion_moments, "collusion_companion": collusion_companion.moments,
-         "speakeasy_companion": speakeasy_companion.moments}
+         "cheating_moth_companion": companion_tapes.moth_moments, "collusion_companion": companion_tapes.collusion_moments,
+         "speakeasy_companion": companion_tapes.speakeasy_moments}
 
 
 def render_moment(moment: Moment, size: tuple[int, int], ctx: RenderContext | None = None) -> pygame.Surface:

@@ -26,7 +26,7 @@ from game.rules.base import RulesError
 from game.session.race_floor import PressSource
 from game.session.scheduler import VirtualTime
 from game.session.session import Session
-from game.session.snapshot import TablePhase, TableSnapshot
+from game.session.snapshot import Mode, TablePhase, TableSnapshot
 
 JOIN_BASE = "http://192.168.1.50:8765"
 NAMES: tuple[str, ...] = ("Ali", "พลอย", "Mina", "سارا", "Tom", "สมชาย", "Reza", "Lena", "نیما", "Kai", "ดาว", "Zoë")
@@ -67,9 +67,10 @@ class ScriptedTable:
     """A table of ``people`` named players (the first seats) and ``bots`` session bots."""
 
     def __init__(self, game: str, n: int, language: str = "en", *, seed: int = 7, preset: str | None = None,
-                 people: int | None = None, bots: int = 0, settings: dict[str, Any] | None = None) -> None:
+                 people: int | None = None, bots: int = 0, settings: dict[str, Any] | None = None,
+                 mode: Mode = Mode.TABLE) -> None:
         self.vt = VirtualTime()
-        self.session = Session.boot(TableConfig(language=language, game=game, seed=seed), None, None,
+        self.session = Session.boot(TableConfig(language=language, game=game, seed=seed, mode=mode), None, None,
                                     clock=self.vt, scheduler=self.vt)
         self.session.set_base_url(JOIN_BASE)
         self.recorder = Recorder(self.session)
@@ -96,9 +97,13 @@ class ScriptedTable:
     def start(self) -> None:
         self.host("start")
 
-    def act(self, seat: int, wire: dict[str, Any], think_ms: int = THINK_MS) -> None:
+    def act(self, seat: int | None, wire: dict[str, Any], think_ms: int = THINK_MS) -> None:
+        """A seat's move from its phone; seat ``None``: the host acting as the table (a referee's tap)."""
         self.vt.advance(think_ms)
-        self.session.submit_action(seat, wire, None)
+        if seat is None:
+            self.host("table_action", action=wire)
+        else:
+            self.session.submit_action(seat, wire, None)
 
     def wait(self, ms: int) -> None:
         self.vt.advance(ms)
@@ -120,6 +125,13 @@ class ScriptedTable:
         """What the seat's own phone shows of its secrets."""
         view = self.session.state_personal(seat)["view"] or {}
         return view.get("me") or view.get("you") or {}
+
+    @property
+    def state(self) -> Any:
+        """The engine's state (what the people at a companion table see on their real cards)."""
+        run = self.session.run
+        assert run is not None
+        return run.state
 
     @property
     def view(self) -> dict[str, Any]:

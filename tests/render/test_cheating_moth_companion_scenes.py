@@ -7,12 +7,12 @@ import pygame
 import pytest
 from scene_checks import LANGS, SIZES, assert_draw_is_pure, assert_paints_the_whole_window, probing_context
 
+from game.render.companion_tapes import moth_moments
 from game.render.games.cheating_moth_companion.model import model_of
-from game.render.games.cheating_moth_companion.scripted import companion_moments
 from game.render.kit.scene import HostCommand
 from game.render.tapes import play_moment
 
-MOMENTS = {lang: list(companion_moments(lang)) for lang in LANGS}
+MOMENTS = {lang: list(moth_moments(lang)) for lang in LANGS}
 EXPECTED = {"turn": "cheating_moth_companion", "mosquito_race": "cheating_moth_companion",
             "mosquito_slowest": "cheating_moth_companion", "beetle_fastest": "cheating_moth_companion",
             "beetle_undone": "cheating_moth_companion", "scoring": "cheating_moth_companion",

@@ -9,9 +9,9 @@ import pygame
 import pytest
 from scene_checks import LANGS, SIZES, assert_paints_the_whole_window, probing_context, scene_state
 
-from game.render.games.collusion_companion.scripted import moments
+from game.render.companion_tapes import collusion_moments as moments
 from game.render.games.collusion_companion.table import PlayScene
-from game.render.scripted import play_moment
+from game.render.tapes import play_moment
 
 MOMENTS = {lang: list(moments(lang)) for lang in LANGS}
 EXPECTED_TOP = {

@@ -7,8 +7,8 @@ import pygame
 import pytest
 from scene_checks import LANGS, SIZES, assert_draw_is_pure, assert_paints_the_whole_window, probing_context
 
-from game.render.games.speakeasy_companion.scripted import moments
-from game.render.scripted import play_moment
+from game.render.companion_tapes import speakeasy_moments as moments
+from game.render.tapes import play_moment
 
 MOMENTS = {lang: list(moments(lang)) for lang in LANGS}
 NAMES = ["01_choosing", "02_countdown", "03_pointing", "04_identity", "05_scored", "06_corrected", "07_recording",
