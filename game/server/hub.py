@@ -231,7 +231,10 @@ class SpectatorFeed:
             self._dirty.clear()
             started = self._loop.time()
             await asyncio.sleep(0)  # the seats' outboxes write this change first
-            await self.flush()
+            try:
+                await self.flush()
+            except Exception:  # one bad round must not end the crowd's feed for good
+                log.exception("spectator feed round failed")
             await asyncio.sleep(max(0.0, period - (self._loop.time() - started)))
 
     async def flush(self) -> None:
