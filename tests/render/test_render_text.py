@@ -131,3 +131,18 @@ def test_runs_cover_the_text_and_visual_order_is_a_permutation(text, rtl):
     assert all(r.text for r in runs)
     ordered = visual_order(runs, rtl)
     assert sorted(map(id, ordered)) == sorted(map(id, runs))
+
+
+@pytest.mark.parametrize("rtl", [False, True])
+def test_a_thai_tone_mark_before_a_persian_name_stays_with_its_thai_letter(rtl):
+    runs = kinds("ให้ سارا", rtl)
+    assert runs[0] == ("ให้", RunKind.THAI)
+    assert all("\u0e49" not in piece for piece, kind in runs if kind is not RunKind.THAI)
+
+
+@pytest.mark.parametrize("sentence, lang", [("ให้ سارا", "th"), ("สวัสดี ให้ سارا จ้ะ", "th"), ("ให้ سارا", "fa")])
+def test_a_thai_sentence_with_a_persian_name_draws_no_missing_glyph_box(text, sentence, lang):
+    for chunk, font in text._parts(sentence, lang, 40, False):
+        notdef = font.metrics("\U0010fffd")
+        for ch in chunk.replace(" ", ""):
+            assert font.metrics(ch) != notdef, (chunk, ch)

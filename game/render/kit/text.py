@@ -157,13 +157,22 @@ def _resolve_neutrals(text: str, kinds: list[RunKind | None], rtl_paragraph: boo
         if kinds[i] is not None:
             i += 1
             continue
+        before = kinds[i - 1] if i > 0 else None
+        if before is not None and _is_mark(text[i]):
+            # a combining mark belongs to its base character's run, whatever follows it
+            kinds[i] = before
+            i += 1
+            continue
         j = i
         while j < n and kinds[j] is None:
             j += 1
-        before = kinds[i - 1] if i > 0 else None
         after = kinds[j] if j < n else None
         kinds[i:j] = [_neutral_kind(text[i:j], before, after, rtl_paragraph)] * (j - i)
         i = j
+
+
+def _is_mark(ch: str) -> bool:
+    return bool(unicodedata.combining(ch)) or unicodedata.category(ch) in ("Mn", "Mc", "Me")
 
 
 def _neutral_kind(chunk: str, before: RunKind | None, after: RunKind | None, rtl: bool) -> RunKind:
