@@ -256,6 +256,7 @@ class Session:
         self._bot_streak: dict[int, int] = {}
         self._last_input_ms = clock()
         self._finished_ms: int | None = None  # when the game in play ended (kiosk: hand-over after results_s)
+        self._handover_handle: Handle | None = None  # kiosk: the hand-over results_s after a game ended
         self._retired: collections.deque[bytes] = collections.deque(maxlen=RETIRED_TOKENS)
         self.intro: dict[str, Any] | None = None  # the how-to-play on the TV before the game starts
         self._intro_handle: Handle | None = None
@@ -360,6 +361,7 @@ class Session:
         """Stop the timer and the bots (the loop is going away)."""
         if self._intro_handle is not None:
             self._intro_handle.cancel()
+        self._cancel_handover()
         self._timer.cancel()
         self._cancel_bots()
         self._races.close()
@@ -519,7 +521,8 @@ class Session:
 
     def check_idle(self) -> None:
         """Kiosk: after ``idle_reset_minutes`` without input, or ``results_s`` after a game ended,
-        the table is handed to the next group (:meth:`hand_over`)."""
+        the table is handed to the next group (:meth:`hand_over`). The scheduler hands over on
+        time after the results (:meth:`_schedule_handover`); this periodic check is the backstop."""
         if self.mode is not Mode.KIOSK:
             return
         now = self.clock()
@@ -548,6 +551,7 @@ class Session:
         if self._intro_handle is not None:
             self._intro_handle.cancel()
             self._intro_handle = None
+        self._cancel_handover()
         for record in self.table.seats:
             self._retired.append(_token_digest(record.token))
             if record.device:  # the phone's own key: its reconnects are told kindly too
@@ -992,7 +996,28 @@ class Session:
         self._finished_ms = self.clock()
         if self._journal is not None:
             self._journal.save_table(self.table, self.version)
+        self._schedule_handover()
         return True
+
+    def _schedule_handover(self) -> None:
+        """Kiosk: the final scores stay ``results_s``, then the table goes to the next group (on
+        the scheduler, to the millisecond; :meth:`check_idle` is only the backstop)."""
+        if self.mode is not Mode.KIOSK:
+            return
+        self._cancel_handover()
+        self._handover_handle = self._scheduler.call_later(self._results_ms(), self._results_shown)
+
+    def _results_shown(self) -> None:
+        self._handover_handle = None
+        if self.phase is TablePhase.FINISHED:
+            log.info("kiosk: the final scores were shown for %d s; the table is handed to the next group",
+                     self._results_ms() // 1000)
+            self.hand_over()
+
+    def _cancel_handover(self) -> None:
+        if self._handover_handle is not None:
+            self._handover_handle.cancel()
+            self._handover_handle = None
 
     def _refresh_legal(self, actor: int | None, new_step: bool) -> None:
         """Recompute every seat's legal actions. A seat's choices go stale (see ``_check_version``)

@@ -9,6 +9,7 @@ from tabletop_sessionkit import FakeClock, Recorder
 
 from game.config import TableConfig
 from game.kiosk.config import KioskConfig, Timers
+from game.session.scheduler import VirtualTime
 from game.session.session import NoticeCode, Session
 from game.session.snapshot import InputSource, Mode, TablePhase
 
@@ -68,3 +69,39 @@ async def test_an_empty_lobby_is_left_alone(tmp_path: Path) -> None:
     session.close()
 
 
+
+
+async def test_the_hand_over_is_scheduled_for_exactly_results_s(tmp_path: Path) -> None:
+    vt = VirtualTime()
+    config = TableConfig(mode=Mode.KIOSK, data_dir=tmp_path, admin_pin="2468", seed=4,
+                         kiosk=KioskConfig(timers=Timers(results_s=45), admin_pin="2468", how_to_play=False))
+    session = Session.boot(config, None, None, engines=fake.engines, bot_factory=fake.bot_factory, clock=vt,
+                           scheduler=vt, bot_delay_scale=1000.0)
+    session.host_command({"command": "set_seats", "count": 3})
+    rec = Recorder()
+    session.attach(rec)
+    session.join_seat(session.table.seats[0].token, "Sara")
+    finish(session)
+    vt.advance(44_999)  # nobody calls check_idle: the scheduler alone hands over
+    assert session.phase is TablePhase.FINISHED and NoticeCode.NEW_GROUP not in rec.notices
+    vt.advance(1)
+    assert session.phase is TablePhase.LOBBY and NoticeCode.NEW_GROUP in rec.notices
+    assert vt.pending() == 0
+    session.close()
+
+
+async def test_a_new_game_before_results_s_is_not_handed_over(tmp_path: Path) -> None:
+    vt = VirtualTime()
+    config = TableConfig(mode=Mode.KIOSK, data_dir=tmp_path, admin_pin="2468", seed=4,
+                         kiosk=KioskConfig(timers=Timers(results_s=45), admin_pin="2468", how_to_play=False))
+    session = Session.boot(config, None, None, engines=fake.engines, bot_factory=fake.bot_factory, clock=vt,
+                           scheduler=vt, bot_delay_scale=1000.0)
+    session.host_command({"command": "set_seats", "count": 3})
+    session.join_seat(session.table.seats[0].token, "Sara")
+    finish(session)
+    vt.advance(10_000)
+    session.host_command({"command": "next"})
+    session.host_command({"command": "start"})  # the same group plays again
+    vt.advance(60_000)
+    assert session.phase is TablePhase.PLAYING and session.table.seats[0].name == "Sara"
+    session.close()
