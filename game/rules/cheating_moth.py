@@ -1353,9 +1353,8 @@ class CheatingMothEngine(GameEngine[State]):
         return race_request(state)
 
     def timer(self, state: State) -> TimerRequest | None:
-        if state.race is not None and state.current_phase in RACE_PHASES:
-            empty = RaceResult(state.race.id)
-            return TimerRequest(f"race:{state.race.id}", state.settings.race_timeout_ms, empty, "race")
+        """The round pause and the optional decision timers; a running race is timed by its
+        :meth:`race` request (its timeout), not here."""
         if state.phase is Phase.ROUND_OVER:
             return TimerRequest(f"round:{state.round + 1}", state.settings.round_pause_ms, NextRound(), "next_round")
         return _decision_timer(state)

@@ -537,8 +537,9 @@ def test_M14_mosquito_race_and_the_slowest_collects():
     started = of(events, "race_started")[0]
     assert started["eligible"] == [1, 2, 3] and started["cause"] == "M14" and state.phase is Phase.MOSQUITO_RACE
     assert ENGINE.legal_actions(state, 1) == [CheatStart(c, 0) for c in state.hands[1]]
-    timer = ENGINE.timer(state)
-    assert timer is not None and timer.key == f"race:{state.race.id}" and timer.duration_ms == 5000
+    request = ENGINE.race(state)
+    assert request is not None and request.key == str(state.race.id) and request.timeout_ms == 5000
+    assert ENGINE.timer(state) is None  # the race floor times a race from its request, nothing else does
     state, events = race(state, {1: 300, 2: 250, 3: 410})
     decided = of(events, "race_decided")[0]
     assert decided["order"] == [2, 1, 3] and decided["times_ms"] == [250, 300, 410]
@@ -587,8 +588,7 @@ def test_M14_ties_for_slowest_are_broken_by_the_seeded_rng():
 def test_M14_timer_expiry_nobody_slaps():
     state = mosquito_table()
     state, _ = apply(state, 0, Play(card_of(state, 0, "q4")))
-    timer = ENGINE.timer(state)
-    state, events = apply(state, None, timer.on_expiry)
+    state, events = apply(state, None, ENGINE.race(state).on_result(()))  # the timeout: nobody pressed
     decided = of(events, "race_decided")[0]
     assert decided["no_press"] == [1, 2, 3] and decided["slowest"] in (1, 2, 3)
 
@@ -678,7 +678,7 @@ def test_M15_a_beetle_race_nobody_enters():
     state = beetle_table()
     state, _ = apply(state, 0, Play(card_of(state, 0, "b4")))
     top = state.discard[-1]
-    state, events = apply(state, None, ENGINE.timer(state).on_expiry)
+    state, events = apply(state, None, ENGINE.race(state).on_result(()))  # the timeout: nobody pressed
     decided = of(events, "race_decided")[0]
     assert decided["winner"] is None and decided["order"] == []
     assert state.discard[-1] == top and state.turn == 1 and state.phase is Phase.PLAY

@@ -164,11 +164,11 @@ class MiniSession:
         raise AssertionError("the game did not end")
 
     def step(self) -> None:
+        if self.state.race is not None and ENGINE.race(self.state) is not None:  # the race floor's turn
+            return self.run_race(self.state.race.id)
         timer = ENGINE.timer(self.state)
         if timer is not None and timer.key != self.timer_key:
             self.timer_key, self.deadline = timer.key, self.now + timer.duration_ms
-            if isinstance(timer.on_expiry, RaceResult):
-                return self.run_race(timer.on_expiry.race)
         seat = min(self.due, key=lambda s: (self.due[s], s))
         if timer is not None and self.deadline <= self.due[seat]:
             self.now = self.deadline

@@ -57,11 +57,10 @@ def random_play(seed: int, n: int, overrides: dict[str, Any], steps: int) -> Ite
         now += rng.randint(0, 700)
         options = [(s, a) for s in range(n) for a in ENGINE.legal_actions(state, s)]
         required = [(s, a) for s, a in options if isinstance(a, (Play, Draw)) or type(a).__name__ == "Give"]
-        timer = ENGINE.timer(state)
-        if timer is not None and (not required or rng.random() < 0.5):
-            seat, action = None, timer.on_expiry
-            if isinstance(action, RaceResult):
-                action = _race_result(state, rng, now)
+        timer, racing = ENGINE.timer(state), ENGINE.race(state) is not None
+        if (timer is not None or racing) and (not required or rng.random() < 0.5):
+            # the race floor hands in a running race's presses; otherwise the timer runs out
+            seat, action = (None, _race_result(state, rng, now)) if racing or timer is None else (None, timer.on_expiry)
         else:
             pool = required if required and rng.random() < 0.8 else options
             seat, action = rng.choice(pool)
