@@ -30,6 +30,9 @@ KEYED: dict[int, str] = {
     pygame.K_KP_MINUS: "-", pygame.K_PLUS: "+", pygame.K_EQUALS: "+", pygame.K_KP_PLUS: "+",
     pygame.K_b: "B", pygame.K_a: ARCADE_KEY, pygame.K_RETURN: "Enter", pygame.K_KP_ENTER: "Enter",
 }
+# Kiosk: the buttons whose keys need the staff PIN (game.kiosk.screen locks the keys); a click on
+# one becomes its key press, so the lock asks for the PIN for the mouse too
+STAFF_BUTTON_KEYS: dict[str, int] = {"S": pygame.K_s, ARCADE_KEY: pygame.K_a}
 
 
 def presets_of(game: str, snapshot: TableSnapshot | None = None) -> tuple[str, ...]:
@@ -280,6 +283,10 @@ class LobbyScene(Scene):
     def _click(self, event: pygame.event.Event, lay: LobbyLayout, snap: TableSnapshot) -> list[Intent]:
         button = hit(list(lay.buttons), event.pos)
         if button is not None and event.button == 1:
+            if snap.mode is Mode.KIOSK and button.active and button.hint in STAFF_BUTTON_KEYS:
+                pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=STAFF_BUTTON_KEYS[button.hint], mod=0,
+                                                     unicode="", scancode=0))
+                return []
             return list(button.intents)
         for card in lay.cards:
             if card.rect.collidepoint(event.pos) and card.seat < len(snap.seats):

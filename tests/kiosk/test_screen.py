@@ -21,6 +21,7 @@ from game.render.kit.qr import QrCache
 from game.render.kit.scene import RenderContext
 from game.render.kit.sound import SoundBank
 from game.render.kit.text import TextRenderer
+from game.render.lobby import layout
 from game.session.session import Session
 from game.session.snapshot import Mode, SeatStatus, TablePhase
 
@@ -284,4 +285,36 @@ async def test_the_kiosk_lobby_hints_say_which_keys_need_the_staff_pin(tmp_path:
     assert hints in drawn and problems == []
     assert not any("Ctrl+Q" in text for text in drawn)
     assert i18n.text(lang, "screen", "lobby.keys") not in drawn
+    session.close()
+
+
+async def test_clicking_settings_in_a_kiosk_lobby_asks_for_the_pin_too(tmp_path: Path) -> None:
+    size = (1280, 720)
+    session = lobby(tmp_path)
+    layer = KioskLayer(config(tmp_path), Clock())
+    layer.shown(session.snapshot)
+    screen = Screen(ctx=RenderContext(TextRenderer(), QrCache(), SoundBank(enabled=False)))
+    screen.sync(session.snapshot)
+
+    def top() -> str:
+        return screen.director.stack[-1].name
+
+    [settings] = [b for b in layout(screen.frame(size)).buttons if b.hint == "S"]
+    pygame.event.clear()
+    click = pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=settings.rect.center, button=1)
+    assert not layer.consume(click)  # the kiosk does not know the buttons: the lobby turns the click into S
+    screen.handle(click, size)
+    assert top() == "lobby"
+    [pressed] = pygame.event.get(pygame.KEYDOWN)
+    assert layer.consume(pressed) and layer.prompt is not None  # the PIN prompt
+    type_pin(layer, PIN)
+    [again] = pygame.event.get(pygame.KEYDOWN)  # the right PIN lets the S through
+    assert not layer.consume(again)
+    screen.handle(again, size)
+    assert top() == "settings"
+    table_screen = Screen(ctx=screen.ctx)
+    table_screen.sync(replace(session.snapshot, mode=Mode.TABLE))
+    table_screen.handle(click, size)
+    assert table_screen.director.stack[-1].name == "settings"  # a table's host just clicks
+    assert pygame.event.get(pygame.KEYDOWN) == []
     session.close()
