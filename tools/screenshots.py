@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Play scripted games headless (real engine and bots, no server) and write a PNG of every scene
-in Persian, Thai and English at 1280×720 and 1920×1080 (Collusion, Speakeasy, Cheating Moth and its
-companion by default; ``--size 3840x2160`` for 4K).
+"""Play scripted games headless (real sessions on virtual time, no server: ``game/render/tapes.py``
+and ``companion_tapes.py``) and write a PNG of every scene in Persian, Thai and English at 1280×720
+and 1920×1080 (the three table games and their companions by default; ``--size 3840x2160`` for 4K).
 
     python3 tools/screenshots.py [--out out/screenshots] [--game collusion speakeasy cheating_moth] [--lang fa th en]
                                  [--size 1280x720 ...]
