@@ -13,7 +13,7 @@ import types
 import typing
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar, Union
+from typing import Any, ClassVar, Generic, TypeVar, Union
 
 from game.errors import TableError
 
@@ -272,12 +272,23 @@ class GameEngine(Generic[T]):
     actions: WireCodec[Any]
     events: WireCodec[Any]
 
+    settings_presets: ClassVar[Mapping[str, Any]] = {}
+    """Preset name -> its (frozen) settings, in menu order. An engine with fixed presets sets this
+    and inherits ``default_settings`` and ``presets``; one with computed presets overrides both."""
+    fallback_preset: ClassVar[str | None] = None
+    """The preset ``default_settings()`` gives when none is named (None: the first)."""
+
     # settings
     def default_settings(self, preset: str | None = None) -> Any:
-        raise NotImplementedError
+        if not self.settings_presets:
+            raise NotImplementedError
+        name = preset or self.fallback_preset or next(iter(self.settings_presets))
+        if name not in self.settings_presets:
+            raise BadSettings(f"unknown preset {name!r}; choose one of {', '.join(self.settings_presets)}")
+        return self.settings_presets[name]
 
     def presets(self) -> tuple[str, ...]:
-        return ()
+        return tuple(self.settings_presets)
 
     def default_preset(self, language: str) -> str | None:
         """The preset a table in ``language`` starts with (and follows while nobody chose one): a
@@ -325,7 +336,15 @@ class GameEngine(Generic[T]):
         return tuple(s for s in range(self.n_seats(state)) if self.legal_actions(state, s))
 
     def n_seats(self, state: T) -> int:
-        return len(getattr(state, "seats"))  # noqa: B009 (T is unbounded: every state has seats)
+        """``state.n`` when the state keeps its seat count there, else ``len(state.seats)``."""
+        n = getattr(state, "n", None)
+        return n if isinstance(n, int) else len(getattr(state, "seats"))  # noqa: B009 (T is unbounded)
+
+    def _check_apply(self, state: T, seat: Seat | None) -> None:
+        """What every ``apply`` checks first: a seat of this table (or the table), a game not over."""
+        check_seat(seat, self.n_seats(state))
+        if self.is_over(state):
+            raise GameOver("the game is over")
 
     # wire helpers
     def action_from_wire(self, data: Any) -> Any:

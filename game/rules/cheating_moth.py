@@ -21,7 +21,6 @@ from .base import (
     JSON,
     BadSettings,
     GameEngine,
-    GameOver,
     IllegalAction,
     MalformedAction,
     NotYourTurn,
@@ -34,7 +33,6 @@ from .base import (
     WireCodec,
     check_seat,
     encode_fields,
-    settings_from_wire,
 )
 from .rng import Rng
 
@@ -1290,31 +1288,17 @@ class CheatingMothEngine(GameEngine[State]):
     actions = ACTIONS
     events = EVENTS
 
-    def default_settings(self, preset: str | None = None) -> Settings:
-        if preset not in (None, "", "classic"):
-            raise BadSettings(f"unknown preset {preset!r}; choose one of {self.presets()}")
-        return Settings()
-
-    def presets(self) -> tuple[str, ...]:
-        return ("classic",)
-
-    def settings_from_wire(self, data: Mapping[str, Any], preset: str | None = None) -> Settings:
-        return settings_from_wire(self.default_settings(preset), data)
+    settings_presets = {"classic": Settings()}
 
     def new_game(self, settings: Settings, n_seats: int, seed: int) -> State:
         return new_game(settings, n_seats, seed)
-
-    def n_seats(self, state: State) -> int:
-        return state.n
 
     def legal_actions(self, state: State, seat: Seat) -> list[Any]:
         check_seat(seat, state.n)
         return [] if seat is None else legal_actions(state, seat)
 
     def apply(self, state: State, seat: Seat | None, action: Any) -> tuple[State, list[Any]]:
-        check_seat(seat, state.n)
-        if state.phase is Phase.GAME_OVER:
-            raise GameOver("the game is over")
+        self._check_apply(state, seat)
         if seat is None:
             new, events = self._apply_table(state, action)
         else:

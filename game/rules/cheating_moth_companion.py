@@ -36,7 +36,6 @@ from .base import (
     Seat,
     WireCodec,
     check_seat,
-    settings_from_wire,
 )
 from .base import RaceMode as JudgeMode
 from .rng import Rng
@@ -662,22 +661,10 @@ class CheatingMothCompanion(GameEngine[State]):
     actions = ACTIONS
     events = EVENTS
 
-    def default_settings(self, preset: str | None = None) -> Settings:
-        if preset not in (None, "", "classic"):
-            raise BadSettings(f"unknown preset {preset!r}; choose one of {self.presets()}")
-        return Settings()
-
-    def presets(self) -> tuple[str, ...]:
-        return ("classic",)
-
-    def settings_from_wire(self, data: Mapping[str, Any], preset: str | None = None) -> Settings:
-        return settings_from_wire(self.default_settings(preset), data)
+    settings_presets = {"classic": Settings()}
 
     def new_game(self, settings: Settings, n_seats: int, seed: int) -> State:
         return new_game(settings, n_seats, seed)
-
-    def n_seats(self, state: State) -> int:
-        return state.n
 
     def legal_actions(self, state: State, seat: Seat) -> list[Any]:
         check_seat(seat, state.n)

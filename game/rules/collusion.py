@@ -1172,14 +1172,8 @@ class CollusionEngine(GameEngine[State]):
     actions = ACTIONS
     events = EVENTS
 
-    def default_settings(self, preset: str | None = None) -> CollusionSettings:
-        name = preset or DEFAULT_PRESET
-        if name not in PRESETS:
-            raise BadSettings(f"unknown preset {name!r}; choose one of {', '.join(PRESETS)}")
-        return PRESETS[name]
-
-    def presets(self) -> tuple[str, ...]:
-        return tuple(PRESETS)
+    settings_presets = PRESETS
+    fallback_preset = DEFAULT_PRESET
 
     def default_preset(self, language: str) -> str | None:
         return EDITION_OF_LANGUAGE.get(language, DEFAULT_PRESET)
@@ -1276,9 +1270,6 @@ class CollusionEngine(GameEngine[State]):
         if state.phase is Phase.AMBUSH_CHOICE and state.reveal is not None:
             return tuple(by for by, _ in state.reveal.pending)
         return ()
-
-    def n_seats(self, state: State) -> int:
-        return state.n
 
     def describe_event(self, event: Mapping[str, Any], name: Callable[[int], str] = str) -> str:
         """One plain-English sentence for a wire event (used by ``tabletop replay``)."""

@@ -31,7 +31,6 @@ from .base import (
     JSON,
     BadSettings,
     GameEngine,
-    GameOver,
     IllegalAction,
     MalformedAction,
     NotYourTurn,
@@ -604,14 +603,8 @@ class CollusionCompanionEngine(GameEngine[State]):
     actions = ACTIONS
     events = EVENTS
 
-    def default_settings(self, preset: str | None = None) -> Settings:
-        name = preset or DEFAULT_PRESET
-        if name not in PRESETS:
-            raise BadSettings(f"unknown preset {name!r}; choose one of {', '.join(PRESETS)}")
-        return PRESETS[name]
-
-    def presets(self) -> tuple[str, ...]:
-        return tuple(PRESETS)
+    settings_presets = PRESETS
+    fallback_preset = DEFAULT_PRESET
 
     def new_game(self, settings: Settings, n_seats: int, seed: int) -> State:
         if not isinstance(settings, Settings):
@@ -661,9 +654,7 @@ class CollusionCompanionEngine(GameEngine[State]):
         return replace(action, points=0) if isinstance(action, EnterTotal) else action
 
     def apply(self, state: State, seat: Seat | None, action: Any) -> tuple[State, list[Any]]:
-        check_seat(seat, state.n)
-        if state.phase is Phase.GAME_OVER:
-            raise GameOver("the game is over")
+        self._check_apply(state, seat)
         handler = _HANDLERS.get(type(action))
         if handler is None:
             if type(action) not in table.ACTIONS.classes:
@@ -695,9 +686,6 @@ class CollusionCompanionEngine(GameEngine[State]):
             entered = {s for s, _, _ in state.count.entries}
             return tuple(s for s in state.count.seats if s not in entered)
         return ()
-
-    def n_seats(self, state: State) -> int:
-        return state.n
 
     def describe_event(self, event: Mapping[str, Any], name: Callable[[int], str] = str) -> str:
         return describe_event(event, name)

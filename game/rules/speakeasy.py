@@ -22,7 +22,6 @@ from .base import (
     JSON,
     BadSettings,
     GameEngine,
-    GameOver,
     IllegalAction,
     MalformedAction,
     NotYourTurn,
@@ -691,9 +690,7 @@ class SpeakeasyEngine(GameEngine[State]):
         return []
 
     def apply(self, state: State, seat: Seat | None, action: Any) -> tuple[State, Events]:
-        check_seat(seat, state.n)
-        if state.phase is Phase.GAME_OVER:
-            raise GameOver("the game is over")
+        self._check_apply(state, seat)
         if isinstance(action, ChooseSubject):
             return self._choose(state, seat, action)
         if isinstance(action, Point):
@@ -783,9 +780,6 @@ class SpeakeasyEngine(GameEngine[State]):
             return None
         key = _timer_key(state)
         return TimerRequest(key, duration, Timeout(key), label)
-
-    def n_seats(self, state: State) -> int:
-        return state.n
 
     def describe_event(self, event: Mapping[str, Any], name: Callable[[int], str] = str) -> str:
         """One plain-English sentence for a wire event (used by ``tabletop replay``)."""

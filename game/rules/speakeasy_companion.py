@@ -27,7 +27,6 @@ from .base import (
     JSON,
     BadSettings,
     GameEngine,
-    GameOver,
     IllegalAction,
     MalformedAction,
     NotYourTurn,
@@ -802,9 +801,7 @@ class SpeakeasyCompanionEngine(GameEngine[State]):
         return replace(action, clue=0, points=0) if isinstance(action, EditScore) else action
 
     def apply(self, state: State, seat: Seat | None, action: Any) -> tuple[State, list[Any]]:
-        check_seat(seat, state.n)
-        if state.phase is Phase.GAME_OVER:
-            raise GameOver("the game is over")
+        self._check_apply(state, seat)
         handler = _HANDLERS.get(type(action))
         if handler is None:
             raise MalformedAction(f"not a Speakeasy companion action: {action!r}")
@@ -824,9 +821,6 @@ class SpeakeasyCompanionEngine(GameEngine[State]):
         if key is None or parts is None:
             return None
         return TimerRequest(key, parts[0], Timeout(key), parts[1])
-
-    def n_seats(self, state: State) -> int:
-        return state.n
 
     def describe_event(self, event: Mapping[str, Any], name: Callable[[int], str] = str) -> str:
         return describe_event(event, name)
