@@ -156,6 +156,10 @@ async def spectator_worker(url: str, count: int) -> None:
     """``--spectator-worker``: hold ``count`` spectator sockets until the last version arrives on
     stdin and every spectator holds it, then print {version: monotonic ns when the last spectator
     had it} as JSON."""
+    sys.path.insert(0, str(ROOT))
+    from game.server.capacity import raise_fd_limit
+
+    raise_fd_limit()  # this process holds the crowd's client ends
     async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as http:  # no pool limit
         tally = Tally(count)
         watchers = [Receiver(await hello(http, url, role="spectator"), tally) for _ in range(count)]
@@ -243,16 +247,15 @@ def report(label: str, values: list[float]) -> None:
           f"   max {max(values):6.2f} ms   (n={len(values)})")
 
 
-async def serve(data_dir: str, port: int, max_sockets: int) -> None:
+async def serve(data_dir: str, port: int) -> None:
     """``--server-worker``: the real table and server (``start_table``, as ``python -m game.server``
-    runs it) with room for the crowd: the default socket cap is below 1,000 spectators."""
+    runs it) with its default caps: the gallery holds 1,000 spectators when the open-file limit allows."""
     sys.path.insert(0, str(ROOT))
     from game.config import TableConfig
-    from game.server.app import ServerSettings
     from game.server.runtime import start_table, stop_table
 
     config = TableConfig(host="127.0.0.1", port=port, data_dir=Path(data_dir), admin_pin=PIN, new=True, headless=True)
-    started = await start_table(config, ServerSettings(max_sockets=max_sockets), arcade=False)
+    started = await start_table(config, arcade=False)
     print(f"Listening on port {started.port}", flush=True)
     try:
         await asyncio.to_thread(sys.stdin.read)  # until the bench closes our stdin
@@ -260,9 +263,9 @@ async def serve(data_dir: str, port: int, max_sockets: int) -> None:
         await stop_table(started)
 
 
-def start_server(data_dir: str, port: int, max_sockets: int = 100) -> subprocess.Popen[str]:
+def start_server(data_dir: str, port: int) -> subprocess.Popen[str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen([sys.executable, __file__, "--server-worker", data_dir, str(port), str(max_sockets)],
+    proc = subprocess.Popen([sys.executable, __file__, "--server-worker", data_dir, str(port)],
                             cwd=ROOT, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True)
     assert proc.stdout is not None
@@ -277,7 +280,7 @@ def one_run(samples: int, spectators: int, interval_s: float) -> tuple[list[floa
     with tempfile.TemporaryDirectory(prefix="bench-ws-", dir=os.environ.get("BENCH_DIR")) as data_dir:
         port = free_port()
         url = f"http://127.0.0.1:{port}/ws"
-        server = start_server(data_dir, port, max_sockets=spectators + 100)
+        server = start_server(data_dir, port)
         rss_before = rss_kib(server.pid)
         watchers = start_spectators(url, spectators) if spectators else None
         rss_crowd = rss_kib(server.pid)
@@ -368,8 +371,8 @@ def main() -> int:
     if len(sys.argv) == 4 and sys.argv[1] == "--spectator-worker":
         asyncio.run(spectator_worker(sys.argv[2], int(sys.argv[3])))
         return 0
-    if len(sys.argv) == 5 and sys.argv[1] == "--server-worker":
-        asyncio.run(serve(sys.argv[2], int(sys.argv[3]), int(sys.argv[4])))
+    if len(sys.argv) == 4 and sys.argv[1] == "--server-worker":
+        asyncio.run(serve(sys.argv[2], int(sys.argv[3])))
         return 0
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--samples", type=int, default=300)

@@ -9,7 +9,7 @@ import logging
 import math
 import mimetypes
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import fontpkg
@@ -19,8 +19,9 @@ from game.session.seats import normalise_code
 from game.session.session import HOUSEKEEPING_S, Session
 from game.session.snapshot import SeatStatus
 
+from .capacity import current_fd_limit, size_sockets
 from .guard import CONNECTIONS_PER_ADDRESS, HEADER_DEADLINE_S, LOOPBACK, ConnectionGuard, guard_middleware
-from .hub import Hub, SocketLimits
+from .hub import MAX_SPECTATORS, Hub, SocketLimits
 from .protocol import HARD_MAX_MESSAGE_BYTES
 from .ratelimit import Backoff, PinGuard, RateLimit
 
@@ -31,7 +32,6 @@ WEB_DIR = GAME_DIR / "web"
 I18N_DIR = GAME_DIR / "i18n"
 HEARTBEAT_S = 15.0
 FONT_CACHE_S = 86_400
-MAX_SOCKETS = 500  # phones, host links and spectators together
 WATCHDOG_S = 1.0
 KEEPALIVE_S = 15.0
 JOIN_FAILURES_PER_MINUTE = 10  # wrong codes from one address before it backs off (1 s, 2 s, 4 s, ...)
@@ -55,7 +55,9 @@ class ServerSettings:
     i18n_dir: Path = I18N_DIR
     rate: RateLimit = field(default_factory=RateLimit)
     heartbeat_s: float = HEARTBEAT_S
-    max_sockets: int = MAX_SOCKETS
+    max_sockets: int | None = None  # every WebSocket at once (None: sized from the open-file limit)
+    max_spectators: int = MAX_SPECTATORS  # the gallery, if the open-file limit allows it
+    fd_limit: int | None = None  # the open-file limit to size for (None: the process's soft limit)
     housekeeping_s: float = HOUSEKEEPING_S
     clock: Callable[[], float] | None = None  # seconds, for deadlines and backoffs (None: the loop's)
     address_of: Callable[[web.Request], str] = lambda request: request.remote or "?"  # who is asking
@@ -249,6 +251,17 @@ async def close_sockets(app: web.Application) -> None:
     await app[HUB].close_all(1001, "server shutting down")
 
 
+def socket_limits(settings: ServerSettings) -> SocketLimits:
+    """The caps per role: seats' reserve always, the gallery as the open-file limit allows."""
+    fd_limit = current_fd_limit() if settings.fd_limit is None else settings.fd_limit
+    sized = size_sockets(fd_limit, spectators=settings.max_spectators)
+    if settings.max_sockets is not None:
+        sized = replace(sized, total=settings.max_sockets)
+    log.info("sockets: %d seats and host links reserved, %d spectators at most, %d in all (open-file limit %d)",
+             sized.seat_reserve, sized.gallery(), sized.total, fd_limit)
+    return replace(sized, per_address=settings.per_address_sockets, hello_s=settings.hello_s, exempt=settings.uncapped)
+
+
 def make_app(session: Session, settings: ServerSettings | None = None) -> web.Application:
     settings = settings or ServerSettings()
     clock = settings.clock or asyncio.get_running_loop().time
@@ -260,9 +273,7 @@ def make_app(session: Session, settings: ServerSettings | None = None) -> web.Ap
     app[SESSION] = session
     app[SETTINGS] = settings
     app[GUARD] = guard
-    limits = SocketLimits(total=settings.max_sockets, per_address=settings.per_address_sockets,
-                          hello_s=settings.hello_s, exempt=settings.uncapped)
-    app[HUB] = Hub(session, settings.rate, clock, PinGuard(clock), limits)
+    app[HUB] = Hub(session, settings.rate, clock, PinGuard(clock), socket_limits(settings))
     app[JOINS] = Backoff(clock, free=JOIN_FAILURES_PER_MINUTE)
     app.add_routes([
         web.get("/", root),

@@ -23,6 +23,12 @@ class RateLimited(ProtocolError):
     code = "rate_limited"
 
 
+class GalleryFull(ProtocolError):
+    """A spectator over the gallery's cap (seats never lose room to spectators)."""
+
+    code = "gallery_full"
+
+
 class TakenOver(ProtocolError):
     code = "taken_over"
 

@@ -26,7 +26,7 @@ from game.session.race_floor import PressSource
 from game.session.seats import AskHost, NameNeeded, SeatRecord
 from game.session.session import Claim, HandedOver, NoticeCode, Session
 
-from .errors import BadPin, ClaimRefused, Forbidden, RateLimited, ServerFault, TakenOver
+from .errors import BadPin, ClaimRefused, Forbidden, GalleryFull, RateLimited, ServerFault, TakenOver
 from .phoneclock import EVERY_S, PhoneClock
 from .protocol import (
     Act,
@@ -82,21 +82,32 @@ REVOKE_CLOSE: dict[NoticeCode, tuple[CloseCode, str]] = {
 }
 
 
+SEAT_RESERVE = 2 * MAX_SEATS + 8  # seated phones (one reconnecting while its old socket closes) and host links
+MAX_SPECTATORS = 1000  # the gallery: /watch sockets at once, if the open-file limit allows
+
+
 @dataclass(frozen=True, slots=True)
 class SocketLimits:
     """How many WebSockets the table holds: ``total``; ``per_address`` from one device (the table's
     own machine is exempt); ``seat_reserve`` kept for seated phones and host links (silent sockets
-    and spectators share the rest); a socket says hello within ``hello_s`` or is closed."""
+    and spectators share the rest); at most ``spectators`` of them watching (the gallery); a socket
+    says hello within ``hello_s`` or is closed. :func:`game.server.capacity.size_sockets` sizes
+    them from the open-file limit."""
 
     total: int = 500
     per_address: int = 16
-    seat_reserve: int = 2 * MAX_SEATS + 8
+    seat_reserve: int = SEAT_RESERVE
+    spectators: int = MAX_SPECTATORS
     hello_s: float = 10.0
     exempt: frozenset[str] = frozenset({"127.0.0.1", "::1"})
 
     def shared(self) -> int:
         """Room for silent sockets and spectators together."""
         return max(1, self.total - min(self.seat_reserve, self.total // 2))
+
+    def gallery(self) -> int:
+        """Spectators at once (never more than the shared room)."""
+        return min(self.spectators, self.shared())
 
 
 class Outbox:
@@ -540,9 +551,9 @@ class Hub:
             self._hello_seat(client, hello)
         elif hello.role is Role.HOST:
             self._hello_host(client, hello)
-        elif sum(1 for c in self.clients if c.role is Role.SPECTATOR and not c.closing) >= self.sockets.shared():
-            client.send_error(RateLimited("the table has too many spectators; try again later"))
-            client.close(CloseCode.REFUSED, "too many spectators")
+        elif sum(1 for c in self.clients if c.role is Role.SPECTATOR and not c.closing) >= self.sockets.gallery():
+            client.send_error(GalleryFull("the gallery is full; try again later"))
+            client.close(CloseCode.GALLERY_FULL, "gallery full")
         else:
             self._greet(client, Role.SPECTATOR, None, hello)
 

@@ -46,6 +46,7 @@ class CloseCode(enum.IntEnum):
     REFUSED = 4003  # unknown token, wrong PIN
     KICKED = 4004
     NEW_GROUP = 4005  # kiosk: the table was handed to the next group; this seat's link is over
+    GALLERY_FULL = 4009  # a spectator over the gallery's cap: try again later
 
 
 @dataclass(frozen=True, slots=True)

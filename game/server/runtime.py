@@ -27,6 +27,7 @@ from game.session.session import Session
 from game.session.snapshot import InputEvent, Mode, TablePhase, TableSnapshot
 
 from .app import ServerSettings, guard_server, make_app
+from .capacity import raise_fd_limit
 from .netaddr import base_url, lan_address
 
 log = logging.getLogger(__name__)
@@ -81,6 +82,7 @@ async def start_table(config: TableConfig, settings: ServerSettings | None = Non
                       **session_kw: Any) -> Started:
     """Open the journal, boot the session, and start serving on ``config.host``/``config.port``.
     ``arcade``: also run the arcade-button bridge (see :func:`start_arcade`)."""
+    raise_fd_limit()  # room for the gallery's sockets (capacity.py); logged, never fatal
     try:
         session, journal, message = _open_session(config, **session_kw)
     except (OSError, CorruptJournal) as exc:

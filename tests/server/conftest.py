@@ -38,7 +38,7 @@ async def make_table(aiohttp_client: Any, tmp_path: Path, web_dir: Path) -> Call
     made: list[tuple[Session, Journal, TestClient]] = []
 
     async def make(*, seats: int = 4, rate: RateLimit | None = None, bot_delay_scale: float = 1000.0,
-                   max_sockets: int = 500, server: dict[str, Any] | None = None, time: VirtualTime | None = None,
+                   max_sockets: int | None = 500, server: dict[str, Any] | None = None, time: VirtualTime | None = None,
                    **config_kw: Any) -> Table:
         """``server``: more ServerSettings (e.g. an injected ``clock``); ``time``: the session runs on
         this virtual time (the sockets stay real)."""

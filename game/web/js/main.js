@@ -216,7 +216,7 @@ function onError(msg) {
   }
   // A takeover or a dead seat link is shown from the close code that follows.
   if (msg.code === "claim_refused") app.farewell = "refused";
-  if (msg.code === "taken_over" || msg.code === "claim_refused" || (msg.code === "unknown_seat" && !app.welcome)) return;
+  if (msg.code === "taken_over" || msg.code === "claim_refused" || msg.code === "gallery_full" || (msg.code === "unknown_seat" && !app.welcome)) return;
   if (msg.code === "stale_state") {
     toast(t("error.stale_state"), "info");
     return;
@@ -330,6 +330,7 @@ function screen() {
     return { key: word, draw: () => fullMessage(t(`${word}.title`), t(`${word}.body`), joinLink()) };
   }
   if (status === Status.TAKEN_OVER) return { key: "taken", draw: takenOver };
+  if (status === Status.GALLERY_FULL) return { key: "gallery_full", draw: galleryFull };
   if (status === Status.KICKED) return { key: "kicked", draw: () => fullMessage(t("kicked.title"), t("kicked.body"), joinLink()) };
   if (status === Status.NEW_GROUP) return { key: "new_group", draw: () => fullMessage(t("new_group.title"), t("new_group.body"), joinLink()) };
   if (status === Status.REJECTED && app.mode === Mode.SEAT) return { key: "rejected", draw: () => fullMessage(t("rejected.title"), t("rejected.body"), joinLink()) };
@@ -395,6 +396,11 @@ function claimScreen(claim) {
 function takenOver() {
   return fullMessage(t("taken.title"), t("taken.body"),
     h("button", { class: "btn btn-primary btn-big", type: "button", "data-testid": "use-here", onclick: () => app.conn?.restart(), text: t("taken.use_here") }));
+}
+
+function galleryFull() {
+  return fullMessage(t("gallery.title"), t("gallery.body"),
+    h("button", { class: "btn btn-primary btn-big", type: "button", "data-testid": "gallery-retry", onclick: () => app.conn?.restart(), text: t("gallery.retry") }));
 }
 
 function joinLink() {

@@ -1,6 +1,6 @@
 // The phone's one WebSocket: hello on every (re)connect, heartbeat + clock sync pings, automatic
 // reconnect with back-off (also on visibilitychange and online), and the close codes that must
-// NOT reconnect (taken over, bad token, kicked). See docs/protocol.md.
+// NOT reconnect (taken over, bad token, kicked, gallery full). See docs/protocol.md.
 
 export const PROTOCOL_VERSION = 1;
 
@@ -19,12 +19,14 @@ export const Status = Object.freeze({
   REJECTED: "rejected", // 4003: unknown token / bad PIN
   KICKED: "kicked", // 4004: the host freed this seat
   NEW_GROUP: "new_group", // 4005: kiosk: the table was handed to the next group
+  GALLERY_FULL: "gallery_full", // 4009: too many spectators; the page offers "try again"
 });
 
 const CLOSE_TAKEN_OVER = 4001;
 const CLOSE_REJECTED = 4003;
 const CLOSE_KICKED = 4004;
 const CLOSE_NEW_GROUP = 4005;
+const CLOSE_GALLERY_FULL = 4009;
 const CLOSE_HEARTBEAT = 4000; // ours: the server stopped answering pings
 const BACKOFF_MIN_MS = 500;
 const BACKOFF_MAX_MS = 5000;
@@ -188,7 +190,7 @@ export class Connection extends EventTarget {
     this.ws = null;
     this.clearTimers();
     if (this.stopped) return;
-    const terminal = { [CLOSE_TAKEN_OVER]: Status.TAKEN_OVER, [CLOSE_REJECTED]: Status.REJECTED, [CLOSE_KICKED]: Status.KICKED, [CLOSE_NEW_GROUP]: Status.NEW_GROUP }[ev.code];
+    const terminal = { [CLOSE_TAKEN_OVER]: Status.TAKEN_OVER, [CLOSE_REJECTED]: Status.REJECTED, [CLOSE_KICKED]: Status.KICKED, [CLOSE_NEW_GROUP]: Status.NEW_GROUP, [CLOSE_GALLERY_FULL]: Status.GALLERY_FULL }[ev.code];
     if (terminal) {
       this.stopped = true;
       this.setStatus(terminal, ev.code);
