@@ -552,7 +552,9 @@ class Hub:
         elif hello.role is Role.HOST:
             self._hello_host(client, hello)
         elif sum(1 for c in self.clients if c.role is Role.SPECTATOR and not c.closing) >= self.sockets.gallery():
-            client.send_error(GalleryFull("the gallery is full; try again later"))
+            # the table's language too: this page gets no welcome to learn it from
+            client.send({**error_message(GalleryFull("the gallery is full; try again later")),
+                         "table_lang": self.session.table.language})
             client.close(CloseCode.GALLERY_FULL, "gallery full")
         else:
             self._greet(client, Role.SPECTATOR, None, hello)

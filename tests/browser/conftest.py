@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from game.config import TableConfig
+from game.server.app import ServerSettings
 from game.server.runtime import TableRuntime
 from game.session.snapshot import TableSnapshot
 
@@ -79,11 +80,11 @@ def browser() -> Iterator[Any]:
         b.close()
 
 
-def start_runtime(tmp_path: Path, *, port: int = 0, new: bool = True) -> TableRuntime:
+def start_runtime(tmp_path: Path, *, port: int = 0, new: bool = True, settings: ServerSettings | None = None) -> TableRuntime:
     """The real table (session, journal, server) on loopback; port 0 picks a free one."""
     config = TableConfig(host="127.0.0.1", port=port, data_dir=tmp_path / "data", new=new, headless=True,
                          admin_pin=ADMIN_PIN, seed=20261130, language="en")
-    runtime = TableRuntime(config, bot_delay_scale=BOT_DELAY_SCALE)
+    runtime = TableRuntime(config, settings, bot_delay_scale=BOT_DELAY_SCALE)
     runtime.start()
     runtime.wait_ready()
     return runtime

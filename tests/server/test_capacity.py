@@ -26,7 +26,8 @@ async def _watch(t: Table) -> Phone:
 
 
 async def _refused(phone: Phone) -> None:
-    assert (await phone.error())["code"] == "gallery_full"
+    error = await phone.error()
+    assert (error["code"], error["table_lang"]) == ("gallery_full", "en")  # the page's language: no welcome comes
     assert await phone.closed() == CloseCode.GALLERY_FULL
 
 

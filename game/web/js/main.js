@@ -40,6 +40,7 @@ const app = {
   /** @type {any} a held seat this phone asks the host for ({state, seat}), until welcome */ claim: null,
   /** @type {string | null} the name a bot's seat asked for (sent with hello) */ claimName: null,
   /** @type {"moved" | "refused" | null} why the table closed this phone's seat */ farewell: null,
+  /** @type {string | null} the table's language, told with a refusal (no welcome came) */ refusedLang: null,
   deferred: false, // a redraw waits for the field being typed in to lose focus
 };
 
@@ -68,7 +69,7 @@ function lastVersionKey() {
 // ------------------------------------------------------------------------------ language
 /** The language this phone shows: its own choice, else the table's. */
 function wantedLang() {
-  return app.chosenLang ?? app.state?.lobby?.language ?? app.welcome?.table_lang ?? app.welcome?.lang ?? "en";
+  return app.chosenLang ?? app.state?.lobby?.language ?? app.welcome?.table_lang ?? app.welcome?.lang ?? app.refusedLang ?? "en";
 }
 
 async function applyLang() {
@@ -214,7 +215,11 @@ function onError(msg) {
     render();
     return;
   }
-  // A takeover or a dead seat link is shown from the close code that follows.
+  // A takeover, a dead seat link or a full gallery is shown from the close code that follows.
+  if (msg.code === "gallery_full" && typeof msg.table_lang === "string") {
+    app.refusedLang = msg.table_lang;
+    applyLang().then(render);
+  }
   if (msg.code === "claim_refused") app.farewell = "refused";
   if (msg.code === "taken_over" || msg.code === "claim_refused" || msg.code === "gallery_full" || (msg.code === "unknown_seat" && !app.welcome)) return;
   if (msg.code === "stale_state") {
