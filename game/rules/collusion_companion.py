@@ -49,6 +49,7 @@ from .collusion import (
     TieBreak,
     Timeout,
 )
+from .companion import Note, note_of, notes_after
 from .scorepad import BadEntry, EntryProblem, ScorePad
 
 TABLE = table.ENGINE
@@ -212,19 +213,6 @@ class NobodyReached:
 
 
 # ------------------------------------------------------------------------------------------ state
-@dataclass(frozen=True, slots=True)
-class Note:
-    """One quick-rules line: ``rule`` id, a ``key`` the phones translate, the seats it names."""
-
-    rule: str
-    key: str
-    seats: tuple[int, ...] = ()
-    value: int | None = None
-
-    def to_wire(self) -> dict[str, JSON]:
-        return {"rule": self.rule, "key": self.key, "seats": list(self.seats), "value": self.value}
-
-
 @dataclass(frozen=True, slots=True)
 class Count:
     """A physical-gold count: who enters, the secret entries (and who made them), why."""
@@ -522,12 +510,7 @@ def _note(event: Any, physical: bool) -> Note | None:
         "nobody_reached": lambda: Note("C17", "nobody_reached", (), e["target"]),
         "game_over": lambda: Note(e["cause"], "winner" if len(e["winners"]) == 1 else "winners", tuple(e["winners"])),
     }
-    maker = simple.get(kind)
-    return maker() if maker else None
-
-
-def quick_notes(events: list[Any], physical: bool) -> tuple[Note, ...]:
-    return tuple(n for n in (_note(e, physical) for e in events) if n is not None)
+    return note_of(kind, simple)
 
 
 # ------------------------------------------------------------------------------------------ views
@@ -661,7 +644,7 @@ class CollusionCompanionEngine(GameEngine[State]):
                 raise MalformedAction(f"not a collusion companion action: {action!r}")
             handler = _play
         new, events = handler(state, seat, action)
-        return replace(new, notes=quick_notes(events, new.physical) or state.notes), events
+        return replace(new, notes=notes_after(events, lambda e: _note(e, new.physical), state.notes)), events
 
     def view(self, state: State, seat: Seat | None) -> dict[str, JSON]:
         check_seat(seat, state.n)

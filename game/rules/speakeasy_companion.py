@@ -38,6 +38,7 @@ from .base import (
     encode_fields,
     settings_from_wire,
 )
+from .companion import Note, note_of, notes_after, quick_notes
 from .rng import Rng
 from .scorepad import ScorePad
 from .speakeasy import ChooseSubject, Continue, Identity, Outcome, Point, ScoreLine, TieBreak, Timeout
@@ -199,19 +200,6 @@ class ScoreCorrected:
 
 
 # ------------------------------------------------------------------------------------------ state
-@dataclass(frozen=True, slots=True)
-class Note:
-    """One quick-rules line: a rule id, a key the phones translate, the seats it names."""
-
-    rule: str
-    key: str
-    seats: tuple[int, ...] = ()
-    value: int | None = None
-
-    def to_wire(self) -> dict[str, JSON]:
-        return {"rule": self.rule, "key": self.key, "seats": list(self.seats), "value": self.value}
-
-
 @dataclass(frozen=True, slots=True)
 class ClueResult:
     number: int
@@ -629,12 +617,7 @@ def _note(event: Any) -> Note | None:
         "score_corrected": lambda: Note("S3", "score_corrected", (e["seat"],), e["new"]),
         "game_ended": lambda: Note("S13", "winner" if len(e["winners"]) == 1 else "winners", tuple(e["winners"])),
     }
-    maker = makers.get(e["type"])
-    return maker() if maker else None
-
-
-def quick_notes(events: list[Any]) -> tuple[Note, ...]:
-    return tuple(n for n in (_note(e) for e in events) if n is not None)
+    return note_of(e["type"], makers)
 
 
 # ------------------------------------------------------------------------------------------ views
@@ -770,7 +753,7 @@ class SpeakeasyCompanionEngine(GameEngine[State]):
         state = State(settings, rng, identities, (False,) * n_seats, (0,) * n_seats, order, clues, 0,
                       Phase.CHOOSING, host, ScorePad.empty(n_seats, high=PAD_HIGH),
                       pointing=(None,) * n_seats)
-        return replace(state, notes=quick_notes(self.start_events(state)))
+        return replace(state, notes=quick_notes(self.start_events(state), _note))
 
     def start_events(self, state: State) -> list[Any]:
         dealt = [table.IdentitiesDealt(self._informants(state))] \
@@ -806,7 +789,7 @@ class SpeakeasyCompanionEngine(GameEngine[State]):
         if handler is None:
             raise MalformedAction(f"not a Speakeasy companion action: {action!r}")
         new, events = handler(state, seat, action)
-        return replace(new, notes=quick_notes(events) or state.notes), events
+        return replace(new, notes=notes_after(events, _note, state.notes)), events
 
     def view(self, state: State, seat: Seat | None) -> dict[str, JSON]:
         check_seat(seat, state.n)
