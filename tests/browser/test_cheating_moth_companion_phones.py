@@ -110,11 +110,13 @@ def test_three_phones_play_a_companion_round(lang: str, table: Table, phones: Ph
     pages[0].wait_for_selector("[data-testid=points-mine-input]")
     assert enter(pages[0], "seven") == phone_text(lang, "mothc.points_error.not_a_number")
     assert enter(pages[0], "-3") == phone_text(lang, "mothc.points_error.negative")
+    assert pages[0].input_value("[data-testid=points-mine-input]") == "-3"  # kept to correct, not cleared
     pages[0].screenshot(path=str(shots / f"{lang}_moth_companion_points_error.png"), full_page=True)
     assert public(table)["pad"]["rows"][0] == [None]  # nothing reached the pad
     assert enter(pages[0], "7") == ""
     pages[1].wait_for_selector("[data-testid=points-mine-input]")
     assert enter(pages[1], "250") == phone_text(lang, "mothc.points_error.out_of_range", max=150 if lang != "fa" else "۱۵۰")
+    assert pages[1].input_value("[data-testid=points-mine-input]") == "250"
     assert enter(pages[1], "۱۲") == ""  # Persian digits are numbers too
     wait_until(pages[1], lambda: public(table)["waiting_for"] == [], "every entry is in")
     assert public(table)["pad"]["rows"] == [[7], [12], [0]]
@@ -150,6 +152,7 @@ def test_the_host_console_referees_a_companion_round(table: Table, phones: Phone
     host.fill("[data-testid=points-seat-0-input]", "lots")
     host.click("[data-testid=points-seat-0-go]")
     assert "whole number" in host.inner_text("[data-testid=points-seat-0-error]")
+    assert host.input_value("[data-testid=points-seat-0-input]") == "lots"  # M17: kept to correct
     host.fill("[data-testid=points-seat-0-input]", "5")
     host.click("[data-testid=points-seat-0-go]")
     wait_until(host, lambda: public(table)["pad"]["rows"][0] == [5], "Sara's 5")

@@ -74,6 +74,8 @@ def test_three_phones_play_a_companion_round_with_real_gold(table: Table, phones
     pages[0].screenshot(path=str(shots / "collusion_companion_count_en.png"), full_page=True)
     enter_total(pages[0], "25")
     assert "between 6 and 10" in pages[0].inner_text("[data-testid=total-error]")
+    assert pages[0].input_value("[data-testid=total-input]") == "25"  # C17: a refused total stays to correct
+    pages[0].screenshot(path=str(shots / "collusion_companion_total_error_en.png"), full_page=True)
     enter_total(pages[0], "9")
     pages[0].wait_for_selector("[data-testid=my-entry]")
     assert "9" not in str(seat_view(table, 2)["companion"]["count"])  # secret until everyone entered

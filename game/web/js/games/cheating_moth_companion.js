@@ -28,6 +28,8 @@ let confirmOut = null;
 /** A points form's own error (checked before sending): which form, in which round, what.
  *  @type {{form: string, round: number, key: string | null}} */
 let pointsError = { form: "", round: 0, key: null };
+/** What was typed in each points form ("form@round" -> text): a redraw (an error, a refusal) keeps it. @type {Map<string, string>} */
+const pointsTyped = new Map();
 /** Editing our own entry of this round. @type {number | null} */
 let editing = null;
 
@@ -193,9 +195,12 @@ function pointsForm(ctx, form, action, label) {
   const high = v.settings.max_points;
   const mine = pointsError.form === form && pointsError.round === v.round ? pointsError.key : null;
   const id = `points-${form}`;
+  const typedKey = `${form}@${v.round}`;
   const input = /** @type {HTMLInputElement} */ (h("input", {
     class: "code-input", type: "text", inputmode: "numeric", autocomplete: "off", dir: "ltr", id, "data-testid": `${id}-input`,
+    oninput: () => { pointsTyped.set(typedKey, input.value); },
   }));
+  input.value = pointsTyped.get(typedKey) ?? "";
   return h("form", {
     class: "join-form points-form", onsubmit: (/** @type {Event} */ e) => {
       e.preventDefault();

@@ -22,6 +22,8 @@ const QUICK_RULES = Object.freeze(["C7", "C8", "C9", "C10", "C13", "C14", "C15",
 
 /** The total being typed and its problem, per count (kept across redraws). @type {{count: number, key: string | null}} */
 let totalError = { count: 0, key: null };
+/** What was typed in each total form ("id@count" -> text): a redraw (an error, a refusal) keeps it. @type {Map<string, string>} */
+const totalTyped = new Map();
 /** Changing our own secret total before the reveal. @type {number | null} the count */
 let changing = null;
 
@@ -93,9 +95,12 @@ function checkPanel(ctx) {
 function totalForm(ctx, send, range, label, id, button = t("collc.total_send")) {
   const count = comp(ctx).count;
   if (totalError.count !== count.number) totalError = { count: count.number, key: null };
+  const typedKey = `${id}@${count.number}`;
   const input = /** @type {HTMLInputElement} */ (h("input", {
     class: "code-input", type: "text", inputmode: "numeric", autocomplete: "off", dir: "ltr", id, "data-testid": `${id}-input`,
+    oninput: () => { totalTyped.set(typedKey, input.value); },
   }));
+  input.value = totalTyped.get(typedKey) ?? "";
   return h("form", {
     class: "join-form", onsubmit: (/** @type {Event} */ e) => {
       e.preventDefault();
