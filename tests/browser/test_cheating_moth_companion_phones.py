@@ -165,6 +165,8 @@ def test_the_host_console_referees_a_companion_round(table: Table, phones: Phone
     wait_until(host, lambda: public(table)["pad"]["rows"][0] == [6], "Sara corrected to 6")
     host.click("[data-testid=host-undo-points]")
     wait_until(host, lambda: public(table)["pad"]["rows"][0] == [5], "the correction undone")
+    # the table's state changes before the page redraws: wait for the page to show the undo
+    host.locator("[data-testid=pad-trace]", has_text="6 → 5, undone by the host").wait_for()
     trace = host.inner_text("[data-testid=pad-trace]")
     assert "Sara's round 1: 5 → 6, corrected by the host" in trace and "6 → 5, undone by the host" in trace
     host.screenshot(path=str(shots / "moth_companion_host.png"), full_page=True)
