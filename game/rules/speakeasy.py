@@ -15,7 +15,7 @@ import dataclasses
 import enum
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from ..clues import BUILTIN_DECKS, MAX_CLUE_CHARS, DeckError, builtin_deck
 from .base import (
@@ -610,6 +610,31 @@ def _me_view(state: State, seat: int) -> dict[str, JSON]:
 
 
 # ------------------------------------------------------------------------------------------ engine
+AnySettings = TypeVar("AnySettings", bound=Settings)
+
+
+def _builtin_clues(deck: str) -> tuple[str, ...]:
+    try:
+        return builtin_deck(deck)
+    except DeckError as exc:
+        raise BadSettings(str(exc)) from None
+
+
+def deck_settings_to_wire(settings: Settings) -> dict[str, JSON]:
+    """Settings on the wire without ``clues``: they follow ``deck`` (the companion's too)."""
+    wire = encode_fields(settings)
+    del wire["clues"]
+    return wire
+
+
+def deck_settings_from_wire(defaults: AnySettings, data: Mapping[str, Any]) -> AnySettings:
+    """Type-checked settings over ``defaults``; the built-in deck's texts follow ``deck`` (S2)."""
+    if isinstance(data, Mapping) and "clues" in data:
+        raise BadSettings("settings: unknown field 'clues' (send a table's own deck as 'custom_clues')")
+    settings = settings_from_wire(defaults, data)
+    return dataclasses.replace(settings, clues=_builtin_clues(settings.deck))
+
+
 class SpeakeasyEngine(GameEngine[State]):
     name = "speakeasy"
     min_seats = MIN_SEATS
@@ -624,26 +649,13 @@ class SpeakeasyEngine(GameEngine[State]):
     def default_settings(self, preset: str | None = None) -> Settings:
         """Defaults with the built-in deck of ``preset`` (a language: en, fa, th; None = en)."""
         deck = preset or "en"
-        return Settings(deck=deck, clues=self._builtin(deck))
+        return Settings(deck=deck, clues=_builtin_clues(deck))
 
     def settings_to_wire(self, settings: Settings) -> dict[str, JSON]:
-        wire = encode_fields(settings)
-        del wire["clues"]  # derived from "deck"
-        return wire
+        return deck_settings_to_wire(settings)
 
     def settings_from_wire(self, data: Mapping[str, Any], preset: str | None = None) -> Settings:
-        """Type-checked settings; the built-in deck's texts follow ``deck`` (S2)."""
-        if isinstance(data, Mapping) and "clues" in data:
-            raise BadSettings("settings: unknown field 'clues' (send a table's own deck as 'custom_clues')")
-        settings = settings_from_wire(self.default_settings(preset), data)
-        return dataclasses.replace(settings, clues=self._builtin(settings.deck))
-
-    @staticmethod
-    def _builtin(deck: str) -> tuple[str, ...]:
-        try:
-            return builtin_deck(deck)
-        except DeckError as exc:
-            raise BadSettings(str(exc)) from None
+        return deck_settings_from_wire(self.default_settings(preset), data)
 
     # play -----------------------------------------------------------------------------------
     def new_game(self, settings: Settings, n_seats: int, seed: int) -> State:

@@ -35,8 +35,6 @@ from .base import (
     TimerRequest,
     WireCodec,
     check_seat,
-    encode_fields,
-    settings_from_wire,
 )
 from .companion import Note, note_of, notes_after, quick_notes
 from .rng import Rng
@@ -717,15 +715,10 @@ class SpeakeasyCompanionEngine(GameEngine[State]):
         return Settings(**{**fields, "host_choice_ms": 0, "pointing_ms": 60_000, "reveal_ms": 0})
 
     def settings_to_wire(self, settings: Settings) -> dict[str, JSON]:
-        wire = encode_fields(settings)
-        del wire["clues"]  # derived from "deck"
-        return wire
+        return table.deck_settings_to_wire(settings)
 
     def settings_from_wire(self, data: Mapping[str, Any], preset: str | None = None) -> Settings:
-        if isinstance(data, Mapping) and "clues" in data:
-            raise BadSettings("settings: unknown field 'clues' (send a table's own deck as 'custom_clues')")
-        settings = settings_from_wire(self.default_settings(preset), data)
-        return dataclasses.replace(settings, clues=table.ENGINE.default_settings(settings.deck).clues)
+        return table.deck_settings_from_wire(self.default_settings(preset), data)
 
     def new_game(self, settings: Settings, n_seats: int, seed: int) -> State:
         """S1/S4: deal identities to the phones (or leave them to the real cards); the clue order
