@@ -1,7 +1,7 @@
 """The game catalog: one :class:`GameDescriptor` per game and per variant, the one registry the
 session, the server, the screen and the phone app read.
 
-Adding a game = its files (engine, bots, screen, phone module, strings) and one line in
+Adding a game = its files (engine, bots, screen, phone module, strings, how-to-play slides) and one line in
 :data:`CATALOG`. Nothing else branches on a game's name. Module paths are resolved lazily, so
 importing the catalog imports no game (and no pygame).
 
@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from game.bots import Bot, BotKind
+    from game.howto import Slide
     from game.rules.base import GameEngine
 
 
@@ -53,10 +54,15 @@ class GameDescriptor:
     strings: tuple[str, ...]  # i18n domains the game's screen uses, e.g. ("screen_cheating_moth",)
     title_key: str  # i18n key of the game's name (in the "screen" and "web" domains)
     views: str = ""  # the page of its views, actions and events, from the repository root ("" = docs/views/<id>.md)
+    howto: str = ""  # "game.howto.collusion:SLIDES": its how-to-play slides, pure data ("" = none)
 
     @property
     def views_doc(self) -> str:
         return self.views or f"docs/views/{self.id}.md"
+
+    def how_to_play(self) -> tuple[Slide, ...]:
+        """The explanation the TV plays before the game's first round (``game/howto``)."""
+        return _resolve(self.howto) if self.howto else ()
 
     def load_engine(self) -> GameEngine:
         return _resolve(self.engine)
@@ -83,7 +89,7 @@ def _table_game(game: str, strings: tuple[str, ...]) -> GameDescriptor:
     return GameDescriptor(
         id=game, family=game, mode=Mode.TABLE, engine=f"game.rules.{game}:ENGINE",
         bots=f"game.bots.{game}:make_bot", screen=f"game.render.games.{game}", phone=f"games/{game}.js",
-        strings=strings, title_key=f"game.{game}",
+        strings=strings, title_key=f"game.{game}", howto=f"game.howto.{game}:SLIDES",
     )
 
 
@@ -97,6 +103,7 @@ CATALOG: tuple[GameDescriptor, ...] = (
         bots=None,  # the cards are physical: a bot cannot hold, play or count them
         screen="game.render.games.cheating_moth_companion", phone="games/cheating_moth_companion.js",
         strings=("screen_cheating_moth_companion",), title_key="game.cheating_moth_companion",
+        howto="game.howto.cheating_moth_companion:SLIDES",
     ),
     GameDescriptor(
         id="collusion_companion", family="collusion", mode=Mode.COMPANION,
@@ -104,6 +111,7 @@ CATALOG: tuple[GameDescriptor, ...] = (
         bots="game.bots.collusion_companion:make_bot",  # digital gold only: a bot holds no real bars
         screen="game.render.games.collusion_companion", phone="games/collusion_companion.js",
         strings=("screen", "screen_collusion_companion"), title_key="game.collusion_companion",
+        howto="game.howto.collusion_companion:SLIDES",
     ),
     GameDescriptor(
         id="speakeasy_companion", family="speakeasy", mode=Mode.COMPANION,
@@ -111,6 +119,7 @@ CATALOG: tuple[GameDescriptor, ...] = (
         bots=None,  # the clues describe the real people at the table: a bot can be neither described nor point
         screen="game.render.games.speakeasy_companion", phone="games/speakeasy_companion.js",
         strings=("screen", "screen_speakeasy_companion"), title_key="game.speakeasy_companion",
+        howto="game.howto.speakeasy_companion:SLIDES",
     ),
 )
 

@@ -90,22 +90,17 @@ def write_kiosk_screens(out: Path, langs: tuple[str, ...], sizes: tuple[tuple[in
 
 
 def howto_picture(game: str, lang: str, index: int, size: tuple[int, int]) -> pygame.Surface:
-    """Slide ``index`` of the game's how-to-play, two seconds in."""
+    """Slide ``index`` of the game's how-to-play, two seconds in (a kiosk plays a table game's; a
+    companion game's is played by a companion-mode table of five people with the setting on)."""
     from game import howto
     from game.render.howto import HowToPlay
-    from game.session.scheduler import VirtualTime
 
-    time = VirtualTime()
-    config = TableConfig(mode=Mode.KIOSK, game=game, language=lang, data_dir=Path("/nonexistent"),
-                         admin_pin=DEMO_PIN, seed=7, kiosk=KioskConfig(game=game, languages=(lang,), admin_pin=DEMO_PIN))
-    session = Session.boot(config, None, None, clock=time, scheduler=time)
-    session.host_command({"command": "set_seats", "count": 5})
-    session.host_command({"command": "start"})
+    session = _howto_session(game, lang)
     screen = Screen()
     player = HowToPlay(screen.ctx)
     slides = howto.slides(game)
     intro = session.snapshot.how_to_play
-    assert intro is not None, "the kiosk plays the how-to-play before its first round"
+    assert intro is not None and intro.game == game, "the table plays the how-to-play before its first round"
     now = intro.started_ms + round(sum(s.seconds for s in slides[:index]) * 1000)
     player.update(session.snapshot, now, STEP_S, size)
     for _ in range(round(2.0 / STEP_S)):
@@ -117,14 +112,34 @@ def howto_picture(game: str, lang: str, index: int, size: tuple[int, int]) -> py
     return surface
 
 
+def _howto_session(game: str, lang: str) -> Session:
+    """A table of five about to play ``game``, its how-to-play running."""
+    from game import catalog
+    from game.render.tapes import ScriptedTable
+    from game.session.scheduler import VirtualTime
+
+    desc = catalog.get(game)
+    if desc.mode is catalog.Mode.COMPANION:
+        table = ScriptedTable(desc.family, 5, lang, settings={"how_to_play": True}, mode=Mode.COMPANION)
+        table.start()
+        return table.session
+    time = VirtualTime()
+    config = TableConfig(mode=Mode.KIOSK, game=game, language=lang, data_dir=Path("/nonexistent"),
+                         admin_pin=DEMO_PIN, seed=7, kiosk=KioskConfig(game=game, languages=(lang,), admin_pin=DEMO_PIN))
+    session = Session.boot(config, None, None, clock=time, scheduler=time)
+    session.host_command({"command": "set_seats", "count": 5})
+    session.host_command({"command": "start"})
+    return session
+
+
 def write_howto_screens(out: Path, langs: tuple[str, ...], sizes: tuple[tuple[int, int], ...]) -> int:
-    from game import howto
+    from game import catalog, howto
 
     out.mkdir(parents=True, exist_ok=True)
     count = 0
     for lang in langs:
         for w, h in sizes:
-            for game in howto.SLIDES:
+            for game in catalog.ids():
                 for i, slide in enumerate(howto.slides(game)):
                     path = out / f"howto_{game}_{lang}_{w}x{h}_{i + 1}_{slide.rule}.png"
                     pygame.image.save(howto_picture(game, lang, i, (w, h)), str(path))

@@ -1,15 +1,15 @@
-"""How to play, on the TV (``game/howto.py`` is the plan): while the session's intro runs
+"""How to play, on the TV (``game/howto`` is the plan): while the session's intro runs
 (``snapshot.how_to_play``), the screen plays the game's scripted moments slide by slide —
-the game's own scenes and beats, on a small inner screen — under a caption stating the rule, in the
-table's language. Space, Enter or a click skips to the game."""
+the game's own scenes and beats, on a small inner screen (each slide names the tape its moment comes
+from) — under a caption stating the rule, in the table's language. Space, Enter or a click skips to the game."""
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import importlib
 from typing import Any
 
 import pygame
 
-from game import howto, i18n
+from game import catalog, howto, i18n
 from game.session.snapshot import HowToPlayInfo, TableSnapshot
 
 from .kit import theme
@@ -20,10 +20,11 @@ CAPTION_H = 150  # at 720p
 SKIP_KEYS = frozenset({pygame.K_SPACE, pygame.K_RETURN, pygame.K_KP_ENTER})
 
 
-def _moment_sources() -> dict[str, Callable[[str], Iterator[Any]]]:
-    from . import tapes
-
-    return {"collusion": tapes.moments, "speakeasy": tapes.speakeasy_moments, "cheating_moth": tapes.moth_moments}
+def record_tape(tape: str, lang: str) -> dict[str, Any]:
+    """The scripted moments of ``tape`` (a slide's ``"module:function"``) in ``lang``, by name."""
+    module, _, function = tape.partition(":")
+    source = getattr(importlib.import_module(module), function)
+    return {m.name: m for m in source(lang)}
 
 
 def stage_rect(size: tuple[int, int]) -> pygame.Rect:
@@ -46,17 +47,19 @@ class HowToPlay:
 
     def __init__(self, ctx: RenderContext) -> None:
         self.ctx = ctx
-        self._moments: dict[tuple[str, str], dict[str, Any]] = {}
+        self._moments: dict[tuple[str, str], dict[str, Any]] = {}  # (tape, lang): one game's tapes at a time
+        self._moments_of: tuple[str, str] | None = None  # the (game, lang) they were recorded for
         self._key: tuple[str, str, int] | None = None
         self._inner: Any = None  # the inner Screen of the current slide
         self._last: TableSnapshot | None = None
 
-    def _moment(self, game: str, lang: str, name: str) -> Any:
-        key = (game, lang)
+    def _moment(self, game: str, lang: str, slide: howto.Slide) -> Any:
+        if self._moments_of != (game, lang):
+            self._moments, self._moments_of = {}, (game, lang)
+        key = (slide.tape, lang)
         if key not in self._moments:
-            source = _moment_sources().get(game)
-            self._moments = {key: {m.name: m for m in source(lang)} if source else {}}  # one game's at a time
-        return self._moments[key].get(name)
+            self._moments[key] = record_tape(slide.tape, lang)
+        return self._moments[key].get(slide.moment)
 
     def update(self, snapshot: TableSnapshot, now_ms: int, dt: float, size: tuple[int, int]) -> None:
         intro = intro_of(snapshot)
@@ -71,7 +74,7 @@ class HowToPlay:
         size = stage_rect(size).size
         if (game, lang, index) != self._key:
             self._key = (game, lang, index)
-            self._start_slide(self._moment(game, lang, slide.moment), size)
+            self._start_slide(self._moment(game, lang, slide), size)
         elif self._inner is not None and self._last is not None:
             self._inner.advance(dt, size)
             self._inner.sync(self._last)
@@ -113,7 +116,8 @@ class HowToPlay:
         pygame.draw.rect(surface, theme.PANEL, band)
         pad = round(16 * u)
         count = len(howto.slides(game))
-        title = i18n.text(lang, "screen", "howto.title", game=i18n.text(lang, "screen", f"game.{game}"))
+        name = i18n.text(lang, "screen", catalog.get(game).title_key)
+        title = i18n.text(lang, "screen", "howto.title", game=name)
         head = pygame.Rect(pad, round(6 * u), w - 2 * pad, round(34 * u))
         step = f"{i18n.number(lang, index + 1)}/{i18n.number(lang, count)}"
         self.ctx.text.draw(surface, f"{title} | {step}", lang, head,
@@ -121,7 +125,7 @@ class HowToPlay:
         self.ctx.text.draw(surface, i18n.text(lang, "screen", "howto.skip"), lang, head,
                            TextStyle(round(18 * u), theme.TEXT_DIM, align=Align.END, max_lines=1))
         body = pygame.Rect(pad, head.bottom, w - 2 * pad, band_h - head.bottom - round(12 * u))
-        self.ctx.text.draw(surface, i18n.text(lang, "screen", slide.caption), lang, body,
+        self.ctx.text.draw(surface, i18n.text(lang, slide.strings, slide.caption), lang, body,
                            TextStyle(round(36 * u), theme.TEXT, bold=True, align=Align.CENTER, max_lines=2))
         done = sum(s.seconds for s in howto.slides(game)[:index]) * 1000
         fraction = min(1.0, (elapsed - done) / (slide.seconds * 1000))

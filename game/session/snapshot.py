@@ -179,7 +179,7 @@ class ClaimInfo:
 
 @dataclass(frozen=True, slots=True)
 class HowToPlayInfo:
-    """The how-to-play running on the TV before the first round (``game/howto.py`` has the slides)."""
+    """The how-to-play running on the TV before the first round (``game/howto`` has the slides)."""
 
     game: str
     started_ms: int  # on the session clock
