@@ -291,3 +291,21 @@ def test_the_clue_s_place_in_the_middle_stays_clear_of_every_seat(size):
         assert not [s.seat for s in st.lay.spots if s.plate.colliderect(st.middle)], n
         assert st.middle.width >= 0.3 * size[0] and st.middle.height >= 0.3 * size[1], n
         assert st.middle.contains(st.card) and st.middle.contains(st.header) and st.middle.contains(st.footer), n
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080), (3840, 2160)])
+@pytest.mark.parametrize("n", range(3, 13))
+def test_S7_a_self_point_never_covers_the_clue_card(size: tuple[int, int], n: int) -> None:
+    """A player who points at themselves gets a round arrow by their plate; it must not sit on the
+    clue card (a Persian clue starts at the card's right edge, where a side seat's loop fell)."""
+    from game.render.games.speakeasy.table import self_loop_centre, stage
+
+    st = stage(size, n)
+    for seat in range(n):
+        r = st.lay.spots[seat].plate.height * 0.4
+        cx, cy = self_loop_centre(st.lay, seat, r, st.card, size)
+        loop = pygame.Rect(0, 0, round(2 * r), round(2 * r))
+        loop.center = (round(cx), round(cy))
+        assert not loop.colliderect(st.card), f"seat {seat} of {n} at {size}: loop {loop} on the card {st.card}"
+        others = [s.plate for k, s in enumerate(st.lay.spots) if k != seat]
+        assert loop.collidelist(others) < 0, f"seat {seat} of {n} at {size}: loop {loop} on another plate"

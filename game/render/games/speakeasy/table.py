@@ -189,9 +189,35 @@ def loop_arrow(surface: pygame.Surface, centre: tuple[float, float], r: float, c
                                           (base[0] - normal[0], base[1] - normal[1])])
 
 
+def self_loop_centre(lay: TableLayout, seat: int, r: float, keep_clear: pygame.Rect | None,
+                     screen: tuple[int, int]) -> tuple[float, float]:
+    """Where a self-point's round arrow goes: just inside the plate, towards the table's centre,
+    unless that would cross ``keep_clear`` (the clue card: its first words must stay readable,
+    e.g. where a Persian clue starts at the right edge); then above, below or beside the plate,
+    the first place that stays clear and on the screen."""
+    plate = lay.spots[seat].plate
+    ix, iy = lay.spots[seat].inward
+    edge = edge_point(plate, lay.centre)
+    inward = (edge[0] + ix * r * 1.3, edge[1] + iy * r * 1.3)
+    above = (float(plate.centerx), plate.top - r * 1.15)
+    below = (float(plate.centerx), plate.bottom + r * 1.15)
+    left = (plate.left - r * 1.15, float(plate.centery))
+    right = (plate.right + r * 1.15, float(plate.centery))
+    screen_rect = pygame.Rect(0, 0, *screen)
+    others = [s.plate for k, s in enumerate(lay.spots) if k != seat]
+    for c in (inward, above, below, left, right):
+        box = pygame.Rect(0, 0, round(2.4 * r), round(2.4 * r))
+        box.center = (round(c[0]), round(c[1]))
+        clear = keep_clear is None or not box.colliderect(keep_clear)
+        if clear and screen_rect.contains(box) and box.collidelist(others) < 0:
+            return c
+    return inward
+
+
 def draw_pointing(surface: pygame.Surface, frame: Frame, lay: TableLayout, seats: Sequence[Seat],
-                  pointing: Sequence[int | None], progress: float) -> None:
-    """An arrow from each pointer to whom they pointed at, in the pointer's colour."""
+                  pointing: Sequence[int | None], progress: float, keep_clear: pygame.Rect | None = None) -> None:
+    """An arrow from each pointer to whom they pointed at, in the pointer's colour; a self-point's
+    round arrow keeps off ``keep_clear`` (the clue card)."""
     if progress <= 0:
         return
     u = frame.scale.u
@@ -201,11 +227,8 @@ def draw_pointing(surface: pygame.Surface, frame: Frame, lay: TableLayout, seats
             continue
         colour = theme.seat_colour(src, seats[src].colour if src < len(seats) else None)
         if dst == src:
-            plate = lay.spots[src].plate
-            ix, iy = lay.spots[src].inward
-            r = plate.height * 0.4
-            edge = edge_point(plate, lay.centre)
-            c = (edge[0] + ix * r * 1.3, edge[1] + iy * r * 1.3)
+            r = lay.spots[src].plate.height * 0.4
+            c = self_loop_centre(lay, src, r, keep_clear, surface.get_size())
             loop_arrow(surface, c, r, (10, 10, 14), max(4, round(8 * u)), progress)
             loop_arrow(surface, c, r, colour, max(3, round(5 * u)), progress)
             continue
@@ -387,7 +410,7 @@ class TableScene(Scene):
             draw_badge(surface, frame, ctx, st.lay, host, say(frame, "badge.host"), theme.GOLD)
         if result is not None:
             draw_spotlight(surface, frame, st.lay, result.subject, self.t)
-            draw_pointing(surface, frame, st.lay, seats, result.pointing, 1.0)
+            draw_pointing(surface, frame, st.lay, seats, result.pointing, 1.0, keep_clear=st.card)
             if result.subject is not None and result.subject < len(st.lay.spots):
                 draw_badge(surface, frame, ctx, st.lay, result.subject, say(frame, "badge.subject"), theme.GOLD)
             text = result_sentence(frame, seats, result) + say(frame, "sep") + self._next(frame, seats, view)
