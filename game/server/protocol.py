@@ -87,7 +87,8 @@ class HostCmd:
 
 @dataclass(frozen=True, slots=True)
 class PressMsg:
-    """A race press: ``t`` is the phone's own clock (ms) at the touch; ``card``: the Beetle card."""
+    """A race press: ``t`` is the phone's own clock (ms) at the touch. ``card`` is still accepted
+    from older phones and ignored: the engine's race request knows what each seat holds."""
 
     race: int
     t: float | int
