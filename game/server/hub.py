@@ -62,7 +62,7 @@ MAX_PIN_TRIES = 3
 TOKEN_FREE_FAILURES = 10  # unknown seat tokens from one address before it backs off
 RATE_ERROR_EVERY_S = 1.0
 SPECTATOR_HZ = 10.0  # the crowd's feed: at most this many public states a second
-SPECTATOR_CHUNK = 50  # spectators offered a frame per loop turn (a phone's message waits at most one turn)
+SPECTATOR_CHUNK = 10  # spectators offered a frame per loop turn (a phone's message waits at most one turn)
 SPECTATOR_STALL_S = 3.0  # a spectator whose state has waited this long is not reading: closed
 TOO_SLOW_CLOSE = 4008  # close code for a spectator that stopped reading (documented in docs/protocol.md)
 
