@@ -2,39 +2,19 @@
 accepted call and penalty entry is still there (the journal is written before a result is shown)."""
 from __future__ import annotations
 
-import asyncio
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import aiohttp
 import pytest
-from test_crash_resume import PIN, ROOT, SEAT_LINE, Phone, Server, _free_port
+from reliability.crash_kit import PIN, ServerProcess, free_port
+from test_crash_resume import Phone
 
 pytestmark = pytest.mark.timeout(120)
 
 
-class CompanionServer(Server):
-    async def start(self) -> dict[int, str]:
-        """``python -m game.server --mode companion --game cheating_moth``; seat -> token."""
-        env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "game.server", "--host", "127.0.0.1", "--port", str(self.port),
-             "--data-dir", str(self.data_dir), "--pin", PIN, "--seed", "3", "--mode", "companion",
-             "--game", "cheating_moth"],
-            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        tokens: dict[int, str] = {}
-        while True:
-            assert self.proc.stdout is not None
-            line = await asyncio.wait_for(asyncio.to_thread(self.proc.stdout.readline), 30)
-            assert line, f"the server exited: {''.join(self.output)}"
-            self.output.append(line)
-            match = SEAT_LINE.match(line)
-            if match:
-                tokens[int(match.group(1)) - 1] = match.group(3)
-            if line.startswith("Listening on port"):
-                return tokens
+def companion_server(data_dir: Path, port: int) -> ServerProcess:
+    """``python -m game.server --mode companion --game cheating_moth``."""
+    return ServerProcess(data_dir, port, "--mode", "companion", "--game", "cheating_moth")
 
 
 async def act(phone: Phone, action: dict, host: Phone) -> None:
@@ -46,7 +26,7 @@ async def act(phone: Phone, action: dict, host: Phone) -> None:
     await phone.send({"kind": "action", "action": action, "version": phone.state["version"]})
 
 
-async def restart(server: CompanionServer, phones: list[Phone], host: Phone) -> None:
+async def restart(server: ServerProcess, phones: list[Phone], host: Phone) -> None:
     server.kill9()
     for phone in (*phones, host):
         await phone.wait_closed()
@@ -56,8 +36,8 @@ async def restart(server: CompanionServer, phones: list[Phone], host: Phone) -> 
 
 
 async def test_kill_9_mid_race_and_mid_entry_loses_no_accepted_entry(tmp_path: Path) -> None:
-    port = _free_port()
-    server = CompanionServer(tmp_path / "data", port)
+    port = free_port()
+    server = companion_server(tmp_path / "data", port)
     url = f"http://127.0.0.1:{port}/ws"
     try:
         tokens = await server.start()

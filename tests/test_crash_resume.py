@@ -4,65 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import re
-import signal
-import socket
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import aiohttp
-
-ROOT = Path(__file__).resolve().parent.parent
-PIN = "2468"
-SEAT_LINE = re.compile(r"^Seat\s+(\d+)\s+\S+\s+(\S+/s/(\S+))\s+code (\w{4})")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class Server:
-    def __init__(self, data_dir: Path, port: int) -> None:
-        self.data_dir, self.port = data_dir, port
-        self.proc: subprocess.Popen[str] | None = None
-        self.output: list[str] = []
-
-    async def start(self) -> dict[int, str]:
-        """Start ``python -m game.server``; returns seat -> token from the printed links."""
-        env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "game.server", "--host", "127.0.0.1", "--port", str(self.port),
-             "--data-dir", str(self.data_dir), "--pin", PIN, "--seed", "3"],
-            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        tokens: dict[int, str] = {}
-        while True:
-            line = await asyncio.wait_for(asyncio.to_thread(self.proc.stdout.readline), 30)
-            assert line, f"the server exited: {''.join(self.output)}"
-            self.output.append(line)
-            match = SEAT_LINE.match(line)
-            if match:
-                tokens[int(match.group(1)) - 1] = match.group(3)
-            if line.startswith("Listening on port"):
-                return tokens
-
-    def kill9(self) -> None:
-        assert self.proc is not None
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(10)
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(5)
+from reliability.crash_kit import PIN, ServerProcess, free_port
 
 
 class Phone:
@@ -113,8 +59,8 @@ class Phone:
 
 
 async def test_kill_9_mid_vote_loses_nothing(tmp_path: Path) -> None:
-    port = _free_port()
-    server = Server(tmp_path / "data", port)
+    port = free_port()
+    server = ServerProcess(tmp_path / "data", port)
     url = f"http://127.0.0.1:{port}/ws"
     try:
         tokens = await server.start()

@@ -45,10 +45,15 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-class Server:
-    def __init__(self, data_dir: Path, port: int, game: str) -> None:
-        self.data_dir, self.port, self.game = data_dir, port, game
+class ServerProcess:
+    """``python -m game.server`` on loopback as a real process (the crash tests kill it): ``extra``
+    are further command-line arguments (a game, a mode). Shared by the crash loop, the kill -9
+    resume test and the companion crash test."""
+
+    def __init__(self, data_dir: Path, port: int, *extra: str) -> None:
+        self.data_dir, self.port, self.extra = data_dir, port, extra
         self.proc: subprocess.Popen[str] | None = None
+        self.output: list[str] = []  # what it printed until it listened
         self.starts: list[float] = []  # seconds from launch to listening
 
     async def start(self) -> dict[int, str]:
@@ -56,16 +61,16 @@ class Server:
         env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
         t0 = time.monotonic()
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "game.server", "--host", "127.0.0.1", "--port", str(self.port), "--game", self.game,
-             "--data-dir", str(self.data_dir), "--pin", PIN, "--seed", "3", "--serial", "/nonexistent"],
+            [sys.executable, "-m", "game.server", "--host", "127.0.0.1", "--port", str(self.port),
+             "--data-dir", str(self.data_dir), "--pin", PIN, "--seed", "3", *self.extra],
             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         tokens: dict[int, str] = {}
-        output = []
+        self.output = []
         assert self.proc.stdout is not None
         while True:
             line = await asyncio.wait_for(asyncio.to_thread(self.proc.stdout.readline), 60)
-            assert line, "the server exited: " + "".join(output)
-            output.append(line)
+            assert line, "the server exited: " + "".join(self.output)
+            self.output.append(line)
             match = SEAT_LINE.match(line)
             if match:
                 tokens[int(match.group(1)) - 1] = match.group(3)
@@ -93,6 +98,11 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(5)
+
+
+def game_server(data_dir: Path, port: int, game: str) -> ServerProcess:
+    """The crash loop's server: one game, no arcade board."""
+    return ServerProcess(data_dir, port, "--game", game, "--serial", "/nonexistent")
 
 
 class Gone(Exception):
@@ -215,7 +225,7 @@ async def crash_loop(game: str, data_dir: Path, *, kills: int, seats: int = 3, s
     rng = random.Random(seed)
     report = Report(game)
     port = free_port()
-    server = Server(data_dir, port, game)
+    server = game_server(data_dir, port, game)
     url = f"http://127.0.0.1:{port}/ws"
     try:
         tokens = await server.start()
