@@ -49,7 +49,8 @@ def test_persian_moth_has_its_zero_width_non_joiner(domain: str) -> None:
     assert wrong == {}
 
 
+@pytest.mark.parametrize("lang", OTHERS)
 @pytest.mark.parametrize("domain", domains())
-def test_persian_uses_no_middle_dot(domain: str) -> None:
-    """Persian separators are " | " or words: the middle dot "·" is not Persian punctuation."""
-    assert [k for k, v in strings(domain, "fa").items() if "·" in v] == []
+def test_persian_and_thai_use_no_middle_dot(domain: str, lang: str) -> None:
+    """Persian and Thai separators are " | " or words: the middle dot "·" is punctuation of neither."""
+    assert [k for k, v in strings(domain, lang).items() if "·" in v] == []
