@@ -7,7 +7,9 @@ looks a key up with English as the fallback and fills ``{placeholders}``.
 Plurals: a string that counts ``{n}`` is stored once per CLDR plural category, ``key.one`` and
 ``key.other`` (every language file has the same keys; a language whose rules never pick ``one``,
 like Thai, repeats ``other``). ``text(lang, domain, "key", n=...)`` picks the form with Babel's
-plural rules for ``lang``, so English says "1 bar" and "2 bars".
+plural rules for ``lang``, so English says "1 bar" and "2 bars". A counting string may also have
+``key.zero``, said for exactly ``n == 0`` in every language (ICU's ``=0``, not CLDR's "zero"
+category): "Nobody has locked in yet" reads better than "0 of 3 locked in".
 """
 from __future__ import annotations
 
@@ -72,10 +74,18 @@ def plural_category(lang: str, n: int) -> str:
     return category
 
 
+def _plural_template(lang: str, domain: str, key: str, n: int) -> str | None:
+    if _lookup(lang, domain, f"{key}.other") is None:
+        return None
+    forms = ([f"{key}.zero"] if n == 0 else []) + [f"{key}.{plural_category(lang, n)}", f"{key}.other"]
+    return next((t for t in (_lookup(lang, domain, form) for form in forms) if t is not None), None)
+
+
 def _template(lang: str, domain: str, key: str, values: dict[str, Any]) -> str:
     template = _lookup(lang, domain, key)
-    if template is None and isinstance(values.get("n"), int) and _lookup(lang, domain, f"{key}.other") is not None:
-        template = _lookup(lang, domain, f"{key}.{plural_category(lang, values['n'])}") or _lookup(lang, domain, f"{key}.other")
+    n = values.get("n")
+    if template is None and isinstance(n, int) and not isinstance(n, bool):
+        template = _plural_template(lang, domain, key, n)
     if template is None:
         raise MissingString(f"no string {key!r} in domain {domain!r}")
     return template

@@ -193,3 +193,25 @@ def test_counts_follow_each_languages_plural_rules(lang: str, expected: list[str
     page = phones.open(f"{table.url}/join")
     page.wait_for_selector("[data-testid=code-input]")
     assert page.evaluate(COUNTS, lang) == expected
+
+
+NOBODY_YET = """async (lang) => {
+  const i18n = await import('/static/js/i18n.js');
+  i18n.setLang(await i18n.loadLang(lang));
+  return [0, 1, 2].map((n) => i18n.t('collusion.locked_count', { n, total: 3 })).concat(
+    [i18n.t('speakeasy.pointed_count', { n: 0, total: 4 }), i18n.t('collc.check_count', { n: 0, m: 4 })]);
+}"""
+
+
+@pytest.mark.parametrize(("lang", "expected"), [
+    ("en", ["Nobody has locked in yet", "1 of 3 locked in", "2 of 3 locked in", "Nobody has pointed yet", "Nobody has answered yet"]),
+    ("fa", ["هنوز کسی قفل نکرده است", "۱ نفر از ۳ نفر قفل کرده‌اند", "۲ نفر از ۳ نفر قفل کرده‌اند",
+            "هنوز کسی اشاره نکرده است", "هنوز کسی جواب نداده است"]),
+    ("th", ["ยังไม่มีใครล็อก", "ล็อกแล้ว 1 จาก 3 คน", "ล็อกแล้ว 2 จาก 3 คน", "ยังไม่มีใครชี้", "ยังไม่มีใครตอบ"]),
+])
+def test_nobody_yet_is_said_in_words(lang: str, expected: list[str], table: Any, phones: Any) -> None:
+    """ "صفر نفر از ۳ نفر قفل کرده‌اند" reads badly: a count of nobody takes the sentence's zero form
+    (an explicit n = 0 form beside the Intl.PluralRules ones); one and more keep counting."""
+    page = phones.open(f"{table.url}/join")
+    page.wait_for_selector("[data-testid=code-input]")
+    assert page.evaluate(NOBODY_YET, lang) == expected

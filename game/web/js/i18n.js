@@ -2,6 +2,8 @@
 // Keys are flat ("collusion.lock"); "{name}" placeholders are filled by t() / tn(). A sentence that
 // counts something has one key per plural form ("moth.cards.one", "moth.cards.other"): t("moth.cards",
 // {n: 1}) picks the form the language's rules (Intl.PluralRules) give for {n} — "1 card", "2 cards".
+// A "key.zero" form, when there is one, is said for exactly n = 0 in every language (ICU's "=0", not
+// CLDR's "zero" category): "Nobody has locked in yet" rather than "0 of 3 locked in".
 import { h } from "./dom.js";
 
 export const LANGS = Object.freeze(["en", "fa", "th"]);
@@ -57,7 +59,8 @@ function pluralKey(key, n) {
   for (const code of [current, "en"]) {
     const dict = dicts.get(code) ?? {};
     const category = new Intl.PluralRules(LOCALES[/** @type {keyof typeof LOCALES} */ (code)] ?? "en").select(n);
-    for (const form of [`${key}.${category}`, `${key}.other`]) if (form in dict) return form;
+    const forms = n === 0 ? [`${key}.zero`, `${key}.${category}`, `${key}.other`] : [`${key}.${category}`, `${key}.other`];
+    for (const form of forms) if (form in dict) return form;
   }
   return null;
 }
