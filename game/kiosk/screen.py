@@ -1,9 +1,17 @@
 """The kiosk on the big screen: the lock, the attract loop and the pointer.
 
-* **Lock**: quitting (Ctrl+Q, Alt+F4 / the window's close), full screen (F11), the lobby's settings
-  (S) and the arcade wizard (A) need the admin PIN: a PIN prompt opens on the TV; the typed digits
-  show as dots, never as digits. After the right PIN the held key goes through and the table stays
-  unlocked for ``UNLOCK_S``. SIGTERM (systemd stopping the unit) still stops the table at once.
+* **Lock**: the TV's keyboard and mouse belong to the guests, so whatever is staff's needs the
+  admin PIN: quitting (Ctrl+Q, Alt+F4 / the window's close) and full screen (F11) everywhere, and the
+  keys the scene on screen calls staff-only (``Scene.staff_keys``): the lobby's settings (S), the
+  arcade wizard (A to start it; A or Esc to stop it), freeing a player's seat (K, Delete), changing a
+  setting (Left/Right), a companion game's host keys (acting for the player in turn, undoing a
+  race). A click on such a control becomes its key press (``staff_click``), so the mouse asks too.
+  A PIN prompt opens on the TV; the typed digits show as dots, never as digits. After the right PIN
+  the held key goes through and the table stays unlocked for ``UNLOCK_S``. Guests keep the rest:
+  the game, mode, edition, language, seats and bots, start, skipping the how-to-play or an
+  animation, back to the lobby after the results, sound on/off. Answering a phone's seat claim is
+  the host page's (behind the PIN): Y and N do nothing on a kiosk's TV (``game/render/claims.py``).
+  SIGTERM (systemd stopping the unit) still stops the table at once.
 * **Attract loop**: after ``attract_after_s`` of an empty, unchanged lobby the screen shows an
   :class:`~game.kiosk.attract.AttractReel` with "Scan to play" and the real seats' QR codes; the
   first phone that joins (or any key or click at the TV) brings the lobby back.
@@ -30,7 +38,7 @@ from game.config import LANGUAGES, TableConfig
 from game.render.kit import shapes, theme
 from game.render.kit.scene import RenderContext
 from game.render.kit.text import Align, TextStyle, VAlign
-from game.session.snapshot import Mode, SeatInfo, TablePhase, TableSnapshot
+from game.session.snapshot import Mode, SeatInfo, TableSnapshot
 
 from .attract import AttractReel, wants_attract
 
@@ -45,8 +53,7 @@ DIGIT_KEYS: dict[int, str] = {
     **{getattr(pygame, f"K_{n}"): str(n) for n in range(10)},
     **{getattr(pygame, f"K_KP{n}"): str(n) for n in range(10)},
 }
-GUARDED_KEYS = {pygame.K_F11}
-LOBBY_GUARDED_KEYS = {pygame.K_s, pygame.K_a}  # the lobby's settings and arcade wizard (games may use S and A)
+GUARDED_KEYS = frozenset({pygame.K_F11})  # everywhere; the scenes name their own staff keys
 
 
 def is_quit_attempt(event: pygame.event.Event) -> bool:
@@ -90,7 +97,7 @@ class KioskLayer:
         self._locked_until = 0.0
         self._quiet_since = clock()
         self._real_version: int | None = None
-        self._in_lobby = True
+        self._real: TableSnapshot | None = None
         self._pointer_moved = clock()
         self._pointer_shown = True
 
@@ -101,7 +108,7 @@ class KioskLayer:
         now = self.clock()
         director = getattr(screen, "director", None)
         screen_busy = director is not None and (director.pending > 0 or len(director.stack) > 1)
-        self._in_lobby = real.phase is TablePhase.LOBBY
+        self._real = real
         if real.version != self._real_version or not wants_attract(real) or self.prompt is not None:
             self._real_version = real.version
             self._quiet_since = now
@@ -124,8 +131,10 @@ class KioskLayer:
         return self.reel is not None
 
     # ------------------------------------------------------------------------------ input
-    def consume(self, event: pygame.event.Event) -> bool:
-        """Whether the kiosk took ``event`` (the screen must not see it)."""
+    def consume(self, event: pygame.event.Event, screen: Any = None) -> bool:
+        """Whether the kiosk took ``event`` (the screen must not see it). ``screen``: the
+        :class:`~game.render.app.Screen` whose scene names its staff-only keys (without one: the
+        scene the last real snapshot would show)."""
         now = self.clock()
         if event.type == pygame.MOUSEMOTION:
             self._pointer_moved = now
@@ -140,11 +149,20 @@ class KioskLayer:
         if is_quit_attempt(event):
             self.prompt = PinPrompt(None)
             return True
-        guarded = GUARDED_KEYS | (LOBBY_GUARDED_KEYS if self._in_lobby else set())
-        if event.type == pygame.KEYDOWN and event.key in guarded and not event.mod & pygame.KMOD_CTRL:
+        if event.type == pygame.KEYDOWN and event.key in self._staff_keys(screen) and not event.mod & pygame.KMOD_CTRL:
             self.prompt = PinPrompt(event)
             return True
         return False
+
+    def _staff_keys(self, screen: Any) -> frozenset[int]:
+        if screen is not None and screen.snapshot is not None:
+            return GUARDED_KEYS | screen.staff_keys()
+        from game.render.app import choose_base  # the window imports this module first
+        from game.render.lobby import STAFF_KEYS
+
+        if self._real is None:
+            return GUARDED_KEYS | STAFF_KEYS  # a table starts in its lobby
+        return GUARDED_KEYS | choose_base(self._real).staff_keys(self._real)
 
     def _prompt_input(self, event: pygame.event.Event) -> bool:
         prompt = self.prompt

@@ -11,7 +11,7 @@ import importlib
 import os
 from collections.abc import Iterator
 from functools import cache
-from typing import Protocol, cast
+from typing import TYPE_CHECKING, Protocol, cast
 
 import pygame
 
@@ -26,6 +26,9 @@ from .kit.scene import Director, Frame, HostCommand, Intent, RenderContext, Scen
 from .kit.sound import SoundBank
 from .kit.text import TextProbe, TextRenderer
 from .lobby import LobbyScene
+
+if TYPE_CHECKING:
+    from game.kiosk.screen import KioskLayer
 
 FPS = 60
 STEP_S = 1 / FPS  # the fixed animation step
@@ -135,6 +138,10 @@ class Screen:
             return [answer]
         return self.director.handle(event, self.frame(size))
 
+    def staff_keys(self) -> frozenset[int]:
+        """The keys that do a staff-only thing on the screen now (a kiosk asks for the PIN first)."""
+        return self.director.staff_keys(self.snapshot) if self.snapshot is not None else frozenset()
+
     def warm_step(self, size: tuple[int, int]) -> None:
         """Prime one more font for the current language and window size (cheap when all are)."""
         if self.snapshot is None:
@@ -168,6 +175,23 @@ RACE_KEYS: dict[int, int] = {
 }  # key -> seat during a race
 
 
+def table_input(event: pygame.event.Event, screen: Screen, kiosk: KioskLayer | None,
+                size: tuple[int, int]) -> list[InputEvent | WindowOp]:
+    """What one key, click or window event at the TV does: the kiosk lock first (it may hold the
+    event for the PIN), then skipping the how-to-play, a race press, and the screen's own keys."""
+    if kiosk is not None and kiosk.consume(event, screen):
+        return []
+    if event.type == pygame.QUIT:
+        return [WindowOp.QUIT]
+    if intro_of(screen.snapshot) is not None and is_skip(event):
+        return [screen.input_event(host("skip_intro"))]
+    press = screen.race_press(event)
+    if press is not None:
+        return [press]
+    return [screen.input_event(i) if isinstance(i, HostCommand) else i for i in screen.handle(event, size)
+            if isinstance(i, (HostCommand, WindowOp))]
+
+
 def _open_window(config: TableConfig, fullscreen: bool) -> pygame.Surface:
     flags = pygame.RESIZABLE
     if fullscreen:
@@ -194,27 +218,16 @@ def run_window(runtime: Runtime, config: TableConfig) -> int:
             dt = min(MAX_CATCH_UP_S, clock.tick(FPS) / 1000)
             screen.sync(kiosk.shown(runtime.snapshot(), screen) if kiosk else runtime.snapshot())
             for event in pygame.event.get():
-                if kiosk is not None and kiosk.consume(event):
-                    continue
-                if event.type == pygame.QUIT:
-                    return 0
-                if intro_of(screen.snapshot) is not None and is_skip(event):
-                    runtime.send(screen.input_event(host("skip_intro")))
-                    continue
-                press = screen.race_press(event)
-                if press is not None:
-                    runtime.send(press)
-                    continue
-                for intent in screen.handle(event, window.get_size()):
-                    if intent is WindowOp.QUIT:
+                for out in table_input(event, screen, kiosk, window.get_size()):
+                    if out is WindowOp.QUIT:
                         return 0
-                    if intent is WindowOp.TOGGLE_FULLSCREEN:
+                    if out is WindowOp.TOGGLE_FULLSCREEN:
                         fullscreen = not fullscreen
                         window = _open_window(config, fullscreen)
-                    elif intent is WindowOp.TOGGLE_MUTE:
+                    elif out is WindowOp.TOGGLE_MUTE:
                         screen.ctx.sound.toggle_mute()
-                    elif isinstance(intent, HostCommand):
-                        runtime.send(screen.input_event(intent))
+                    elif isinstance(out, InputEvent):
+                        runtime.send(out)
             if kiosk is not None:
                 if kiosk.quit_confirmed:
                     return 0

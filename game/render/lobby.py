@@ -16,7 +16,7 @@ from game.config import LANGUAGES
 from game.session.snapshot import Mode, SeatInfo, SeatStatus, TableSnapshot
 
 from .kit import shapes, theme
-from .kit.scene import Frame, Intent, PushScene, RenderContext, Scene, host
+from .kit.scene import Frame, Intent, PushScene, RenderContext, Scene, host, staff_click
 from .kit.seats import shown_name
 from .kit.text import Align, TextStyle, VAlign
 from .kit.widgets import Button, draw_button, hit, row
@@ -33,6 +33,10 @@ KEYED: dict[int, str] = {
 # Kiosk: the buttons whose keys need the staff PIN (game.kiosk.screen locks the keys); a click on
 # one becomes its key press, so the lock asks for the PIN for the mouse too
 STAFF_BUTTON_KEYS: dict[str, int] = {"S": pygame.K_s, ARCADE_KEY: pygame.K_a}
+KICK_KEYS = (pygame.K_k, pygame.K_DELETE)  # free the selected player's seat
+STOP_MAPPING_KEYS = (pygame.K_a, pygame.K_ESCAPE)
+# Kiosk: freeing a player's seat hands it to whoever scans next, as allowing a claim does: staff's
+STAFF_KEYS = frozenset({*STAFF_BUTTON_KEYS.values(), *KICK_KEYS})
 
 
 def presets_of(game: str, snapshot: TableSnapshot | None = None) -> tuple[str, ...]:
@@ -253,11 +257,16 @@ class LobbyScene(Scene):
         self.selected = 0  # the seat keyboard commands act on
 
     # input ------------------------------------------------------------------------------------
+    def staff_keys(self, snapshot: TableSnapshot) -> frozenset[int]:
+        if ArcadeStatus.of(snapshot).stage is ArcadeStage.MAPPING:
+            return frozenset(STOP_MAPPING_KEYS)
+        return STAFF_KEYS
+
     def handle(self, event: pygame.event.Event, frame: Frame) -> list[Intent]:
         lay = layout(frame)
         snap = frame.snapshot
         if ArcadeStatus.of(snap).stage is ArcadeStage.MAPPING:
-            return self._while_mapping(event, lay)
+            return self._while_mapping(event, lay, snap)
         if event.type == pygame.MOUSEBUTTONDOWN:
             return self._click(event, lay, snap)
         if event.type != pygame.KEYDOWN:
@@ -270,28 +279,29 @@ class LobbyScene(Scene):
         return self._seat_key(event, snap)
 
     @staticmethod
-    def _while_mapping(event: pygame.event.Event, lay: LobbyLayout) -> list[Intent]:
+    def _while_mapping(event: pygame.event.Event, lay: LobbyLayout, snap: TableSnapshot) -> list[Intent]:
         """The wizard is modal: only stopping it (A, Esc, or its button) does anything."""
-        if event.type == pygame.KEYDOWN and event.key in (pygame.K_a, pygame.K_ESCAPE):
+        if event.type == pygame.KEYDOWN and event.key in STOP_MAPPING_KEYS:
             return _press(lay, ARCADE_KEY)
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
             button = hit(list(lay.buttons), event.pos)
             if button is not None and button.hint == ARCADE_KEY:
-                return list(button.intents)
+                return [] if staff_click(snap, pygame.K_a) else list(button.intents)
         return []
 
     def _click(self, event: pygame.event.Event, lay: LobbyLayout, snap: TableSnapshot) -> list[Intent]:
         button = hit(list(lay.buttons), event.pos)
         if button is not None and event.button == 1:
-            if snap.mode is Mode.KIOSK and button.active and button.hint in STAFF_BUTTON_KEYS:
-                pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=STAFF_BUTTON_KEYS[button.hint], mod=0,
-                                                     unicode="", scancode=0))
+            if button.active and button.hint in STAFF_BUTTON_KEYS and staff_click(snap, STAFF_BUTTON_KEYS[button.hint]):
                 return []
             return list(button.intents)
         for card in lay.cards:
             if card.rect.collidepoint(event.pos) and card.seat < len(snap.seats):
                 self.selected = card.seat
-                return self._seat_action(snap, snap.seats[card.seat], kick=event.button == 3)
+                kick = event.button == 3
+                if kick and snap.seats[card.seat].status is SeatStatus.JOINED and staff_click(snap, KICK_KEYS[0]):
+                    return []  # the K press frees the selected seat once the PIN is typed
+                return self._seat_action(snap, snap.seats[card.seat], kick=kick)
         return []
 
     def _seat_key(self, event: pygame.event.Event, snap: TableSnapshot) -> list[Intent]:
@@ -305,7 +315,7 @@ class LobbyScene(Scene):
         self.selected %= n
         if event.key == pygame.K_SPACE:
             return self._seat_action(snap, snap.seats[self.selected], kick=False)
-        if event.key in (pygame.K_k, pygame.K_DELETE):
+        if event.key in KICK_KEYS:
             return self._seat_action(snap, snap.seats[self.selected], kick=True)
         return []
 
@@ -448,7 +458,8 @@ def draw_mapping_panel(surface: pygame.Surface, grid: pygame.Rect, arcade: Arcad
     if waiting is not None:
         _draw_prompt(surface, prompt, waiting, frame, ctx)
     _draw_progress(surface, chips, arcade, frame, ctx)
-    ctx.text.draw(surface, frame.s("lobby.arcade_stop_hint"), frame.lang, footer,
+    stop_hint = "lobby.arcade_stop_hint_kiosk" if frame.snapshot.mode is Mode.KIOSK else "lobby.arcade_stop_hint"
+    ctx.text.draw(surface, frame.s(stop_hint), frame.lang, footer,
                   TextStyle(round(18 * u), theme.TEXT_DIM, align=Align.CENTER, max_lines=1, min_px=7))
 
 

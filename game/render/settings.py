@@ -8,9 +8,10 @@ from typing import Any
 import pygame
 
 from game import i18n
+from game.session.snapshot import TableSnapshot
 
 from .kit import shapes, theme
-from .kit.scene import Frame, Intent, PopScene, RenderContext, Scene, host
+from .kit.scene import Frame, Intent, PopScene, RenderContext, Scene, host, staff_click
 from .kit.text import Align, TextStyle
 
 # settings whose value is one of a few words: the screen cycles through them
@@ -32,6 +33,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
 }
 MS_STEP = 5000
 ROWS_PER_PAGE = 9
+CHANGE_KEYS = frozenset({pygame.K_LEFT, pygame.K_RIGHT})  # kiosk: a change needs the PIN once the unlock lapsed
 
 
 def editable(name: str, value: Any) -> bool:
@@ -79,6 +81,11 @@ def setting_label(frame: Frame, name: str) -> str:
     return frame.s(key) if i18n.has(frame.lang, "screen", key) else name.replace("_", " ").capitalize()
 
 
+def _arrow(direction: int, lang: str) -> int:
+    """The arrow key that steps a value in ``direction`` (mirrored in Persian, as the screen is)."""
+    return pygame.K_RIGHT if (direction == 1) != (lang == "fa") else pygame.K_LEFT
+
+
 @dataclass(frozen=True, slots=True)
 class Row:
     name: str
@@ -121,6 +128,9 @@ class SettingsScene(Scene):
         hint = pygame.Rect(box.x, box.bottom - round(h * 0.08), box.width, round(h * 0.07))
         return box, hint, rows
 
+    def staff_keys(self, snapshot: TableSnapshot) -> frozenset[int]:
+        return CHANGE_KEYS  # choosing a row and closing the screen change nothing
+
     def handle(self, event: pygame.event.Event, frame: Frame) -> list[Intent]:
         items = self._items(frame)
         if event.type == pygame.KEYDOWN:
@@ -134,7 +144,7 @@ class SettingsScene(Scene):
             elif event.key == pygame.K_UP:
                 self.selected = (self.selected - 1) % len(items)
             elif event.key in (pygame.K_LEFT, pygame.K_RIGHT):
-                direction = 1 if (event.key == pygame.K_RIGHT) != (frame.lang == "fa") else -1
+                direction = 1 if (event.key == pygame.K_RIGHT) != (frame.lang == "fa") else -1  # see _arrow
                 name, value = items[self.selected]
                 return [host("set_setting", name=name, value=stepped(name, value, direction))]
             return []
@@ -146,6 +156,8 @@ class SettingsScene(Scene):
                 for rect, direction in ((row.minus, -1), (row.plus, 1)):
                     if rect.collidepoint(event.pos):
                         self.selected = [n for n, _ in items].index(row.name)
+                        if staff_click(frame.snapshot, _arrow(direction, frame.lang)):
+                            return []
                         return [host("set_setting", name=row.name, value=stepped(row.name, row.value, direction))]
         return []
 

@@ -16,7 +16,7 @@ from typing import Any
 import pygame
 
 from game import i18n
-from game.session.snapshot import TableSnapshot
+from game.session.snapshot import Mode, TableSnapshot
 
 from .qr import QrCache
 from .sound import SoundBank
@@ -113,6 +113,11 @@ class Scene:
     def handle(self, event: pygame.event.Event, frame: Frame) -> list[Intent]:
         return []
 
+    def staff_keys(self, snapshot: TableSnapshot) -> frozenset[int]:
+        """The keys that do a staff-only thing in this scene now (settings, the arcade wizard,
+        freeing a seat, acting for a player): a kiosk asks for the PIN before the scene sees them."""
+        return frozenset()
+
     @property
     def done(self) -> bool:
         return self.duration_s is not None and self.t >= self.duration_s
@@ -191,6 +196,15 @@ class Director:
                 out.append(intent)
         return out
 
+    def staff_keys(self, snapshot: TableSnapshot) -> frozenset[int]:
+        """The staff-only keys of the scene that would get a key now (a beat passes keys to the base)."""
+        if not self.stack:
+            return frozenset()
+        keys = self.stack[-1].staff_keys(snapshot)
+        if len(self.stack) > 1 and self.stack[-1].duration_s is not None:
+            keys |= self.stack[0].staff_keys(snapshot)
+        return keys
+
     def skip_beat(self) -> bool:
         """Cut the running beat short (the host pressed Space)."""
         for scene in reversed(self.stack[1:]):
@@ -210,6 +224,16 @@ class Director:
     def pending(self) -> int:
         return len(self._queue)
 
+
+
+def staff_click(snapshot: TableSnapshot, key: int) -> bool:
+    """Kiosk: a click on a staff-only control becomes that control's key press (the kiosk lock holds
+    keys, it does not know where the controls are), so the mouse asks for the PIN too. False
+    elsewhere: the click just acts."""
+    if snapshot.mode is not Mode.KIOSK:
+        return False
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode="", scancode=0))
+    return True
 
 
 def view_of(frame: Frame) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from game.render.kit.hud import draw_notices
 from game.render.kit.scene import Frame, Intent, RenderContext, Scene, host
 from game.render.kit.sound import Effect
 from game.render.kit.text import Align, TextStyle, VAlign
+from game.session.snapshot import TableSnapshot
 
 from .model import CompanionModel, DoneRace, FalseStartModel, OpenRace, model_of
 
@@ -31,6 +32,7 @@ KEY_ACTIONS: dict[int, dict[str, Any]] = {
     pygame.K_KP_ENTER: {"type": "end_turn"},
     pygame.K_u: {"type": "wrong_win"},
 }
+HOST_KEYS = frozenset(KEY_ACTIONS)
 
 
 def s(frame: Frame, key: str, **values: Any) -> str:
@@ -102,6 +104,9 @@ class CompanionScene(Scene):
             self._race_seen = race.race
             self._flash_from = self.t
             ctx.sound.play(Effect.SUSPENSE)
+
+    def staff_keys(self, snapshot: TableSnapshot) -> frozenset[int]:
+        return HOST_KEYS  # the host acting for the player in turn, or undoing a race: staff's at a kiosk
 
     def handle(self, event: pygame.event.Event, frame: Frame) -> list[Intent]:
         if event.type != pygame.KEYDOWN or event.mod & (pygame.KMOD_CTRL | pygame.KMOD_ALT):
