@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import os
 import signal
-from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
 import pygame
 import pytest
+from tv_kit import Clock, display, key  # noqa: F401 (display: the autouse fixture)
 
 from game import i18n
 from game.config import TableConfig
@@ -23,36 +23,15 @@ from game.render.kit.sound import SoundBank
 from game.render.kit.text import TextRenderer
 from game.render.lobby import layout
 from game.session.session import Session
-from game.session.snapshot import Mode, SeatStatus, TablePhase
+from game.session.snapshot import ArcadeInfo, Mode, SeatStatus, TablePhase
 
 PIN = "4821"
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-@pytest.fixture(autouse=True)
-def display() -> Iterator[None]:
-    pygame.init()
-    pygame.display.set_mode((64, 64))
-    pygame.event.clear()
-    yield
-    pygame.event.clear()
 
 
 def config(tmp_path: Path, lang: str = "en") -> TableConfig:
     kiosk = KioskConfig(venue=Venue("Café Nakhl"), languages=(lang, *(x for x in ("fa", "th", "en") if x != lang)),
                         timers=Timers(attract_after_s=60, attract_game_s=40), admin_pin=PIN)
     return TableConfig(mode=Mode.KIOSK, language=lang, data_dir=tmp_path, admin_pin=PIN, kiosk=kiosk)
-
-
-def key(k: int, mod: int = 0) -> pygame.event.Event:
-    return pygame.event.Event(pygame.KEYDOWN, key=k, mod=mod, unicode="", scancode=0)
 
 
 def type_pin(layer: KioskLayer, pin: str) -> None:
@@ -277,16 +256,21 @@ async def test_the_kiosk_lobby_hints_say_which_keys_need_the_staff_pin(tmp_path:
     ctx = RenderContext(TextRenderer(probe), QrCache(), SoundBank(enabled=False))
     session = Session.boot(config(tmp_path, lang), None, None)
     session.set_base_url("http://192.168.1.20:8765")
-    screen = Screen(ctx=ctx)
-    screen.sync(session.snapshot)
-    screen.advance(0.5, size)
-    surface = pygame.Surface(size)
-    screen.draw(surface)
-    pygame.image.save(surface, str(tmp_path / f"kiosk_lobby_{lang}.png"))
+    session.join_seat(session.table.seats[0].token, "Sara")
+    wizard = ArcadeInfo(present=True, connected=True, mapping_in_progress=True, waiting_for=1, done=((0, 4),))
+    for name, snap in (("lobby", session.snapshot), ("arcade_wizard", replace(session.snapshot, arcade=wizard))):
+        screen = Screen(ctx=ctx)
+        screen.sync(snap)
+        screen.advance(0.5, size)
+        surface = pygame.Surface(size)
+        screen.draw(surface)
+        pygame.image.save(surface, str(tmp_path / f"kiosk_{name}_{lang}.png"))
     hints = i18n.text(lang, "screen", "lobby.keys_kiosk")
     assert hints in drawn and problems == []
     assert not any("Ctrl+Q" in text for text in drawn)
     assert i18n.text(lang, "screen", "lobby.keys") not in drawn
+    assert i18n.text(lang, "screen", "lobby.arcade_stop_hint_kiosk") in drawn  # stopping it is staff's too
+    assert i18n.text(lang, "screen", "lobby.arcade_stop_hint") not in drawn
     session.close()
 
 

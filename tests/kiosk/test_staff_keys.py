@@ -5,14 +5,13 @@ bots, skipping the how-to-play, back to the lobby after the results) still just 
 goes the way the window loop sends it (``game.render.app.table_input``)."""
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
 import pygame
 import pytest
+from tv_kit import Clock, display, key  # noqa: F401 (display: the autouse fixture)
 
-from game import i18n
 from game.config import TableConfig
 from game.kiosk.config import KioskConfig, Timers, Venue
 from game.kiosk.screen import UNLOCK_S, KioskLayer
@@ -26,38 +25,17 @@ from game.render.lobby import ARCADE_KEY, layout
 from game.render.settings import SettingsScene
 from game.render.tapes import lobby_snapshot, moments
 from game.session.session import Session
-from game.session.snapshot import ArcadeInfo, ClaimInfo, HowToPlayInfo, InputEvent, Mode, SeatStatus, TableSnapshot
+from game.session.snapshot import ArcadeInfo, ClaimInfo, HowToPlayInfo, InputEvent, Mode, TableSnapshot
 
 PIN = "482193"
 SIZE = (1280, 720)
 MAPPING = ArcadeInfo(present=True, connected=True, mapping_in_progress=True, waiting_for=1, done=((0, 4),))
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-@pytest.fixture(autouse=True)
-def display() -> Iterator[None]:
-    pygame.init()
-    pygame.display.set_mode((64, 64))
-    pygame.event.clear()
-    yield
-    pygame.event.clear()
-
-
 def config(tmp_path: Path, lang: str = "en") -> TableConfig:
     kiosk = KioskConfig(venue=Venue("Café Nakhl"), languages=("en", "fa", "th"),
                         timers=Timers(attract_after_s=60, attract_game_s=40), admin_pin=PIN)
     return TableConfig(mode=Mode.KIOSK, language=lang, data_dir=tmp_path, admin_pin=PIN, kiosk=kiosk)
-
-
-def key(k: int, mod: int = 0) -> pygame.event.Event:
-    return pygame.event.Event(pygame.KEYDOWN, key=k, mod=mod, unicode="", scancode=0)
 
 
 def click(pos: tuple[int, int], button: int = 1) -> pygame.event.Event:
@@ -268,32 +246,3 @@ def test_a_kiosks_tv_does_not_answer_a_seat_claim(tmp_path: Path) -> None:
     snap = replace(lobby_snapshot(5, "en", joined=2, bots=0), mode=Mode.KIOSK, claims=(claim,))
     tv = Tv(tmp_path, snap)
     assert commands(tv.send(key(pygame.K_y))) == [] and not tv.asking  # the host page answers (behind the PIN)
-
-
-# ---------------------------------------------------------------------------------- hints
-@pytest.mark.parametrize("lang", ["en", "fa", "th"])
-async def test_the_hints_say_what_is_staffs(tmp_path: Path, lang: str) -> None:
-    drawn: list[str] = []
-    problems: list[str] = []
-    size = (1920, 1080)
-
-    def probe(text: str, text_lang: str, box: pygame.Rect, fitted: object) -> None:
-        drawn.append(text)
-        if getattr(fitted, "overflow", False) or getattr(fitted, "px", 99) < 11 * 1.5:
-            problems.append(f"{text!r} cut or small in {box}")
-
-    session = kiosk_lobby(tmp_path, lang)
-    session.join_seat(session.table.seats[0].token, "Sara")
-    for name, snap in (("lobby", session.snapshot), ("mapping", replace(session.snapshot, arcade=MAPPING))):
-        screen = Screen(ctx=RenderContext(TextRenderer(probe), QrCache(), SoundBank(enabled=False)))
-        screen.sync(snap)
-        screen.advance(0.5, size)
-        surface = pygame.Surface(size)
-        screen.draw(surface)
-        pygame.image.save(surface, str(tmp_path / f"kiosk_{name}_{lang}.png"))
-    assert i18n.text(lang, "screen", "lobby.keys_kiosk") in drawn
-    assert i18n.text(lang, "screen", "lobby.arcade_stop_hint_kiosk") in drawn
-    assert i18n.text(lang, "screen", "lobby.arcade_stop_hint") not in drawn
-    assert problems == []
-    assert session.snapshot.seats[0].status is SeatStatus.JOINED
-    session.close()
