@@ -4,10 +4,12 @@ one tap, the round ends and every player enters their penalty points — bad ent
 on the phone — and the next round starts with the next guard (M14, M15, M17, M18)."""
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 from typing import Any
 
+import pygame
 import pytest
 
 from .conftest import ADMIN_PIN, Phones, Table
@@ -67,6 +69,40 @@ def enter(page: Any, text: str) -> str:
         raise
 
 
+def ink_runs(png: bytes) -> list[tuple[int, int, int]]:
+    """The light glyphs inside a dark field, left to right: (first column, last column, ink height)."""
+    surface = pygame.image.load(io.BytesIO(png), "field.png")
+    width, height = surface.get_size()
+    margin = 8  # inside the field's border
+    rows = range(margin, height - margin)
+
+    def inked(x: int) -> list[int]:
+        return [y for y in rows if sum(surface.get_at((x, y))[:3]) > 3 * 170]
+
+    runs: list[tuple[int, int, int]] = []
+    start, ys = None, []
+    for x in range(margin, width - margin + 1):
+        column = inked(x) if x < width - margin else []
+        if column and start is None:
+            start, ys = x, []
+        if column:
+            ys += column
+        elif start is not None:
+            runs.append((start, x - 1, max(ys) - min(ys) + 1))
+            start = None
+    return runs
+
+
+def assert_minus_stands_against_its_digit(page: Any, selector: str, shot: Path) -> None:
+    """ "-3" shows as one number, minus first, in every page direction: in a Persian page a minus set
+    apart ("-   3", the code field's letter spacing) reads right to left as "3 -"."""
+    runs = ink_runs(page.locator(selector).screenshot(path=str(shot)))
+    assert len(runs) == 2, runs
+    (_, minus_end, minus_height), (digit_start, _, digit_height) = runs
+    assert minus_height * 3 < digit_height  # the flat stroke is on the left: the minus comes first
+    assert digit_start - minus_end < 0.3 * digit_height, runs  # and stands against the digit
+
+
 @pytest.mark.parametrize("lang", ["en", "fa", "th"])
 def test_three_phones_play_a_companion_round(lang: str, table: Table, phones: Phones, shots: Path) -> None:
     names = NAMES_IN[lang]
@@ -111,6 +147,8 @@ def test_three_phones_play_a_companion_round(lang: str, table: Table, phones: Ph
     assert enter(pages[0], "seven") == phone_text(lang, "mothc.points_error.not_a_number")
     assert enter(pages[0], "-3") == phone_text(lang, "mothc.points_error.negative")
     assert pages[0].input_value("[data-testid=points-mine-input]") == "-3"  # kept to correct, not cleared
+    assert_minus_stands_against_its_digit(pages[0], "[data-testid=points-mine-input]", shots / f"{lang}_moth_companion_minus_three.png")
+    assert enter(pages[0], "\u2212\u06f3") == phone_text(lang, "mothc.points_error.negative")  # "−۳": a Unicode minus, a Persian 3
     pages[0].screenshot(path=str(shots / f"{lang}_moth_companion_points_error.png"), full_page=True)
     assert public(table)["pad"]["rows"][0] == [None]  # nothing reached the pad
     assert enter(pages[0], "7") == ""

@@ -215,3 +215,18 @@ def test_nobody_yet_is_said_in_words(lang: str, expected: list[str], table: Any,
     page = phones.open(f"{table.url}/join")
     page.wait_for_selector("[data-testid=code-input]")
     assert page.evaluate(NOBODY_YET, lang) == expected
+
+
+TYPED = """async () => {
+  const i18n = await import('/static/js/i18n.js');
+  return ['-3', '\\u2212\\u06f3', '\\u200e\\u2212\\u06f3', '-\\u0e53', ' \\u06f1\\u06f2 ', '\\u0664\\u0662', '+7', 'seven']
+    .map((text) => i18n.typedNumber(text));
+}"""
+
+
+def test_a_typed_number_reads_in_every_script(table: Any, phones: Any) -> None:
+    """Number fields read Persian (۳), Arabic-Indic (٤) and Thai (๓) digits, the Unicode minus "−"
+    Intl and Persian keyboards write, and drop a pasted direction mark: "−۳" is -3, not an error."""
+    page = phones.open(f"{table.url}/join")
+    page.wait_for_selector("[data-testid=code-input]")
+    assert page.evaluate(TYPED) == ["-3", "-3", "-3", "-3", "12", "42", "+7", "seven"]

@@ -140,6 +140,20 @@ export function clock(ms) {
   return `${new Intl.NumberFormat(locale).format(m)}:${nf.format(s)}`;
 }
 
+/* A number typed on a Persian or Thai keyboard: its digits may be Persian (۰–۹), Arabic-Indic (٠–٩)
+ * or Thai (๐–๙), its minus a Unicode minus (−, as Intl writes it), and a paste may carry invisible
+ * direction marks. */
+const TYPED_DIGITS = [[/[۰-۹]/g, 0x6f0], [/[٠-٩]/g, 0x660], [/[๐-๙]/g, 0xe50]];
+const TYPED_MINUS = /[\u2212\u2012\u2013\ufe63\uff0d\u2796]/g;
+const DIRECTION_MARKS = /[\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]/g;
+
+/** What was typed into a number field, in Latin digits with an ASCII sign ("−۳" -> "-3"). @param {string} text */
+export function typedNumber(text) {
+  let out = text.replace(DIRECTION_MARKS, "").trim().replace(TYPED_MINUS, "-");
+  for (const [digits, zero] of TYPED_DIGITS) out = out.replace(/** @type {RegExp} */ (digits), (d) => String(d.charCodeAt(0) - /** @type {number} */ (zero)));
+  return out;
+}
+
 /** A list joined the language's way ("A, B and C"). @param {string[]} items */
 export function list(items) {
   return new Intl.ListFormat(LOCALES[current] ?? "en", { style: "long", type: "conjunction" }).format(items);

@@ -113,6 +113,17 @@ export function openLanguageSheet(chosen, onPick) {
   /** @type {HTMLElement | null} */ (sheet.querySelector(".sheet-option.selected") ?? sheet.querySelector(".sheet-option"))?.focus();
 }
 
+/**
+ * A field for a whole number (points, a total): numeric keypad, always left-to-right and without the
+ * code field's letter spacing, so "-3" reads as one number inside a Persian page, never "3 -".
+ * @param {string} testid @param {Record<string, any>} [attrs]
+ */
+export function numberInput(testid, attrs = {}) {
+  return /** @type {HTMLInputElement} */ (h("input", {
+    class: "code-input number-input", type: "text", inputmode: "numeric", autocomplete: "off", dir: "ltr", "data-testid": testid, ...attrs,
+  }));
+}
+
 /** A titled card section. @param {string | null} title @param {...any} children */
 export function card(title, ...children) {
   return h("section", { class: "card" }, title ? h("h2", { class: "card-title", text: title }) : null, ...children);

@@ -4,10 +4,10 @@
 // Formats: docs/views/cheating_moth_companion.md. Races (M14–M16): the press fires on pointer-down,
 // stamped with the phone's own clock (the table maps it with its clock sync, docs/protocol.md).
 import { h } from "../dom.js";
-import { measure, num, t, tn } from "../i18n.js";
+import { measure, num, t, tn, typedNumber } from "../i18n.js";
 import { phoneNow } from "../net.js";
 import { seatToken } from "../symbols.js";
-import { card as section, seatChip, seatNameNode } from "../ui.js";
+import { card as section, numberInput, seatChip, seatNameNode } from "../ui.js";
 import { hasType, isLegal, lobbySeat, nameList } from "./common.js";
 
 /** @typedef {import("./common.js").GameContext} GameContext */
@@ -171,18 +171,13 @@ function tablePanel(ctx) {
 
 /** Check typed points before sending (the table checks again). @param {string} text @param {number} high */
 export function pointsProblem(text, high) {
-  const digits = text.trim().replace(/[۰-۹]/g, (d) => String(d.charCodeAt(0) - 0x6f0)).replace(/[๐-๙]/g, (d) => String(d.charCodeAt(0) - 0xe50));
+  const digits = typedNumber(text);
   if (digits === "") return "mothc.points_error.empty";
   if (!/^[-+]?\d+$/.test(digits)) return "mothc.points_error.not_a_number";
   const n = Number(digits);
   if (n < 0) return "mothc.points_error.negative";
   if (n > high) return "mothc.points_error.out_of_range";
   return null;
-}
-
-/** @param {string} text */
-function toNumber(text) {
-  return Number(text.trim().replace(/[۰-۹]/g, (d) => String(d.charCodeAt(0) - 0x6f0)).replace(/[๐-๙]/g, (d) => String(d.charCodeAt(0) - 0xe50)));
 }
 
 /**
@@ -196,10 +191,7 @@ function pointsForm(ctx, form, action, label) {
   const mine = pointsError.form === form && pointsError.round === v.round ? pointsError.key : null;
   const id = `points-${form}`;
   const typedKey = `${form}@${v.round}`;
-  const input = /** @type {HTMLInputElement} */ (h("input", {
-    class: "code-input", type: "text", inputmode: "numeric", autocomplete: "off", dir: "ltr", id, "data-testid": `${id}-input`,
-    oninput: () => { pointsTyped.set(typedKey, input.value); },
-  }));
+  const input = numberInput(`${id}-input`, { id, oninput: () => { pointsTyped.set(typedKey, input.value); } });
   input.value = pointsTyped.get(typedKey) ?? "";
   return h("form", {
     class: "join-form points-form", onsubmit: (/** @type {Event} */ e) => {
@@ -209,7 +201,7 @@ function pointsForm(ctx, form, action, label) {
       input.blur(); // the page redraws a field only once it is left
       if (problem) { ctx.rerender(); return; }
       editing = null;
-      ctx.act(action(toNumber(input.value)));
+      ctx.act(action(Number(typedNumber(input.value))));
     },
   },
   h("label", { for: id, class: "label", text: label }), input,

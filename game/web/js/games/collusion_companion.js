@@ -6,8 +6,8 @@
 // explains what just happened with its rule id. The host console gets the referee's taps.
 // Formats: docs/views/collusion_companion.md.
 import { h } from "../dom.js";
-import { num, t, tn } from "../i18n.js";
-import { card } from "../ui.js";
+import { num, t, tn, typedNumber } from "../i18n.js";
+import { card, numberInput } from "../ui.js";
 import { icon } from "../icons.js";
 import { bigButton, hasType, isLegal } from "./common.js";
 import {
@@ -31,14 +31,9 @@ let changing = null;
 /** @param {GameContext} ctx */
 const comp = (ctx) => ctx.view.companion;
 
-/** Latin digits from what was typed (Persian and Thai digits welcome). @param {string} text */
-function digits(text) {
-  return text.trim().replace(/[۰-۹]/g, (d) => String(d.charCodeAt(0) - 0x6f0)).replace(/[๐-๙]/g, (d) => String(d.charCodeAt(0) - 0xe50));
-}
-
 /** What is wrong with a typed total (the table checks again), or null. @param {string} text @param {number[]} range */
 export function totalProblem(text, range) {
-  const d = digits(text);
+  const d = typedNumber(text);
   if (d === "") return "collc.total_error.empty";
   if (!/^[-+]?\d+$/.test(d)) return "collc.total_error.not_a_number";
   const n = Number(d);
@@ -96,10 +91,7 @@ function totalForm(ctx, send, range, label, id, button = t("collc.total_send")) 
   const count = comp(ctx).count;
   if (totalError.count !== count.number) totalError = { count: count.number, key: null };
   const typedKey = `${id}@${count.number}`;
-  const input = /** @type {HTMLInputElement} */ (h("input", {
-    class: "code-input", type: "text", inputmode: "numeric", autocomplete: "off", dir: "ltr", id, "data-testid": `${id}-input`,
-    oninput: () => { totalTyped.set(typedKey, input.value); },
-  }));
+  const input = numberInput(`${id}-input`, { id, oninput: () => { totalTyped.set(typedKey, input.value); } });
   input.value = totalTyped.get(typedKey) ?? "";
   return h("form", {
     class: "join-form", onsubmit: (/** @type {Event} */ e) => {
@@ -108,7 +100,7 @@ function totalForm(ctx, send, range, label, id, button = t("collc.total_send")) 
       totalError = { count: count.number, key: problem };
       if (problem) { ctx.rerender(); return; }
       changing = null;
-      send(Number(digits(input.value)));
+      send(Number(typedNumber(input.value)));
     },
   },
   h("label", { for: id, class: "label", text: label }), input,

@@ -6,9 +6,9 @@
 // rules say what just happened. The host console gets the referee's taps.
 // Formats: docs/views/speakeasy_companion.md.
 import { h } from "../dom.js";
-import { num, t, tn } from "../i18n.js";
+import { num, t, tn, typedNumber } from "../i18n.js";
 import { icon } from "../icons.js";
-import { card } from "../ui.js";
+import { card, numberInput } from "../ui.js";
 import { bigButton, hasType, isLegal } from "./common.js";
 import { chip, identityCard, name, names, rule, seatGrid } from "./speakeasy.js";
 
@@ -181,18 +181,24 @@ function action(ctx) {
 }
 
 // --------------------------------------------------------------------------------- host (referee)
+/** A typed whole number (Persian and Thai digits too), else NaN. @param {string} text */
+function wholeNumber(text) {
+  const typed = typedNumber(text);
+  return /^[-+]?\d+$/.test(typed) ? Number(typed) : Number.NaN;
+}
+
 /** @param {GameContext} ctx */
 function padForm(ctx) {
   const v = ctx.view;
   const seatSel = /** @type {HTMLSelectElement} */ (h("select", { "data-testid": "pad-seat", "aria-label": t("sec.pad_seat") },
     ...v.seats.map((/** @type {any} */ s) => h("option", { value: String(s.seat), text: `${s.seat + 1}` }))));
-  const clue = /** @type {HTMLInputElement} */ (h("input", { class: "code-input", type: "text", inputmode: "numeric", dir: "ltr", "data-testid": "pad-clue", "aria-label": t("sec.pad_which") }));
-  const points = /** @type {HTMLInputElement} */ (h("input", { class: "code-input", type: "text", inputmode: "numeric", dir: "ltr", "data-testid": "pad-points", "aria-label": t("sec.pad_points") }));
+  const clue = numberInput("pad-clue", { "aria-label": t("sec.pad_which") });
+  const points = numberInput("pad-points", { "aria-label": t("sec.pad_points") });
   return h("form", {
     class: "join-form", onsubmit: (/** @type {Event} */ e) => {
       e.preventDefault();
-      const row = Number(clue.value.trim());
-      const value = Number(points.value.trim());
+      const row = wholeNumber(clue.value);
+      const value = wholeNumber(points.value);
       padError = Number.isInteger(row) && Number.isInteger(value) && value >= 0 ? null : "sec.pad_error";
       if (padError) { ctx.rerender(); return; }
       ctx.act({ type: "edit_score", seat: Number(seatSel.value), clue: row, points: value });
