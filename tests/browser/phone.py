@@ -7,7 +7,18 @@ from typing import Any
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
+from .conftest import ADMIN_PIN, Phones, Table
+
 STEP_TIMEOUT_MS = 2_000
+
+
+def host_console(table: Table, phones: Phones, lang: str) -> Any:
+    """The host console (/host) in ``lang``, past the PIN, showing the lobby's controls."""
+    host = phones.open(f"{table.url}/host", init_script=f"localStorage.setItem('tabletop.lang', '{lang}')")
+    host.fill("[data-testid=pin-input]", ADMIN_PIN)
+    host.click("[data-testid=pin-go]")
+    host.wait_for_selector("[data-testid=host-start]")
+    return host
 
 
 def join(page: Page, name: str) -> None:

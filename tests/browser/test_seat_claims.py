@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from .conftest import ADMIN_PIN, Phones, Table
-from .phone import join
+from .conftest import Phones, Table
+from .phone import host_console, join
 
 pytestmark = pytest.mark.browser
 
@@ -35,14 +35,6 @@ def message_look(page: Any) -> tuple[str, str, str]:
     cls, role, colour = page.eval_on_selector("[data-testid=join-message]",
                                               "el => [el.className, el.getAttribute('role'), getComputedStyle(el).color]")
     return cls, role, colour
-
-
-def host_console(table: Table, phones: Phones, lang: str) -> Any:
-    host = phones.open(f"{table.url}/host", init_script=f"localStorage.setItem('tabletop.lang', '{lang}')")
-    host.fill("[data-testid=pin-input]", ADMIN_PIN)
-    host.click("[data-testid=pin-go]")
-    host.wait_for_selector("[data-testid=host-start]")
-    return host
 
 
 @pytest.mark.parametrize("lang", ["en", "fa", "th"])

@@ -2,7 +2,7 @@
 import { h } from "../dom.js";
 import { has, num, t, LANGS } from "../i18n.js";
 import { seatToken } from "../symbols.js";
-import { card, seatName } from "../ui.js";
+import { botMark, card, seatName } from "../ui.js";
 import { settingLabel, smallTableNote } from "./lobby.js";
 import { ownerCard } from "./owner.js";
 
@@ -85,10 +85,18 @@ function settingEditor(key, value, onSet) {
   return null;
 }
 
-/** @param {any} s @param {any} lobby @param {HostSend} send */
+/** A bot's kind, under its name: "bot | clever". @param {any} s */
+function botKind(s) {
+  const kind = has(`bot.${s.bot}`) ? `${t("common.separator")}${t(`bot.${s.bot}`)}` : "";
+  return h("span", { class: "seat-row-status", "data-testid": `bot-kind-${s.seat}`, text: `${t("lobby.bot")}${kind}` });
+}
+
+/** A seat's row: its name as the TV and the phones say it (a bot's is its seat colour in the
+ *  table's language, with the robot mark), a bot's kind below it, its code, and what the host may do.
+ *  @param {any} s @param {any} lobby @param {HostSend} send */
 function seatRow(s, lobby, send) {
   const inLobby = lobby.phase === "lobby";
-  const who = s.status === "free" ? t("lobby.free") : s.status === "bot" ? `${t("lobby.bot")}${t("common.separator")}${t(`bot.${s.bot}`)}` : seatName(s);
+  const bot = s.status === "bot";
   const controls = [];
   if (inLobby && s.status !== "joined") {
     const select = /** @type {HTMLSelectElement} */ (h("select", { "aria-label": t("host.bot_for", { n: s.seat + 1 }) },
@@ -101,7 +109,8 @@ function seatRow(s, lobby, send) {
   return h("li", { class: `seat-row status-${s.status}${s.connected ? " online" : ""}`, style: { "--seat": s.colour } },
     seatToken(s.symbol, s.colour, 30),
     h("div", { class: "seat-row-main" },
-      h("bdi", { class: "seat-row-name", text: who }),
+      h("bdi", { class: "seat-row-name" }, s.status === "free" ? t("lobby.free") : seatName(s), botMark(s)),
+      bot ? botKind(s) : null,
       s.code ? h("span", { class: "seat-code", dir: "ltr", text: s.code }) : null),
     ...controls);
 }
