@@ -9,8 +9,13 @@ import pygame
 import pytest
 from scene_checks import LANGS, SIZES, assert_paints_the_whole_window, probing_context, scene_state
 
+from game import i18n
 from game.render.companion_tapes import collusion_moments as moments
 from game.render.games.collusion_companion.table import PlayScene
+from game.render.kit.qr import QrCache
+from game.render.kit.scene import RenderContext
+from game.render.kit.sound import SoundBank
+from game.render.kit.text import TextRenderer
 from game.render.tapes import play_moment
 
 MOMENTS = {lang: list(moments(lang)) for lang in LANGS}
@@ -72,3 +77,37 @@ def test_C17_C18_companion_screen_never_sees_an_answer_or_a_total_before_the_rev
     assert count["totals"] is None and count["entered"] == [0, 2, 4]
     review = by_name["08_review_corrected"].snapshots[-1].public_view["companion"]
     assert review["count"]["totals"] == [0, 0, 9, 10, 17] and review["pad"]["trace"][0]["old"] == 8
+
+
+def question_lines(lang: str, size: tuple[int, int], moment_name: str, key: str) -> tuple[str, list[str], list[int]]:
+    """The scene's question, the lines the screen broke it into, and their widths."""
+    seen: list[tuple[str, tuple[str, ...], int]] = []
+    ctx = RenderContext(TextRenderer(lambda text, text_lang, box, fitted: seen.append((text, fitted.lines, fitted.px))),
+                        QrCache(), SoundBank(enabled=False))
+    moment = next(m for m in MOMENTS[lang] if m.name == moment_name)
+    question = i18n.text(lang, "screen_collusion_companion", key, n=moment.snapshots[-1].public_view.get("target_score", 0))
+    play_moment(moment, size, ctx).draw(pygame.Surface(size))
+    lines, px = next((list(lines), px) for text, lines, px in seen if text == question)
+    return question, lines, [ctx.text.width(line, lang, px) for line in lines]
+
+
+def breaks_between_clauses(question: str, lines: list[str], lang: str) -> bool:
+    """Each line but the last ends a clause: after "?", ":" and the like; in Thai, which writes no
+    punctuation there, at a real space (word breaks inside a clause are zero-width spaces)."""
+    if lang == "th":
+        return all(f"{line} " in question for line in lines[:-1])
+    return all(line.rstrip().endswith(("?", "؟", ":", ".", "!", "،", ",")) for line in lines[:-1])
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize(("moment_name", "key"), [("04_check", "check.ask"), ("07_count", "count.ask")])
+def test_C17_the_question_breaks_between_its_clauses_in_balanced_lines(lang, size, moment_name, key):
+    """ "طلای تو به ۱۴ رسیده؟ روی گوشی‌ات جواب / بده: ..." split the verb "جواب بده" and English
+    broke "Answer on / your phone": a wrapped question breaks after a clause ("?", ":") and leaves
+    no word or two alone on a line."""
+    question, lines, widths = question_lines(lang, size, moment_name, key)
+    if len(lines) < 2:
+        return
+    assert breaks_between_clauses(question, lines, lang), lines
+    assert min(widths) >= max(widths) / 3, (lines, widths)

@@ -65,6 +65,7 @@ class TextStyle:
     align: Align = Align.START
     valign: VAlign = VAlign.MIDDLE
     max_lines: int = 3
+    balance: bool = False  # wrapped lines of even width, broken between clauses where it can
 
     def smallest(self) -> int:
         return max(9, self.min_px or self.px // 2)
@@ -250,6 +251,18 @@ def break_words(text: str) -> list[str]:
     if current:
         pieces.append(current)
     return pieces
+
+
+_CLAUSE_END = frozenset("?؟:.!،,;")
+CLAUSE_SHRINK = 0.8  # a balanced text may be this much smaller to keep each clause on lines of its own
+
+
+def ends_a_clause(piece: str, lang: str) -> bool:
+    """A line may end here between two clauses: after punctuation, or (Thai, which writes no
+    punctuation between clauses and marks word breaks with zero-width spaces) after a real space."""
+    if piece.rstrip(" " + ZWSP).endswith(tuple(_CLAUSE_END)):
+        return True
+    return lang == "th" and piece.endswith(" ")
 
 
 # ----------------------------------------------------------------------------------------- helper
@@ -470,6 +483,52 @@ class TextRenderer:
             lines.append(current.rstrip(" " + ZWSP))
         return lines
 
+    def wrap_balanced(self, text: str, lang: str, px: int, max_width: int, bold: bool = False,
+                      split_words: bool = True, max_lines: int = 3, clauses_whole: bool = False) -> list[list[str]]:
+        """Ways to break ``text``, best first: the fewest breaks inside a clause (one more line than
+        :meth:`wrap` needs, within ``max_lines``, if that avoids one), then the fewest lines, then
+        the most even widths: no verb cut from its object, no word or two alone on the last line.
+        The greedy lines come last (the caller takes the first way that fits its box); with
+        ``clauses_whole``, only the ways that break no clause."""
+        greedy = self.wrap(text, lang, px, max_width, bold, split_words)
+        pieces = list(self._pieces(text, lang, px, max_width, bold) if split_words else break_words(text))
+        if len(greedy) < 2 or len(pieces) > 64:
+            return [greedy]
+        counts = range(len(greedy), max(len(greedy), min(len(greedy) + 1, max_lines)) + 1)
+        found = sorted(o for o in (self._balanced(pieces, n, lang, px, max_width, bold) for n in counts) if o is not None)
+        if clauses_whole:
+            return [o[-1] for o in found if o[0] == 0]
+        return [o[-1] for o in found] + [greedy]
+
+    def _balanced(self, pieces: list[str], count: int, lang: str, px: int, max_width: int,
+                  bold: bool) -> tuple[int, int, float, list[str]] | None:
+        """``pieces`` on ``count`` lines: the fewest breaks inside a clause, then the most even
+        widths (the sum of the squared room left on each line); None if they do not fit. Sorts
+        by (breaks inside a clause, lines, room)."""
+        def line(i: int, j: int) -> str:
+            return "".join(pieces[i:j]).lstrip(" ").rstrip(" " + ZWSP)
+
+        # best[k][j]: the cheapest way to set pieces[:j] on k lines: (mid-clause breaks, room², previous break)
+        best: list[dict[int, tuple[int, float, int]]] = [{0: (0, 0.0, 0)}] + [{} for _ in range(count)]
+        for k in range(1, count + 1):
+            for j in range(k, len(pieces) + 1):
+                for i, (breaks, room, _) in best[k - 1].items():
+                    width = self.width(line(i, j), lang, px, bold) if i < j else max_width + 1
+                    if width > max_width:
+                        continue
+                    here = (breaks + (j < len(pieces) and not ends_a_clause(pieces[j - 1], lang)),
+                            room + (max_width - width) ** 2, i)
+                    if j not in best[k] or here[:2] < best[k][j][:2]:
+                        best[k][j] = here
+        if len(pieces) not in best[count]:
+            return None
+        lines, j = [], len(pieces)
+        for k in range(count, 0, -1):
+            lines.append(line(best[k][j][2], j))
+            j = best[k][j][2]
+        breaks, room, _ = best[count][len(pieces)]
+        return breaks, count, room, lines[::-1]
+
     def _pieces(self, text: str, lang: str, px: int, max_width: int, bold: bool) -> Iterator[str]:
         for word in break_words(text):
             if self.width(word.rstrip(" " + ZWSP), lang, px, bold) <= max_width:
@@ -491,35 +550,51 @@ class TextRenderer:
         return fitted
 
     def _fit(self, text: str, lang: str, size: tuple[int, int], style: TextStyle) -> Fitted:
-        """Largest ladder size that fits: the biggest is tried first (it usually fits), then a
-        binary search (a smaller size never needs more room). Words are split only as a last resort."""
+        """Largest ladder size that fits; a balanced style keeps its clauses whole on their lines
+        if that costs at most a few sizes (``CLAUSE_SHRINK``)."""
         w, h = max(1, size[0]), max(1, size[1])
+        best = self._largest(text, lang, (w, h), style, False)
+        if style.balance and best is not None:
+            whole = self._largest(text, lang, (w, h), style, True)
+            if whole is not None and whole.px >= best.px * CLAUSE_SHRINK:
+                return whole
+        return best if best is not None else self._cut(text, lang, (w, h), style, style.smallest())
+
+    def _largest(self, text: str, lang: str, size: tuple[int, int], style: TextStyle, clauses_whole: bool) -> Fitted | None:
+        """The biggest ladder size is tried first (it usually fits), then a binary search (a smaller
+        size never needs more room). Words are split only as a last resort."""
         top = size_at_most(max(style.px, style.smallest()))
         sizes = sorted({style.smallest(), *(s for s in SIZE_LADDER if style.smallest() <= s <= top)})
         for split_words in (False, True):
-            found = self._try(text, lang, (w, h), style, sizes[-1], split_words)
+            found = self._try(text, lang, size, style, sizes[-1], split_words, clauses_whole)
             if found is not None:
                 return found
             low, high, best = 0, len(sizes) - 2, None
             while low <= high:
                 mid = (low + high) // 2
-                attempt = self._try(text, lang, (w, h), style, sizes[mid], split_words)
+                attempt = self._try(text, lang, size, style, sizes[mid], split_words, clauses_whole)
                 if attempt is None:
                     high = mid - 1
                 else:
                     best, low = attempt, mid + 1
             if best is not None:
                 return best
-        return self._cut(text, lang, (w, h), style, style.smallest())
+        return None
 
     def _try(self, text: str, lang: str, size: tuple[int, int], style: TextStyle, px: int,
-             split_words: bool) -> Fitted | None:
+             split_words: bool, clauses_whole: bool = False) -> Fitted | None:
         w, h = size
-        lines = self.wrap(text, lang, px, w, style.bold, split_words)
-        if len(lines) > style.max_lines or any(self.width(x, lang, px, style.bold) > w for x in lines):
-            return None
-        block = self._compose(lines, lang, px, style)
-        return Fitted(block, px, tuple(lines), False) if block.get_height() <= h else None
+        if style.balance:
+            ways = self.wrap_balanced(text, lang, px, w, style.bold, split_words, style.max_lines, clauses_whole)
+        else:
+            ways = [self.wrap(text, lang, px, w, style.bold, split_words)]
+        for lines in ways:
+            if len(lines) > style.max_lines or any(self.width(x, lang, px, style.bold) > w for x in lines):
+                continue
+            block = self._compose(lines, lang, px, style)
+            if block.get_height() <= h:
+                return Fitted(block, px, tuple(lines), False)
+        return None
 
     def _cut(self, text: str, lang: str, size: tuple[int, int], style: TextStyle, px: int) -> Fitted:
         w, h = size

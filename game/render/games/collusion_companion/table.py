@@ -173,10 +173,10 @@ class _Waiting(Scene):
         sub = pygame.Rect(mid.x, head.bottom, mid.width, round(mid.height * 0.16) if why else 0)
         if why:
             ctx.text.draw(surface, why, frame.lang, sub,
-                          TextStyle(round(24 * u), theme.GOLD, align=Align.CENTER, max_lines=2, min_px=8))
-        ask = pygame.Rect(mid.x, sub.bottom, mid.width, round(mid.height * 0.36))
+                          TextStyle(round(24 * u), theme.GOLD, align=Align.CENTER, max_lines=2, min_px=8, balance=True))
+        ask = pygame.Rect(mid.x, sub.bottom, mid.width, round(mid.height * (0.36 if why else 0.48)))  # a question's clauses on lines of their own
         ctx.text.draw(surface, question, frame.lang, ask,
-                      TextStyle(round(30 * u), theme.TEXT, align=Align.CENTER, max_lines=3, min_px=9))
+                      TextStyle(round(30 * u), theme.TEXT, align=Align.CENTER, max_lines=3, min_px=9, balance=True))
         tally = pygame.Rect(mid.x, ask.bottom, mid.width, round(mid.height * 0.2))
         ctx.text.draw(surface, count, frame.lang, tally,
                       TextStyle(round(28 * u), theme.ACCENT, bold=True, align=Align.CENTER, max_lines=1, min_px=9))
