@@ -46,6 +46,9 @@ SECRET_FIELDS: dict[str, frozenset[str]] = {
     "cheating_moth": frozenset({"hand", "playable", "cheat", "race_cards", "cheated_this_round"}),
     "collusion_companion": frozenset({"card", "gold", "total", "showdown_choice", "ambush_prompt", "vote_options",
                                       "reached", "entry"}),
+    # the companions without bots (played by companion_secrets_kit.py's scripted people)
+    "speakeasy_companion": frozenset({"identity", "subject", "pointed_at", "fingers"}),
+    "cheating_moth_companion": frozenset(),  # the cards are real: the program holds no secret (checked there)
 }
 # fast settings: the bots' game ends in seconds, timers still run
 FAST: dict[str, dict[str, int]] = {
@@ -65,6 +68,8 @@ class Moment:
     public: dict[str, Any]
     own: list[dict[str, Any] | None]  # each seat's private part (the truth)
     screen: dict[str, Any]
+    host: dict[str, Any]  # what the host console's socket is sent now
+    state: Any  # the engine's state the frames were made from
 
 
 @dataclass
@@ -82,14 +87,16 @@ class Recorder:
         seats = range(s.table.seat_count)
         seat_frames = [json.loads(frames.get(seat, host=False)) for seat in seats]
         public = json.loads(frames.get(None, host=False))
+        host = json.loads(frames.get(None, host=True))
         own = [_private(f.get("view")) for f in seat_frames]
         snapshot = s.snapshot
         screen = {"public_view": snapshot.public_view, "events": snapshot.events,
                   "race": dataclasses.asdict(snapshot.race), "claims": [dataclasses.asdict(c) for c in snapshot.claims],
                   "seats": [repr(seat) for seat in snapshot.seats]}
-        self.moments.append(Moment(s.version, seat_frames, public, own, json.loads(json.dumps(screen, default=str))))
+        self.moments.append(Moment(s.version, seat_frames, public, own, json.loads(json.dumps(screen, default=str)),
+                                   host, s.run.state))
 
-    def seat_revoked(self, seat: int) -> None:
+    def seat_revoked(self, seat: int, reason: Any = None) -> None:
         pass
 
     def notice(self, code: Any) -> None:
@@ -126,7 +133,7 @@ def nodes_about(node: Any, seat: int, *, under_history: bool = False) -> Iterato
 
 def leaks(game: str, observed: Any, seat: int, truth: dict[str, Any] | None) -> list[str]:
     """What of ``seat``'s secret the ``observed`` payload holds (empty: nothing)."""
-    found = []
+    found: list[str] = []
     if truth is None:
         return found
     secret_fields = SECRET_FIELDS.get(game, frozenset())
@@ -137,7 +144,9 @@ def leaks(game: str, observed: Any, seat: int, truth: dict[str, Any] | None) -> 
             value, mine = node[name], truth.get(name)
             if value in (None, False, [], {}) or revealed:
                 continue
-            if game == "speakeasy" and name == "identity" and node.get("revealed") is True:
+            if name == "identity" and mine is None:
+                continue  # a real card the program was not told: it has nothing to leak (companion)
+            if game.startswith("speakeasy") and name == "identity" and node.get("revealed") is True:
                 continue  # turned over (S9): public from then on
             if game == "cheating_moth" and name == "hand" and not isinstance(value, list):
                 continue  # how many ("many", 2), not which cards
@@ -152,49 +161,71 @@ class Matrix:
     moments: int = 0
     finished: bool = False
     checks: int = 0
+    messages: int = 0  # payloads looked into: seat frames, spectator, host console, screen snapshots
     spectator_states: int = 0
     host_states: int = 0
     breaches: list[str] = field(default_factory=list)
 
 
 def check(game: str, recorder: Recorder, spectator: list[dict[str, Any]], host: list[dict[str, Any]], matrix: Matrix) -> None:
-    by_version = {m.version: m for m in recorder.moments}
     for m in recorder.moments:
-        n = len(m.seat_frames)
-        for observer in range(n):
-            frame = m.seat_frames[observer]
-            view = frame.get("view")
-            mine = _private(view)
-            if mine is not None and mine.get("seat", observer) != observer:
-                matrix.breaches.append(f"v{m.version}: seat {observer} was sent seat {mine.get('seat')}'s private view")
-            if _without_private(view) != _without_private(m.public.get("view")):
-                matrix.breaches.append(f"v{m.version}: seat {observer}'s frame differs from the public view outside its own part")
-            for other in range(n):
-                if other == observer:
-                    continue
-                matrix.checks += 1
-                for leak in leaks(game, _without_private(view), other, m.own[other]):
-                    matrix.breaches.append(f"v{m.version}: seat {observer} holds seat {other}'s {leak}")
-        for label, payload in (("spectator feed", m.public), ("big screen", m.screen)):
-            if _private(payload.get("view")) is not None:
-                matrix.breaches.append(f"v{m.version}: the {label} holds a private view")
-            for seat in range(n):
-                matrix.checks += 1
-                for leak in leaks(game, payload, seat, m.own[seat]):
-                    matrix.breaches.append(f"v{m.version}: the {label} holds seat {seat}'s {leak}")
+        matrix.messages += len(m.seat_frames) + 3
+        _check_seat_frames(game, m, matrix)
+        _check_public_payloads(game, m, matrix)
+    by_version = {m.version: m for m in recorder.moments}
     for label, received in (("spectator socket", spectator), ("host socket", host)):
+        matrix.messages += len(received)
         for state in received:
-            m = by_version.get(state["version"])
-            if m is None or state.get("view") is None:
+            moment = by_version.get(state["version"])
+            if moment is not None and state.get("view") is not None:
+                _check_received(game, label, state, moment, matrix)
+
+
+def _check_seat_frames(game: str, m: Moment, matrix: Matrix) -> None:
+    """Each seat's frame: the public frame plus its own private part, and no other seat's secret."""
+    n = len(m.seat_frames)
+    shared = {k: v for k, v in m.public.items() if k not in ("view", "legal")}
+    for observer, frame in enumerate(m.seat_frames):
+        view = frame.get("view")
+        mine = _private(view)
+        if mine is not None and mine.get("seat", observer) != observer:
+            matrix.breaches.append(f"v{m.version}: seat {observer} was sent seat {mine.get('seat')}'s private view")
+        if _without_private(view) != _without_private(m.public.get("view")):
+            matrix.breaches.append(f"v{m.version}: seat {observer}'s frame differs from the public view outside its own part")
+        if {k: v for k, v in frame.items() if k not in ("view", "legal")} != shared:
+            matrix.breaches.append(f"v{m.version}: seat {observer}'s frame differs from the public frame outside its view")
+        for other in range(n):
+            if other == observer:
                 continue
-            if _private(state["view"]) is not None:
-                matrix.breaches.append(f"v{m.version}: the {label} was sent a private view")
-            if state["view"] != m.public["view"]:
-                matrix.breaches.append(f"v{m.version}: the {label} got another view than the public one")
-            for seat in range(len(m.seat_frames)):
-                matrix.checks += 1
-                for leak in leaks(game, state, seat, m.own[seat]):
-                    matrix.breaches.append(f"v{m.version}: the {label} holds seat {seat}'s {leak}")
+            matrix.checks += 1
+            for leak in leaks(game, _without_private(view), other, m.own[other]):
+                matrix.breaches.append(f"v{m.version}: seat {observer} holds seat {other}'s {leak}")
+
+
+def _check_public_payloads(game: str, m: Moment, matrix: Matrix) -> None:
+    """The spectator feed, the host console and the big screen: the public view, no seat's secret."""
+    for label, view in (("host console's frame", m.host.get("view")), ("big screen", m.screen["public_view"])):
+        if view != m.public.get("view"):
+            matrix.breaches.append(f"v{m.version}: the {label} has another view than the public one")
+    for label, payload in (("spectator feed", m.public), ("host console", m.host), ("big screen", m.screen)):
+        if _private(payload.get("view")) is not None:
+            matrix.breaches.append(f"v{m.version}: the {label} holds a private view")
+        for seat in range(len(m.seat_frames)):
+            matrix.checks += 1
+            for leak in leaks(game, payload, seat, m.own[seat]):
+                matrix.breaches.append(f"v{m.version}: the {label} holds seat {seat}'s {leak}")
+
+
+def _check_received(game: str, label: str, state: dict[str, Any], m: Moment, matrix: Matrix) -> None:
+    """A state a real socket (spectator, host) received: the public view of its version."""
+    if _private(state["view"]) is not None:
+        matrix.breaches.append(f"v{m.version}: the {label} was sent a private view")
+    if state["view"] != m.public["view"]:
+        matrix.breaches.append(f"v{m.version}: the {label} got another view than the public one")
+    for seat in range(len(m.seat_frames)):
+        matrix.checks += 1
+        for leak in leaks(game, state, seat, m.own[seat]):
+            matrix.breaches.append(f"v{m.version}: the {label} holds seat {seat}'s {leak}")
 
 
 async def _listen(ws: aiohttp.ClientWebSocketResponse, into: list[dict[str, Any]]) -> None:
