@@ -17,7 +17,7 @@ import asyncio
 import logging
 import sys
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -76,8 +76,8 @@ class Totals:
             print(f"  BREACH {game} seed {seed}: {line}")
 
     def merge(self, other: Totals) -> None:
-        for name in ("games", "finished", "moments", "messages", "checks", "breaches"):
-            setattr(self, name, getattr(self, name) + getattr(other, name))
+        for f in fields(self):
+            setattr(self, f.name, getattr(self, f.name) + getattr(other, f.name))
 
     def line(self) -> str:
         return (f"{self.games} games, {self.finished} played to the end; {self.moments} moments, "

@@ -14,6 +14,10 @@ own seat's frame:
 * Speakeasy: an identity not yet revealed, the host's subject, a pointing before the reveal.
 * Cheating Moth: the hand's cards (the public view only says how many), the card being cheated,
   the playable cards, which card a seat would race with (who holds which number).
+* Collusion companion: as Collusion, and whether a seat's real bars reached the target (C17) and
+  the total it entered before everyone's are in.
+* Speakeasy companion, Cheating Moth companion (no bots: ``companion_secrets_kit.py`` plays them
+  and says precisely what is secret there).
 """
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 """The secrets matrix (small CI version of ``bench/bench_secrets.py``): bots play each game of the
-catalog at a real server app; at every change no seat, spectator, host console or big-screen
+catalog that has bots at a real server app (the companions without bots: ``test_companion_secrets.py``,
+which also fails for a catalog game in neither); at every change no seat, spectator, host console or big-screen
 snapshot holds another seat's secret (votes before the reveal, gold values, identities, hands,
 who holds which number), and every seat's frame is the public view plus its own part only."""
 from __future__ import annotations
