@@ -75,3 +75,33 @@ def test_S8_companion_key_P_shows_the_score_pad_with_its_corrections_and_fits(la
     assert "edit" in {c["kind"] for c in screen.snapshot.public_view["pad"]["trace"]}  # the correction shows
     screen.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode=""), size)
     assert screen.director.names()[-1] == "speakeasy_companion"
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080), (3840, 2160)], ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("n", range(3, 13))
+def test_S7_no_reveal_arrow_crosses_the_clue_card_or_its_counter(size: tuple[int, int], n: int) -> None:
+    """With real cards too, the reveal's arrows go round the clue card and the counter above it."""
+    from test_speakeasy_scenes import arrow_ink_in
+
+    from game.render.games.speakeasy_companion.table import keep_out
+    from game.render.kit.table import table_layout
+
+    plates = [s.plate for s in table_layout(size, n).spots]
+    assert [k for k, plate in enumerate(plates) if plate.colliderect(keep_out(size, n))] == []
+    assert arrow_ink_in(size, plates, keep_out(size, n)) == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_S7_the_companion_reveal_draws_its_arrows_round_the_clue_card(lang):
+    """With real cards the reveal's arrow from Mina to Ali crossed the card: the card and its
+    counter look the same with the arrows as without."""
+    from test_speakeasy_scenes import middle_pixels, without_arrows
+
+    from game.render.games.speakeasy_companion.table import keep_out
+
+    moment = next(m for m in MOMENTS[lang] if m.name == "04_identity")
+    view = moment.snapshots[-1].public_view
+    assert any(p is not None and p != s for s, p in enumerate(view["pointing"]))
+    size = (1920, 1080)
+    card = keep_out(size, len(moment.snapshots[-1].seats))
+    assert middle_pixels(moment, size, card) == middle_pixels(without_arrows(moment, ("pointing",)), size, card)

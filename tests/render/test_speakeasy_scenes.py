@@ -309,3 +309,66 @@ def test_S7_a_self_point_never_covers_the_clue_card(size: tuple[int, int], n: in
         assert not loop.colliderect(st.card), f"seat {seat} of {n} at {size}: loop {loop} on the card {st.card}"
         others = [s.plate for k, s in enumerate(st.lay.spots) if k != seat]
         assert loop.collidelist(others) < 0, f"seat {seat} of {n} at {size}: loop {loop} on another plate"
+
+
+def arrow_ink_in(size: tuple[int, int], plates: list[pygame.Rect], keep_out: pygame.Rect) -> list[tuple[int, int]]:
+    """Every seat's arrow to every other seat drawn on a clear screen: the (from, to) pairs whose
+    arrow leaves ink inside ``keep_out``."""
+    from game.render.kit.route import draw_seat_arrow
+    from game.render.kit.theme import Scale
+
+    u = Scale(*size).u
+    crossing = []
+    for src, a in enumerate(plates):
+        for dst, b in enumerate(plates):
+            if src == dst:
+                continue
+            surface = pygame.Surface(size, pygame.SRCALPHA)  # clear: only the arrow's pixels have alpha
+            draw_seat_arrow(surface, a, b, (keep_out,), (255, 255, 255), u, 1.0, side=7 * u, plates=plates)
+            if surface.subsurface(keep_out).get_bounding_rect().width:
+                crossing.append((src, dst))
+    return crossing
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080), (3840, 2160)], ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("n", range(3, 13))
+def test_S7_no_reveal_arrow_crosses_the_clue_card_or_its_words(size: tuple[int, int], n: int) -> None:
+    """The reveal's arrows (pointer to pointed-at seat) went straight across the clue card and the
+    host line under it; they go round the whole middle (counter, card, host and timer) instead."""
+    from game.render.games.speakeasy.table import stage
+
+    st = stage(size, n)
+    assert arrow_ink_in(size, [s.plate for s in st.lay.spots], st.middle) == []
+
+
+def without_arrows(moment: Moment, path: tuple[str, ...]) -> Moment:
+    """The same moment with only the self-points left of the pointing (``path``: where the view keeps it)."""
+    def cleared(snap):
+        view = copy.deepcopy(snap.public_view)
+        holder = view
+        for key in path[:-1]:
+            holder = holder.get(key) or {}
+        if holder.get(path[-1]):
+            holder[path[-1]] = [p if p == s else None for s, p in enumerate(holder[path[-1]])]
+        return dataclasses.replace(snap, public_view=view)
+
+    return dataclasses.replace(moment, snapshots=tuple(cleared(s) for s in moment.snapshots))
+
+
+def middle_pixels(moment: Moment, size: tuple[int, int], middle: pygame.Rect) -> bytes:
+    surface = pygame.Surface(size)
+    play_moment(moment, size).draw(surface)
+    return pygame.image.tobytes(surface.subsurface(middle), "RGB")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_S7_the_revealed_table_draws_its_arrows_round_the_clue_card_and_its_words(lang):
+    """The reveal's arrows went straight across the card (the tape's Mina -> Tom and Ali -> Tom):
+    the middle (counter, card, host line, timer) looks the same with the arrows as without."""
+    from game.render.games.speakeasy.table import stage
+
+    moment = by_name(lang)["s08_revealed"]
+    assert any(p is not None and p != s for s, p in enumerate(moment.snapshots[-1].public_view["reveal"]["pointing"]))
+    size = (1920, 1080)
+    middle = stage(size, len(moment.snapshots[-1].seats)).middle
+    assert middle_pixels(moment, size, middle) == middle_pixels(without_arrows(moment, ("reveal", "pointing")), size, middle)

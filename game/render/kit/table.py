@@ -114,3 +114,24 @@ def draw_away_mark(surface: pygame.Surface, sym_c: Point, sym_r: float, y: float
     pygame.draw.circle(surface, theme.DANGER, away, ring, max(1, round(2 * u)))
     pygame.draw.line(surface, theme.DANGER, (away[0] - ring * 0.7, away[1] + ring * 0.7),
                      (away[0] + ring * 0.7, away[1] - ring * 0.7), max(1, round(2 * u)))
+
+
+def clear_middle(lay: TableLayout, size: tuple[int, int], most: tuple[float, float] = (0.5, 0.46)) -> pygame.Rect:
+    """The largest centred box (up to ``most`` of the window's width and height) that no seat plate overlaps."""
+    w, h = size
+    box = pygame.Rect(0, 0, round(w * most[0]), round(h * most[1]))
+    box.center = (round(lay.centre[0]), round(lay.centre[1]))
+    gap = round(min(w, h) * 0.012)
+    for _ in range(60):
+        hits = [s.plate.inflate(2 * gap, 2 * gap).clip(box) for s in lay.spots]
+        hits = [r for r in hits if r.width > 0 and r.height > 0]
+        if not hits:
+            break
+        over = max(hits, key=lambda r: r.width * r.height)
+        centre = box.center
+        if over.width * box.height <= over.height * box.width:  # the cheaper cut
+            box.width = max(round(w * 0.2), box.width - 2 * over.width)
+        else:
+            box.height = max(round(h * 0.2), box.height - 2 * over.height)
+        box.center = centre
+    return box

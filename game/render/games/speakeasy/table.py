@@ -16,10 +16,11 @@ from game.render.kit import shapes, theme
 from game.render.kit.hud import URGENT_MS, Ticker, draw_badge, draw_caption, draw_notices, draw_timer
 from game.render.kit.motion import ease, edge_point, span
 from game.render.kit.plates import PlateLook, plates_layer
+from game.render.kit.route import draw_seat_arrow
 from game.render.kit.scene import Frame, RenderContext, Scene, view_of
 from game.render.kit.seats import names, seat_name
 from game.render.kit.sound import Effect
-from game.render.kit.table import TableLayout, table_layout
+from game.render.kit.table import TableLayout, clear_middle, table_layout
 from game.render.kit.text import Align, TextStyle
 
 from .model import (
@@ -66,27 +67,6 @@ class Stage:
     header: pygame.Rect
     card: pygame.Rect
     footer: pygame.Rect
-
-
-def clear_middle(lay: TableLayout, size: tuple[int, int]) -> pygame.Rect:
-    """The largest centred box (up to half the window) that no seat plate overlaps."""
-    w, h = size
-    box = pygame.Rect(0, 0, round(w * 0.5), round(h * 0.46))
-    box.center = (round(lay.centre[0]), round(lay.centre[1]))
-    gap = round(min(w, h) * 0.012)
-    for _ in range(60):
-        hits = [s.plate.inflate(2 * gap, 2 * gap).clip(box) for s in lay.spots]
-        hits = [r for r in hits if r.width > 0 and r.height > 0]
-        if not hits:
-            break
-        over = max(hits, key=lambda r: r.width * r.height)
-        centre = box.center
-        if over.width * box.height <= over.height * box.width:  # the cheaper cut
-            box.width = max(round(w * 0.2), box.width - 2 * over.width)
-        else:
-            box.height = max(round(h * 0.2), box.height - 2 * over.height)
-        box.center = centre
-    return box
 
 
 @lru_cache(maxsize=32)
@@ -189,6 +169,13 @@ def loop_arrow(surface: pygame.Surface, centre: tuple[float, float], r: float, c
                                           (base[0] - normal[0], base[1] - normal[1])])
 
 
+def loop_box(centre: tuple[float, float], r: float) -> pygame.Rect:
+    """The room a self-point's round arrow of radius ``r`` takes, with its head."""
+    box = pygame.Rect(0, 0, round(2.4 * r), round(2.4 * r))
+    box.center = (round(centre[0]), round(centre[1]))
+    return box
+
+
 def self_loop_centre(lay: TableLayout, seat: int, r: float, keep_clear: pygame.Rect | None,
                      screen: tuple[int, int]) -> tuple[float, float]:
     """Where a self-point's round arrow goes: just inside the plate, towards the table's centre,
@@ -206,8 +193,7 @@ def self_loop_centre(lay: TableLayout, seat: int, r: float, keep_clear: pygame.R
     screen_rect = pygame.Rect(0, 0, *screen)
     others = [s.plate for k, s in enumerate(lay.spots) if k != seat]
     for c in (inward, above, below, left, right):
-        box = pygame.Rect(0, 0, round(2.4 * r), round(2.4 * r))
-        box.center = (round(c[0]), round(c[1]))
+        box = loop_box(c, r)
         clear = keep_clear is None or not box.colliderect(keep_clear)
         if clear and screen_rect.contains(box) and box.collidelist(others) < 0:
             return c
@@ -215,33 +201,30 @@ def self_loop_centre(lay: TableLayout, seat: int, r: float, keep_clear: pygame.R
 
 
 def draw_pointing(surface: pygame.Surface, frame: Frame, lay: TableLayout, seats: Sequence[Seat],
-                  pointing: Sequence[int | None], progress: float, keep_clear: pygame.Rect | None = None) -> None:
-    """An arrow from each pointer to whom they pointed at, in the pointer's colour; a self-point's
-    round arrow keeps off ``keep_clear`` (the clue card)."""
+                  pointing: Sequence[int | None], progress: float, keep_clear: pygame.Rect | None = None,
+                  keep_out: Sequence[pygame.Rect] = ()) -> None:
+    """An arrow from each pointer to whom they pointed at, in the pointer's colour, round
+    ``keep_out`` (the clue card and its words); a self-point's round arrow keeps off ``keep_clear``
+    (the clue card)."""
     if progress <= 0:
         return
     u = frame.scale.u
     n = len(lay.spots)
-    for src, dst in enumerate(pointing[:n]):
-        if dst is None or not (0 <= dst < n):
-            continue
+    arrows = [(src, dst) for src, dst in enumerate(pointing[:n]) if dst is not None and 0 <= dst < n]
+    loops = {src: self_loop_centre(lay, src, lay.spots[src].plate.height * 0.4, keep_clear, surface.get_size())
+             for src, dst in arrows if src == dst}
+    # the arrows go round the other plates and the self-points' loops where they can
+    avoid = [s.plate for s in lay.spots] + [loop_box(c, lay.spots[src].plate.height * 0.4) for src, c in loops.items()]
+    for src, dst in arrows:
         colour = theme.seat_colour(src, seats[src].colour if src < len(seats) else None)
-        if dst == src:
+        if src in loops:
             r = lay.spots[src].plate.height * 0.4
-            c = self_loop_centre(lay, src, r, keep_clear, surface.get_size())
-            loop_arrow(surface, c, r, (10, 10, 14), max(4, round(8 * u)), progress)
-            loop_arrow(surface, c, r, colour, max(3, round(5 * u)), progress)
+            loop_arrow(surface, loops[src], r, (10, 10, 14), max(4, round(8 * u)), progress)
+            loop_arrow(surface, loops[src], r, colour, max(3, round(5 * u)), progress)
             continue
-        a, b = lay.spots[src].plate, lay.spots[dst].plate
-        start, end = edge_point(a, b.center), edge_point(b, a.center)
-        dx, dy = end[0] - start[0], end[1] - start[1]
-        length = math.hypot(dx, dy) or 1.0
-        side = 7 * u  # two seats pointing at each other: their arrows run side by side
-        off = (-dy / length * side, dx / length * side)
-        start, end = (start[0] + off[0], start[1] + off[1]), (end[0] + off[0], end[1] + off[1])
-        tip = (start[0] + dx * progress, start[1] + dy * progress)
-        shapes.arrow(surface, start, tip, (10, 10, 14), max(4, round(10 * u)), 24 * u)
-        shapes.arrow(surface, start, tip, colour, max(3, round(6 * u)), 19 * u)
+        # side: two seats pointing at each other get two arrows side by side
+        draw_seat_arrow(surface, lay.spots[src].plate, lay.spots[dst].plate, keep_out, colour, u, progress, side=7 * u,
+                        plates=avoid, rather_not=(lay.caption,))
 
 
 def draw_spotlight(surface: pygame.Surface, frame: Frame, lay: TableLayout, seat: int | None, t: float) -> None:
@@ -410,7 +393,7 @@ class TableScene(Scene):
             draw_badge(surface, frame, ctx, st.lay, host, say(frame, "badge.host"), theme.GOLD)
         if result is not None:
             draw_spotlight(surface, frame, st.lay, result.subject, self.t)
-            draw_pointing(surface, frame, st.lay, seats, result.pointing, 1.0, keep_clear=st.card)
+            draw_pointing(surface, frame, st.lay, seats, result.pointing, 1.0, keep_clear=st.card, keep_out=(st.middle,))
             if result.subject is not None and result.subject < len(st.lay.spots):
                 draw_badge(surface, frame, ctx, st.lay, result.subject, say(frame, "badge.subject"), theme.GOLD)
             text = result_sentence(frame, seats, result) + say(frame, "sep") + self._next(frame, seats, view)

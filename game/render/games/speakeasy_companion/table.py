@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any, cast
 
 import pygame
@@ -14,13 +15,14 @@ import pygame
 from game import i18n
 from game.render.kit import shapes, theme
 from game.render.kit.hud import draw_badge, draw_caption, draw_notices, draw_timer
-from game.render.kit.motion import edge_point, glow
+from game.render.kit.motion import glow
 from game.render.kit.plates import PlateLook, plates_layer
+from game.render.kit.route import draw_seat_arrow
 from game.render.kit.scene import Frame, Intent, PopScene, PushScene, RenderContext, Scene, view_of
 from game.render.kit.scorepad import draw_pad
 from game.render.kit.seats import SeatModel, look_of, names, seat_name
 from game.render.kit.sound import Effect
-from game.render.kit.table import TableLayout, table_layout
+from game.render.kit.table import TableLayout, clear_middle, table_layout
 from game.render.kit.text import Align, TextStyle
 
 DOMAIN = "screen_speakeasy_companion"
@@ -63,11 +65,27 @@ def _plates(frame: Frame, view: Mapping[str, Any], seats: Sequence[SeatModel]) -
     return tuple(out)
 
 
-def _middle(lay: TableLayout, size: tuple[int, int]) -> pygame.Rect:
-    w, h = size
-    box = pygame.Rect(0, 0, round(w * 0.44), round(h * 0.4))
-    box.center = (round(lay.centre[0]), round(lay.centre[1]))
-    return box
+@lru_cache(maxsize=32)
+def middle(size: tuple[int, int], n: int) -> pygame.Rect:
+    """The clue's place: a centred box no seat plate overlaps (with 8 seats the top corner seats
+    reached into a fixed box's counter line, where no arrow could go round it)."""
+    return clear_middle(table_layout(size, n), size, most=(0.44, 0.44))
+
+
+def pointer_colour(seats: Sequence[SeatModel], seat: int) -> theme.Colour:
+    return theme.seat_colour(seat, seats[seat].colour if seat < len(seats) else None)
+
+
+def card_rects(mid: pygame.Rect) -> tuple[pygame.Rect, pygame.Rect]:
+    """The clue counter's line and the clue card below it."""
+    head = pygame.Rect(mid.x, mid.y, mid.width, round(mid.height * 0.16))
+    return head, pygame.Rect(mid.x, head.bottom, mid.width, round(mid.height * 0.7))
+
+
+def keep_out(size: tuple[int, int], n: int) -> pygame.Rect:
+    """What the reveal's arrows go round: the clue card and its counter."""
+    head, card = card_rects(middle(size, n))
+    return head.union(card)
 
 
 class CompanionTableScene(Scene):
@@ -108,7 +126,7 @@ class CompanionTableScene(Scene):
         seats = seat_models(frame)
         surface.blit(plates_layer(frame, ctx, _plates(frame, view, seats)), (0, 0))
         lay = table_layout(frame.size, len(seats))
-        mid = _middle(lay, frame.size)
+        mid = middle(frame.size, len(seats))
         phase = str(view.get("phase"))
         self._draw_card(surface, frame, ctx, mid, view)
         if phase == "countdown":
@@ -138,10 +156,9 @@ class CompanionTableScene(Scene):
                    view: Mapping[str, Any]) -> None:
         u = frame.scale.u
         clue = cast(Mapping[str, Any], view.get("clue") or {})
-        head = pygame.Rect(mid.x, mid.y - round(mid.height * 0.04), mid.width, round(mid.height * 0.16))
+        head, card = card_rects(mid)
         ctx.text.draw(surface, s(frame, "clue.counter", number=int(clue.get("number", 1)), total=int(clue.get("total", 1))),
                       frame.lang, head, TextStyle(round(26 * u), theme.GOLD, bold=True, align=Align.CENTER, max_lines=1))
-        card = pygame.Rect(mid.x, head.bottom, mid.width, round(mid.height * 0.7))
         radius = round(16 * u)
         pygame.draw.rect(surface, theme.CARD_FACE, card, border_radius=radius)
         pygame.draw.rect(surface, theme.GOLD, card, max(2, round(4 * u)), border_radius=radius)
@@ -177,19 +194,16 @@ class CompanionTableScene(Scene):
             pygame.draw.rect(surface, colour, plate.inflate(round(18 * u), round(18 * u)), max(3, round(5 * u)),
                              border_radius=round(16 * u))
         progress = min(1.0, self._since_reveal / ARROW_S) if view.get("phase") == "identity" else 1.0
-        pointing = view.get("pointing") or []
-        for src, dst in enumerate(pointing[: len(lay.spots)]):
-            if dst is None or not 0 <= int(dst) < len(lay.spots):
-                continue
-            colour = theme.seat_colour(src, seats[src].colour if src < len(seats) else None)
-            a, b = lay.spots[src].plate, lay.spots[int(dst)].plate
+        pointing = [(src, int(dst)) for src, dst in enumerate((view.get("pointing") or [])[: len(lay.spots)])
+                    if dst is not None and 0 <= int(dst) < len(lay.spots)]
+        avoid = (keep_out(frame.size, len(lay.spots)),)
+        for src, dst in pointing:
+            if src != dst:  # side: two seats pointing at each other get two arrows side by side
+                draw_seat_arrow(surface, lay.spots[src].plate, lay.spots[dst].plate, avoid, pointer_colour(seats, src), u,
+                                progress, side=7 * u, plates=[s.plate for s in lay.spots], rather_not=(lay.caption,))
+        for src, dst in pointing:  # the words over the arrows
             if src == dst:
-                draw_badge(surface, frame, ctx, lay, src, s(frame, "badge.self"), colour)
-                continue
-            start, end = edge_point(a, b.center), edge_point(b, a.center)
-            tip = (start[0] + (end[0] - start[0]) * progress, start[1] + (end[1] - start[1]) * progress)
-            shapes.arrow(surface, start, tip, (10, 10, 14), max(4, round(10 * u)), 24 * u)
-            shapes.arrow(surface, start, tip, colour, max(3, round(6 * u)), 19 * u)
+                draw_badge(surface, frame, ctx, lay, src, s(frame, "badge.self"), pointer_colour(seats, src))
 
     # ------------------------------------------------------------------------------ words
     def _caption(self, frame: Frame, view: Mapping[str, Any], seats: Sequence[SeatModel]) -> str:
