@@ -80,7 +80,8 @@ def test_S8_companion_key_P_shows_the_score_pad_with_its_corrections_and_fits(la
 @pytest.mark.parametrize("size", [(1280, 720), (1920, 1080), (3840, 2160)], ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("n", range(3, 13))
 def test_S7_no_reveal_arrow_crosses_the_clue_card_or_its_counter(size: tuple[int, int], n: int) -> None:
-    """With real cards too, the reveal's arrows go round the clue card and the counter above it."""
+    """With real cards too, the reveal's arrows go round the clue card, the counter above it and the
+    other seats' plates."""
     from test_speakeasy_scenes import arrow_ink_in
 
     from game.render.games.speakeasy_companion.table import keep_out

@@ -297,23 +297,24 @@ def test_the_clue_s_place_in_the_middle_stays_clear_of_every_seat(size):
 @pytest.mark.parametrize("n", range(3, 13))
 def test_S7_a_self_point_never_covers_the_clue_card(size: tuple[int, int], n: int) -> None:
     """A player who points at themselves gets a round arrow by their plate; it must not sit on the
-    clue card (a Persian clue starts at the card's right edge, where a side seat's loop fell)."""
+    clue card (a Persian clue starts at the card's right edge, where a side seat's loop fell) nor
+    on the clue counter above it or the host line below (the top seat's loop covered the counter)."""
     from game.render.games.speakeasy.table import self_loop_centre, stage
 
     st = stage(size, n)
     for seat in range(n):
         r = st.lay.spots[seat].plate.height * 0.4
-        cx, cy = self_loop_centre(st.lay, seat, r, st.card, size)
+        cx, cy = self_loop_centre(st.lay, seat, r, st.middle, size)
         loop = pygame.Rect(0, 0, round(2 * r), round(2 * r))
         loop.center = (round(cx), round(cy))
-        assert not loop.colliderect(st.card), f"seat {seat} of {n} at {size}: loop {loop} on the card {st.card}"
+        assert not loop.colliderect(st.middle), f"seat {seat} of {n} at {size}: loop {loop} on the clue {st.middle}"
         others = [s.plate for k, s in enumerate(st.lay.spots) if k != seat]
         assert loop.collidelist(others) < 0, f"seat {seat} of {n} at {size}: loop {loop} on another plate"
 
 
 def arrow_ink_in(size: tuple[int, int], plates: list[pygame.Rect], keep_out: pygame.Rect) -> list[tuple[int, int]]:
     """Every seat's arrow to every other seat drawn on a clear screen: the (from, to) pairs whose
-    arrow leaves ink inside ``keep_out``."""
+    arrow leaves ink inside ``keep_out`` or on another seat's plate."""
     from game.render.kit.route import draw_seat_arrow
     from game.render.kit.theme import Scale
 
@@ -325,7 +326,8 @@ def arrow_ink_in(size: tuple[int, int], plates: list[pygame.Rect], keep_out: pyg
                 continue
             surface = pygame.Surface(size, pygame.SRCALPHA)  # clear: only the arrow's pixels have alpha
             draw_seat_arrow(surface, a, b, (keep_out,), (255, 255, 255), u, 1.0, side=7 * u, plates=plates)
-            if surface.subsurface(keep_out).get_bounding_rect().width:
+            others = [p for k, p in enumerate(plates) if k not in (src, dst)]  # their names are words too
+            if any(surface.subsurface(box).get_bounding_rect().width for box in (keep_out, *others)):
                 crossing.append((src, dst))
     return crossing
 
@@ -334,7 +336,8 @@ def arrow_ink_in(size: tuple[int, int], plates: list[pygame.Rect], keep_out: pyg
 @pytest.mark.parametrize("n", range(3, 13))
 def test_S7_no_reveal_arrow_crosses_the_clue_card_or_its_words(size: tuple[int, int], n: int) -> None:
     """The reveal's arrows (pointer to pointed-at seat) went straight across the clue card and the
-    host line under it; they go round the whole middle (counter, card, host and timer) instead."""
+    host line under it; they go round the whole middle (counter, card, host and timer) instead,
+    and round the other seats' plates."""
     from game.render.games.speakeasy.table import stage
 
     st = stage(size, n)

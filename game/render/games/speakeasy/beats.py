@@ -85,7 +85,7 @@ class RevealBeat(Scene):
             return
         if t >= self.SUBJECT:
             draw_spotlight(surface, frame, st.lay, r.subject, t)
-        draw_pointing(surface, frame, st.lay, seats, r.pointing, ease(span(t, self.ARROWS, 1.0)), keep_clear=st.card,
+        draw_pointing(surface, frame, st.lay, seats, r.pointing, ease(span(t, self.ARROWS, 1.0)), keep_clear=st.middle,
                       keep_out=(st.middle,))
         if r.subject is not None and r.subject < len(st.lay.spots) and t >= self.SUBJECT:
             draw_badge(surface, frame, ctx, st.lay, r.subject, say(frame, "badge.subject"), theme.GOLD)

@@ -180,8 +180,8 @@ def self_loop_centre(lay: TableLayout, seat: int, r: float, keep_clear: pygame.R
                      screen: tuple[int, int]) -> tuple[float, float]:
     """Where a self-point's round arrow goes: just inside the plate, towards the table's centre,
     unless that would cross ``keep_clear`` (the clue card: its first words must stay readable,
-    e.g. where a Persian clue starts at the right edge); then above, below or beside the plate,
-    the first place that stays clear and on the screen."""
+    e.g. where a Persian clue starts at the right edge, nor its counter and host line); then above,
+    below or beside the plate, the first place that stays clear and on the screen."""
     plate = lay.spots[seat].plate
     ix, iy = lay.spots[seat].inward
     edge = edge_point(plate, lay.centre)
@@ -190,9 +190,12 @@ def self_loop_centre(lay: TableLayout, seat: int, r: float, keep_clear: pygame.R
     below = (float(plate.centerx), plate.bottom + r * 1.15)
     left = (plate.left - r * 1.15, float(plate.centery))
     right = (plate.right + r * 1.15, float(plate.centery))
+    # a full table's top seat has little room: snug against the plate's sides, over its corners
+    snug = [(plate.left - r * 0.9, float(plate.centery)), (plate.right + r * 0.9, float(plate.centery)),
+            (plate.left - r * 0.7, plate.top - r * 0.4), (plate.right + r * 0.7, plate.top - r * 0.4)]
     screen_rect = pygame.Rect(0, 0, *screen)
     others = [s.plate for k, s in enumerate(lay.spots) if k != seat]
-    for c in (inward, above, below, left, right):
+    for c in (inward, above, below, left, right, *snug):
         box = loop_box(c, r)
         clear = keep_clear is None or not box.colliderect(keep_clear)
         if clear and screen_rect.contains(box) and box.collidelist(others) < 0:
@@ -393,7 +396,7 @@ class TableScene(Scene):
             draw_badge(surface, frame, ctx, st.lay, host, say(frame, "badge.host"), theme.GOLD)
         if result is not None:
             draw_spotlight(surface, frame, st.lay, result.subject, self.t)
-            draw_pointing(surface, frame, st.lay, seats, result.pointing, 1.0, keep_clear=st.card, keep_out=(st.middle,))
+            draw_pointing(surface, frame, st.lay, seats, result.pointing, 1.0, keep_clear=st.middle, keep_out=(st.middle,))
             if result.subject is not None and result.subject < len(st.lay.spots):
                 draw_badge(surface, frame, ctx, st.lay, result.subject, say(frame, "badge.subject"), theme.GOLD)
             text = result_sentence(frame, seats, result) + say(frame, "sep") + self._next(frame, seats, view)
