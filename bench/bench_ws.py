@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import json
 import os
 import re
@@ -32,6 +33,7 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import aiohttp
 
@@ -39,7 +41,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PIN = "9753"
 SEATS = 12
 STATE_PREFIX = '{"v":1,"kind":"state"'
-VERSION = re.compile(r'"version":(\d+)')
+VERSION_BYTES = re.compile(rb'"version":(\d+)')
 
 
 def free_port() -> int:
@@ -51,21 +53,11 @@ def free_port() -> int:
 class Receiver:
     """Reads one socket; records the arrival time of each state version."""
 
-    def __init__(self, ws: aiohttp.ClientWebSocketResponse, bench: Bench | Tally) -> None:
+    def __init__(self, ws: aiohttp.ClientWebSocketResponse, bench: Bench) -> None:
         self.ws, self.bench = ws, bench
         self.version = 0
         self.state: dict[str, Any] | None = None
-        self.task = asyncio.create_task(self.run() if isinstance(bench, Bench) else self.watch())
-
-    async def watch(self) -> None:
-        """A spectator: only the version of each state (a thousand of them share one process)."""
-        async for msg in self.ws:
-            if msg.type is not aiohttp.WSMsgType.TEXT:
-                break
-            if msg.data.startswith(STATE_PREFIX):
-                match = VERSION.search(msg.data)
-                if match:
-                    self.bench.arrived(self, int(match.group(1)))
+        self.task = asyncio.create_task(self.run())
 
     async def run(self) -> None:
         async for msg in self.ws:
@@ -113,7 +105,7 @@ class Tally:
         self.states = 0  # state messages received by all spectators
         self.first_ns = 0
 
-    def arrived(self, receiver: Receiver, version: int) -> None:
+    def arrived(self, receiver: Watcher, version: int) -> None:
         self.states += 1
         self.first_ns = self.first_ns or time.monotonic_ns()
         # a slow socket may skip versions (the server sends only the newest pending state):
@@ -125,6 +117,90 @@ class Tally:
             self.counts[v] = self.counts.get(v, 0) + 1
             if self.counts[v] == self.sockets:
                 self.last[v] = now
+
+
+class Watcher(asyncio.Protocol):
+    """One spectator as a bare WebSocket client (RFC 6455 by hand): upgrade, hello, then read
+    frames and note each state's version; pings answered. It stands in for another device in the
+    room, so it costs this machine as little as it can (a thousand of them share one process and
+    the server's two cores): no message objects, no JSON, the version read off the frame's head."""
+
+    def __init__(self, tally: Tally, url: str) -> None:
+        self.tally, self.url = tally, url
+        self.buffer = bytearray()
+        self.upgraded = asyncio.get_running_loop().create_future()
+        self.transport: asyncio.Transport | None = None
+        self.closed = False
+
+    @classmethod
+    async def open(cls, tally: Tally, url: str) -> Watcher:
+        parts = urlsplit(url)
+        _, watcher = await asyncio.get_running_loop().create_connection(
+            lambda: cls(tally, url), parts.hostname or "127.0.0.1", parts.port or 80)
+        await watcher.upgraded
+        watcher.send(0x1, json.dumps({"v": 1, "kind": "hello", "role": "spectator"}).encode())
+        return watcher
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+        parts = urlsplit(self.url)
+        key = base64.b64encode(os.urandom(16)).decode()
+        transport.write(f"GET {parts.path} HTTP/1.1\r\nHost: {parts.netloc}\r\nUpgrade: websocket\r\n"
+                        f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode())
+
+    def send(self, opcode: int, payload: bytes) -> None:
+        """A client frame (masked, as RFC 6455 requires; payloads here are short)."""
+        assert self.transport is not None and len(payload) < 126
+        mask = os.urandom(4)
+        masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+        self.transport.write(bytes([0x80 | opcode, 0x80 | len(payload)]) + mask + masked)
+
+    def data_received(self, data: bytes) -> None:
+        self.buffer += data
+        if not self.upgraded.done():
+            end = self.buffer.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            if not self.buffer.startswith(b"HTTP/1.1 101"):
+                self.upgraded.set_exception(RuntimeError(bytes(self.buffer[:200]).decode(errors="replace")))
+                return
+            del self.buffer[:end + 4]
+            self.upgraded.set_result(None)
+        self.read_frames()
+
+    def read_frames(self) -> None:
+        buffer, start = self.buffer, 0
+        while len(buffer) - start >= 2:
+            opcode, size, head = buffer[start] & 0x0F, buffer[start + 1] & 0x7F, 2
+            if size == 126:
+                if len(buffer) - start < 4:
+                    break
+                size, head = int.from_bytes(buffer[start + 2:start + 4], "big"), 4
+            elif size == 127:
+                if len(buffer) - start < 10:
+                    break
+                size, head = int.from_bytes(buffer[start + 2:start + 10], "big"), 10
+            if len(buffer) - start < head + size:
+                break
+            payload = start + head
+            if opcode == 0x1 and buffer.startswith(STATE_PREFIX.encode(), payload):
+                match = VERSION_BYTES.search(buffer, payload, payload + 64)
+                if match:
+                    self.tally.arrived(self, int(match.group(1)))
+            elif opcode == 0x9:  # ping: the server's heartbeat
+                self.send(0xA, bytes(buffer[payload:payload + size]))
+            elif opcode == 0x8:
+                self.closed = True
+            start = payload + size
+        del buffer[:start]
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.closed = True
+
+    def close(self) -> None:
+        if self.transport is not None:
+            self.transport.close()
 
 
 async def hello(http: aiohttp.ClientSession, url: str, **fields: Any) -> aiohttp.ClientWebSocketResponse:
@@ -160,21 +236,27 @@ async def spectator_worker(url: str, count: int) -> None:
     from game.server.capacity import raise_fd_limit
 
     raise_fd_limit()  # this process holds the crowd's client ends
-    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as http:  # no pool limit
-        tally = Tally(count)
-        watchers = [Receiver(await hello(http, url, role="spectator"), tally) for _ in range(count)]
-        print("READY", flush=True)
-        tally.states, tally.first_ns = 0, 0  # count the feed's rate from here on
-        last = int((await asyncio.to_thread(sys.stdin.read)).strip())  # the last version sent
-        for _ in range(1000):
-            if last in tally.last:
-                break
-            await asyncio.sleep(0.01)
-        seconds = max(1e-9, (time.monotonic_ns() - tally.first_ns) / 1e9)
-        closed = sum(1 for r in watchers if r.ws.closed)
-        for r in watchers:
-            await r.ws.close()
-    print(json.dumps({"last": tally.last, "rate": tally.states / count / seconds, "closed": closed}), flush=True)
+    tally = Tally(count)
+    watchers = [await Watcher.open(tally, url) for _ in range(count)]
+    for _ in range(500):  # every spectator holds its first state
+        if len(tally.held) == count:
+            break
+        await asyncio.sleep(0.01)
+    print("READY", flush=True)
+    tally.states, tally.first_ns = 0, 0  # count the feed's rate from here on
+    cpu0 = time.process_time()
+    last = int((await asyncio.to_thread(sys.stdin.read)).strip())  # the last version sent
+    for _ in range(1000):
+        if last in tally.last:
+            break
+        await asyncio.sleep(0.01)
+    seconds = max(1e-9, (time.monotonic_ns() - tally.first_ns) / 1e9)
+    cpu_us = (time.process_time() - cpu0) / max(1, tally.states) * 1e6
+    closed = sum(1 for w in watchers if w.closed)
+    for w in watchers:
+        w.close()
+    print(json.dumps({"last": tally.last, "rate": tally.states / count / seconds, "closed": closed, "cpu_us": cpu_us}),
+          flush=True)
 
 
 def start_spectators(url: str, count: int) -> subprocess.Popen[str]:
@@ -310,6 +392,7 @@ def one_run(samples: int, spectators: int, interval_s: float) -> tuple[list[floa
         print(f"{'':<46} spectator feed {feed['rate']:.1f} states/s each (actions: {1 / interval_s:.0f}/s); "
               f"server RSS +{(rss_crowd - rss_before) / spectators:.1f} KiB per spectator; "
               f"closed by the server: {feed['closed']}")
+        print(f"{'':<46} the crowd's own client process: {feed['cpu_us']:.0f} µs of CPU per state received")
     return phones, cpu_rate
 
 

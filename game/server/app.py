@@ -194,7 +194,7 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
     # every socket would cost more than it saves
     ws = web.WebSocketResponse(heartbeat=settings.heartbeat_s, max_msg_size=HARD_MAX_MESSAGE_BYTES, compress=False)
     await ws.prepare(request)
-    client = hub.add(ws, settings.address_of(request))
+    client = hub.add(ws, settings.address_of(request), request.transport)
     try:
         async for msg in ws:
             if msg.type is WSMsgType.TEXT:

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import enum
 import logging
 import math
+import struct
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -63,7 +65,8 @@ TOKEN_FREE_FAILURES = 10  # unknown seat tokens from one address before it backs
 RATE_ERROR_EVERY_S = 1.0
 SPECTATOR_HZ = 10.0  # the crowd's feed: at most this many public states a second
 SPECTATOR_CHUNK = 10  # spectators offered a frame per loop turn (a phone's message waits at most one turn)
-SPECTATOR_STALL_S = 3.0  # a spectator whose state has waited this long is not reading: closed
+SPECTATOR_STALL_S = 3.0  # a spectator that has taken nothing for this long is not reading: closed
+SEATS_FIRST_TURNS = 8  # loop turns the crowd's feed waits at most for the seats' frames to be written
 TOO_SLOW_CLOSE = 4008  # close code for a spectator that stopped reading (documented in docs/protocol.md)
 
 NOTICE_TEXT: dict[NoticeCode, str] = {
@@ -110,21 +113,55 @@ class SocketLimits:
         return min(self.spectators, self.shared())
 
 
-class Outbox:
-    """Messages waiting for one socket, written in order by one task. Consecutive pending ``state``
-    messages collapse into the newest (a phone only needs the latest state)."""
+def text_frame(payload: bytes) -> bytes:
+    """``payload`` as one server-to-client WebSocket text frame: final, unmasked, uncompressed
+    (RFC 6455 section 5.2; the server offers no permessage-deflate). Built once per change and
+    written as-is to every spectator's socket."""
+    size = len(payload)
+    if size < 126:
+        header = struct.pack("!BB", 0x81, size)
+    elif size < 1 << 16:
+        header = struct.pack("!BBH", 0x81, 126, size)
+    else:
+        header = struct.pack("!BBQ", 0x81, 127, size)
+    return header + payload
 
-    def __init__(self, ws: web.WebSocketResponse) -> None:
+
+class Offer(enum.Enum):
+    """What became of a feed frame offered to one spectator."""
+
+    WRITTEN = "written"  # straight onto the socket
+    QUEUED = "queued"  # behind messages already waiting for this socket
+    SKIPPED = "skipped"  # the peer has not taken the previous frame yet: this one is dropped
+
+
+class Outbox:
+    """What one socket is sent, in order. Messages are queued, consecutive pending ``state``
+    messages collapsing into the newest (a phone only needs the latest state), and written at the
+    end of the loop turn straight onto the socket while the peer keeps up; a peer that lags is
+    written to by the outbox's task as it takes them. A spectator's feed frames take
+    :meth:`offer`: never queued up behind a peer that does not read."""
+
+    def __init__(self, ws: web.WebSocketResponse, transport: asyncio.Transport | None = None) -> None:
         self._ws = ws
+        self._transport = transport
         self._items: collections.deque[tuple[bool, bytes]] = collections.deque()
         self._wake = asyncio.Event()
         self._close: tuple[int, str] | None = None
         self._loop = asyncio.get_running_loop()
         self.waiting_since: float | None = None  # loop time the oldest unwritten frame was queued
+        self.behind_since: float | None = None  # loop time the peer first had not taken an offered frame
+        self._flush_due = False
         self._task = self._loop.create_task(self._run())
 
+    @property
+    def busy(self) -> bool:
+        """Something queued for this socket is not written yet."""
+        return self.waiting_since is not None
+
     def put(self, data: bytes, *, state: bool = False) -> None:
-        """Queue one UTF-8 encoded JSON text frame."""
+        """Queue one UTF-8 encoded JSON text frame; what is queued goes out at the end of this loop
+        turn (a state superseded within the turn is never sent)."""
         if self._close is not None:
             return
         if state and self._items and self._items[-1][0]:
@@ -133,11 +170,53 @@ class Outbox:
             self._items.append((state, data))
         if self.waiting_since is None:
             self.waiting_since = self._loop.time()
-        self._wake.set()
+        if not self._flush_due:
+            self._flush_due = True
+            self._loop.call_soon(self._flush)
+
+    def _flush(self) -> None:
+        """Write what is queued straight onto the socket while the peer keeps up (no task switch);
+        the rest waits for the outbox's task, which writes as the peer takes it."""
+        self._flush_due = False
+        while self._items and self._writable():
+            self._write(text_frame(self._items.popleft()[1]))
+        if self._items or self._close is not None:
+            self._wake.set()
+        else:
+            self.waiting_since = None
+
+    def offer(self, payload: bytes, frame: bytes) -> Offer:
+        """A feed ``state`` (``payload``, and ``frame``: the same as a :func:`text_frame`, shared by
+        every spectator). With nothing queued and the socket's send buffer empty, ``frame`` is
+        written at once; behind queued messages it waits its turn; when the peer has not taken the
+        previous frame yet, it is dropped (the next one carries everything)."""
+        if self._close is not None:
+            return Offer.SKIPPED
+        if self._items or self._transport is None or self._transport.is_closing():
+            self.put(payload, state=True)
+            return Offer.QUEUED
+        if not self._writable():
+            if self.behind_since is None:
+                self.behind_since = self._loop.time()
+            return Offer.SKIPPED
+        self._write(frame)
+        return Offer.WRITTEN
+
+    def _writable(self) -> bool:
+        """The peer has taken everything written so far (nothing waits in the send buffer)."""
+        transport = self._transport
+        return transport is not None and not transport.is_closing() and transport.get_write_buffer_size() == 0
+
+    def _write(self, frame: bytes) -> None:
+        assert self._transport is not None
+        self._transport.write(frame)  # a whole frame: aiohttp's own frames (pings) never interleave
+        self.behind_since = None
 
     def stalled(self, now: float, limit_s: float) -> bool:
-        """True when a frame has waited longer than ``limit_s`` (the peer is not reading)."""
-        return self.waiting_since is not None and now - self.waiting_since > limit_s
+        """True when a frame has waited, or the peer has not taken what was written, longer than
+        ``limit_s`` (the peer is not reading)."""
+        since = [t for t in (self.waiting_since, self.behind_since) if t is not None]
+        return bool(since) and now - min(since) > limit_s
 
     def abandon(self, code: int, reason: str) -> None:
         """Stop writing at once (a peer that does not read) and close the socket with ``code``:
@@ -153,10 +232,8 @@ class Outbox:
         except (TimeoutError, ConnectionError, RuntimeError) as exc:
             log.debug("closing a stalled socket: %s", exc)
         finally:
-            if not self._ws.closed:
-                transport = getattr(getattr(self._ws, "_writer", None), "transport", None)
-                if transport is not None:  # the peer never read the close frame: cut it off
-                    transport.abort()
+            if not self._ws.closed and self._transport is not None:  # the peer never read the close frame
+                self._transport.abort()
 
     def close_after(self, code: int, reason: str) -> None:
         """Send what is queued, then close the socket with ``code``."""
@@ -181,10 +258,7 @@ class Outbox:
             log.debug("socket writer stopped: %s", exc)
 
     async def _send(self, data: bytes) -> None:
-        if hasattr(self._ws, "send_frame"):  # aiohttp >= 3.11: frames encoded once, shared by spectators
-            await self._ws.send_frame(data, WSMsgType.TEXT)
-        else:
-            await self._ws.send_str(data.decode("utf-8"))
+        await self._ws.send_frame(data, WSMsgType.TEXT)
 
     async def stop(self) -> None:
         if not self._task.done():
@@ -218,56 +292,68 @@ class StateFrames:
 
 class SpectatorFeed:
     """The public table for the crowd (``/watch``): the newest public state, at most
-    ``SPECTATOR_HZ`` times a second. A change only marks the feed dirty; the feed's task waits one
-    loop turn (the seats' own frames are written first), encodes the public state once and offers it
-    ``SPECTATOR_CHUNK`` spectators per turn, so a phone's message is never stuck behind the crowd.
-    A frame a spectator has not taken yet is replaced by the newer one (nothing queues up); a
-    spectator with a frame waiting longer than ``SPECTATOR_STALL_S`` is closed (4008 too slow)."""
+    ``SPECTATOR_HZ`` times a second. A change only marks the feed dirty; the feed's task waits until
+    every seat's and host's own frame of it is written (phones first), encodes the public state
+    once, frames it once, and writes it to ``SPECTATOR_CHUNK`` spectators per loop turn, so a phone's
+    message is never stuck behind the crowd. A spectator that has not taken the previous frame
+    skips this one (nothing queues up); one that has taken nothing for ``SPECTATOR_STALL_S`` is
+    closed (4008 too slow)."""
 
     def __init__(self, hub: Hub) -> None:
         self._hub = hub
         self._dirty = asyncio.Event()
         self._loop = asyncio.get_running_loop()
         self._task = self._loop.create_task(self._run())
-        self.sent = 0  # frames offered (for tests and the bench)
+        self.sent = 0  # frames written or queued (for tests and the bench)
+        self.skipped = 0  # frames a spectator missed because it had not taken the previous one
         self.dropped_slow = 0  # spectators closed for not reading
 
     def changed(self) -> None:
         self._dirty.set()
 
     async def _run(self) -> None:
-        period = 1.0 / SPECTATOR_HZ
         while True:
+            period = 1.0 / SPECTATOR_HZ
             await self._dirty.wait()
             self._dirty.clear()
             started = self._loop.time()
-            await asyncio.sleep(0)  # the seats' outboxes write this change first
+            await self._seats_served()
             try:
                 await self.flush()
             except Exception:  # one bad round must not end the crowd's feed for good
                 log.exception("spectator feed round failed")
             await asyncio.sleep(max(0.0, period - (self._loop.time() - started)))
 
+    async def _seats_served(self) -> None:
+        """Wait (a few loop turns at most) until the seats' and hosts' outboxes have written what
+        they hold: the crowd goes after the players."""
+        for _ in range(SEATS_FIRST_TURNS):
+            await asyncio.sleep(0)
+            if not any(c.outbox.busy for c in self._hub.clients if c.role in (Role.SEAT, Role.HOST)):
+                return
+
     async def flush(self) -> None:
-        """Offer the newest public state to every spectator, a chunk per loop turn."""
+        """Write the newest public state to every spectator, a chunk per loop turn."""
         watchers = self._watchers()
         if not watchers:
             return
-        frame = StateFrames(self._hub.session).get(None, host=False)
+        payload = StateFrames(self._hub.session).get(None, host=False)
+        frame = text_frame(payload)
         for start in range(0, len(watchers), SPECTATOR_CHUNK):
-            self._offer(watchers[start:start + SPECTATOR_CHUNK], frame)
+            self._offer(watchers[start:start + SPECTATOR_CHUNK], payload, frame)
             await asyncio.sleep(0)
 
     def catch_up(self) -> None:
         """Before a notice: queue the pending state now, so that spectators read them in order."""
         if self._dirty.is_set():
             self._dirty.clear()
-            self._offer(self._watchers(), StateFrames(self._hub.session).get(None, host=False))
+            payload = StateFrames(self._hub.session).get(None, host=False)
+            self._offer(self._watchers(), payload, text_frame(payload))
 
     def _watchers(self) -> list[Client]:
         return [c for c in self._hub.clients if c.role is Role.SPECTATOR and not c.closing]
 
-    def _offer(self, watchers: list[Client], frame: bytes) -> None:
+    def _offer(self, watchers: list[Client], payload: bytes, frame: bytes) -> None:
         now = self._loop.time()
         for client in watchers:
             if client.closing:
@@ -277,8 +363,10 @@ class SpectatorFeed:
                 log.info("spectator %s closed: not reading its feed", client.address)
                 client.abandon(TOO_SLOW_CLOSE, "too slow: the feed was not read")
                 continue
-            client.outbox.put(frame, state=True)
-            self.sent += 1
+            if client.outbox.offer(payload, frame) is Offer.SKIPPED:
+                self.skipped += 1
+            else:
+                self.sent += 1
 
     async def stop(self) -> None:
         self._task.cancel()
@@ -287,11 +375,12 @@ class SpectatorFeed:
 
 class Client:
     def __init__(self, ws: web.WebSocketResponse, address: str, bucket: TokenBucket,
-                 clock: Callable[[], float]) -> None:
+                 clock: Callable[[], float], transport: asyncio.Transport | None = None) -> None:
         self.ws = ws
         self.address = address
         self.bucket = bucket
-        self.outbox = Outbox(ws)
+        self.transport = transport
+        self.outbox = Outbox(ws, transport)
         self.role: Role | None = None
         self.seat: int | None = None
         self.pin_failures = 0
@@ -382,8 +471,9 @@ class Hub:
             client.close(CloseCode.POLICY, "no hello")
         return len(late)
 
-    def add(self, ws: web.WebSocketResponse, address: str) -> Client:
-        client = Client(ws, address, TokenBucket(self.limit, self.clock), self.clock)
+    def add(self, ws: web.WebSocketResponse, address: str, transport: asyncio.Transport | None = None) -> Client:
+        """A new socket; ``transport`` (the request's) lets the crowd's feed write frames straight to it."""
+        client = Client(ws, address, TokenBucket(self.limit, self.clock), self.clock, transport)
         self.clients.add(client)
         return client
 

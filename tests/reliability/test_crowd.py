@@ -3,6 +3,11 @@ spectator that stops reading is closed (4008) without delaying anyone."""
 from __future__ import annotations
 
 import asyncio
+import base64
+import json
+import os
+import socket
+import struct
 from collections.abc import Callable
 from typing import Any
 
@@ -65,26 +70,66 @@ async def test_a_notice_follows_the_state_it_speaks_of(live_table: MakeTable) ->
     assert states[-1]["phase"] == "playing"
 
 
+class StalledPeer:
+    """A spectator on a raw TCP socket with a tiny receive buffer: it says hello, then never reads
+    again (a phone whose page froze). Speaks just enough RFC 6455 for that."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader, self.writer = reader, writer
+
+    @classmethod
+    async def open(cls, host: str, port: int) -> StalledPeer:
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)
+        sock.setblocking(False)
+        await asyncio.get_running_loop().sock_connect(sock, (host, port))
+        reader, writer = await asyncio.open_connection(sock=sock)
+        key = base64.b64encode(os.urandom(16)).decode()
+        writer.write(f"GET /ws HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                     f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode())
+        head = await reader.readuntil(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 101"), head
+        peer = cls(reader, writer)
+        peer.send_text(json.dumps({"v": 1, "kind": "hello", "role": "spectator"}))
+        return peer
+
+    def send_text(self, text: str) -> None:
+        payload, mask = text.encode(), os.urandom(4)
+        assert len(payload) < 126
+        masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+        self.writer.write(bytes([0x81, 0x80 | len(payload)]) + mask + masked)
+
+    async def read_to_the_end(self) -> bytes:
+        """Start reading again: whatever the server still sends, until it ends the connection."""
+        return await asyncio.wait_for(self.reader.read(), 10)
+
+
 async def test_a_stalled_spectator_is_closed_and_delays_nobody(live_table: MakeTable, monkeypatch: pytest.MonkeyPatch) -> None:
     t = await live_table(seats=3)
     seat, _, _ = await t.seat(0, name="Ann")
-    stalled = await _watcher(t)
+    server = t.client.server
+    stalled = await StalledPeer.open(str(server.host), int(server.port or 0))
+    for _ in range(100):
+        if _hub(t).clients and any(c.role is hub_module.Role.SPECTATOR for c in _hub(t).clients):
+            break
+        await asyncio.sleep(0.01)
     (stalled_client,) = _server_side(t, spectators=1)
+    assert stalled_client.transport is not None
+    stalled_client.transport.get_extra_info("socket").setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
     healthy = await _watcher(t)
-    never = asyncio.get_running_loop().create_future()  # a peer that stopped reading: writes never finish
-
-    async def stuck(data: bytes) -> None:
-        await never
-
-    monkeypatch.setattr(stalled_client.outbox, "_send", stuck)
     monkeypatch.setattr(hub_module, "SPECTATOR_STALL_S", 0.0)
-    for i in range(20):  # each change: the seat at once, the healthy spectator in the feed's next round
+    monkeypatch.setattr(hub_module, "SPECTATOR_HZ", 1000.0)  # the feed's pace does not matter here
+    for i in range(500):  # each change: the seat at once, the healthy spectator in the feed's next round
         t.session.set_name(0, f"Ann{i}")
         await seat.recv("state", lambda m, v=t.session.version: m["version"] == v)
         await healthy.recv("state", lambda m, v=t.session.version: m["version"] == v)
         if stalled_client.closing:
             break
-    assert await stalled.closed() == TOO_SLOW_CLOSE
+    assert stalled_client.closing, "the stalled spectator was never closed"
     assert _hub(t).feed.dropped_slow == 1
+    assert _hub(t).feed.skipped >= 1  # frames it had no room for were dropped, not queued
     t.session.set_name(0, "Bea")  # the healthy one goes on
     await healthy.recv("state", lambda m: m["lobby"]["seats"][0]["name"] == "Bea")
+    rest = await stalled.read_to_the_end()  # what was in the buffers, then the close frame or a cut
+    close = struct.pack("!BBH", 0x88, 2 + len(b"too slow: the feed was not read"), TOO_SLOW_CLOSE)
+    assert close in rest or not rest.endswith(b"}")  # 4008 when it fit, otherwise the connection was cut
