@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
 import types
 import typing
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -124,9 +125,15 @@ def encode_fields(obj: Any) -> dict[str, JSON]:
     return {f.name: _encode_value(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
 
 
+@functools.cache
+def _field_types(cls: type) -> dict[str, Any]:
+    """``cls``'s resolved field annotations (``get_type_hints`` evaluates them: done once per class)."""
+    return typing.get_type_hints(cls)
+
+
 def decode_fields(cls: type, data: Mapping[str, Any], *, partial: bool = False, where: str = "") -> dict[str, Any]:
     """Decode ``data`` into constructor kwargs for dataclass ``cls``; unknown or missing keys are errors."""
-    hints = typing.get_type_hints(cls)
+    hints = _field_types(cls)
     names = {f.name for f in dataclasses.fields(cls)}
     unknown = set(data) - names
     if unknown:

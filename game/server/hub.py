@@ -64,7 +64,8 @@ MAX_PIN_TRIES = 3
 TOKEN_FREE_FAILURES = 10  # unknown seat tokens from one address before it backs off
 RATE_ERROR_EVERY_S = 1.0
 SPECTATOR_HZ = 10.0  # the crowd's feed: at most this many public states a second
-SPECTATOR_CHUNK = 10  # spectators offered a frame per loop turn (a phone's message waits at most one turn)
+SPECTATOR_CHUNK = 20  # spectators written to at a time (a phone's message waits behind one chunk at most)
+SPECTATOR_STEP_S = 0.001  # pause between chunks: the crowd's round is spread out, never one long burst
 SPECTATOR_STALL_S = 3.0  # a spectator that has taken nothing for this long is not reading: closed
 SEATS_FIRST_TURNS = 8  # loop turns the crowd's feed waits at most for the seats' frames to be written
 TOO_SLOW_CLOSE = 4008  # close code for a spectator that stopped reading (documented in docs/protocol.md)
@@ -294,7 +295,7 @@ class SpectatorFeed:
     """The public table for the crowd (``/watch``): the newest public state, at most
     ``SPECTATOR_HZ`` times a second. A change only marks the feed dirty; the feed's task waits until
     every seat's and host's own frame of it is written (phones first), encodes the public state
-    once, frames it once, and writes it to ``SPECTATOR_CHUNK`` spectators per loop turn, so a phone's
+    once, frames it once, and writes it ``SPECTATOR_CHUNK`` spectators at a time, so a phone's
     message is never stuck behind the crowd. A spectator that has not taken the previous frame
     skips this one (nothing queues up); one that has taken nothing for ``SPECTATOR_STALL_S`` is
     closed (4008 too slow)."""
@@ -333,15 +334,18 @@ class SpectatorFeed:
                 return
 
     async def flush(self) -> None:
-        """Write the newest public state to every spectator, a chunk per loop turn."""
+        """Write the newest public state to every spectator, a chunk at a time with a short pause
+        between chunks: the table's machine also draws the TV, and the players' next messages and
+        frames go between them (1,000 spectators take about half the feed's period)."""
         watchers = self._watchers()
         if not watchers:
             return
         payload = StateFrames(self._hub.session).get(None, host=False)
         frame = text_frame(payload)
         for start in range(0, len(watchers), SPECTATOR_CHUNK):
+            if start:
+                await asyncio.sleep(SPECTATOR_STEP_S)
             self._offer(watchers[start:start + SPECTATOR_CHUNK], payload, frame)
-            await asyncio.sleep(0)
 
     def catch_up(self) -> None:
         """Before a notice: queue the pending state now, so that spectators read them in order."""
