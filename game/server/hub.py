@@ -193,7 +193,7 @@ class Outbox:
         previous frame yet, it is dropped (the next one carries everything)."""
         if self._close is not None:
             return Offer.SKIPPED
-        if self._items or self._transport is None or self._transport.is_closing():
+        if self._items or self._transport is None or self._transport.is_closing() or self._ws.closed:
             self.put(payload, state=True)
             return Offer.QUEUED
         if not self._writable():
@@ -206,7 +206,8 @@ class Outbox:
     def _writable(self) -> bool:
         """The peer has taken everything written so far (nothing waits in the send buffer)."""
         transport = self._transport
-        return transport is not None and not transport.is_closing() and transport.get_write_buffer_size() == 0
+        return (transport is not None and not self._ws.closed and not transport.is_closing()
+                and transport.get_write_buffer_size() == 0)
 
     def _write(self, frame: bytes) -> None:
         assert self._transport is not None

@@ -133,3 +133,21 @@ async def test_a_stalled_spectator_is_closed_and_delays_nobody(live_table: MakeT
     rest = await stalled.read_to_the_end()  # what was in the buffers, then the close frame or a cut
     close = struct.pack("!BBH", 0x88, 2 + len(b"too slow: the feed was not read"), TOO_SLOW_CLOSE)
     assert close in rest or not rest.endswith(b"}")  # 4008 when it fit, otherwise the connection was cut
+
+
+@pytest.mark.parametrize("size", [2, 125, 126, 127, 65_535, 65_536, 200_000])
+async def test_frames_written_straight_to_the_socket_reach_a_real_client_whole(live_table: MakeTable, size: int) -> None:
+    """The outbox frames messages itself (RFC 6455 lengths: 7-bit, 16-bit, 64-bit); a real
+    WebSocket client reads each one back whole, and in the order they were queued."""
+    t = await live_table(seats=3)
+    watcher = await _watcher(t)
+    (client,) = _server_side(t, spectators=1)
+    text = json.dumps({"kind": "probe", "pad": ""})
+    body = json.dumps({"kind": "probe", "pad": "x" * (size - len(text))}).encode()
+    assert len(body) == max(size, len(text))
+    client.outbox.put(body)
+    client.outbox.put(b'{"kind":"probe","pad":"after"}')
+    first = await watcher.recv("probe")
+    second = await watcher.recv("probe")
+    assert len(watcher.raw[-2].encode()) == len(body) and first["pad"] == "x" * (size - len(text))
+    assert second["pad"] == "after"
