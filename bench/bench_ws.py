@@ -6,8 +6,8 @@ Each sample is the time from sending the action to the moment the last of the 12
 received (and parsed) the ``state`` with the new version. Then the same with 200 extra spectator
 sockets, which live in a second client process (spectators are other devices: they must not slow
 down the phones' own reading in the measuring process), each a bare WebSocket client that reads
-the version off each frame's head (:class:`Watcher`: about 10 µs of CPU per state; aiohttp's client
-took several times that, and a thousand of them share this machine's two cores with the table).
+the version off each frame's head (:class:`Watcher`: about 11 µs of CPU per state; aiohttp's client
+took about 18 µs, and a thousand of them share this machine's two cores with the table).
 
     python3 bench/bench_ws.py [--samples 300] [--spectators 200,1000]
 
