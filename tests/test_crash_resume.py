@@ -20,15 +20,18 @@ class Phone:
         self.state: dict[str, Any] | None = None
         self.connects = 0
 
-    async def connect(self, tries: int = 200) -> dict[str, Any]:
+    async def open_socket(self, tries: int = 200) -> None:
+        """A socket to the table, trying again while the server starts."""
         for _ in range(tries):
             try:
                 self.ws = await self.http.ws_connect(self.url)
-                break
+                return
             except (aiohttp.ClientError, OSError):
                 await asyncio.sleep(0.05)
-        else:
-            raise AssertionError("the phone could not reconnect")
+        raise AssertionError("the phone could not reconnect")
+
+    async def connect(self, tries: int = 200) -> dict[str, Any]:
+        await self.open_socket(tries)
         self.connects += 1
         last = {"last_version": self.state["version"]} if self.state else {}
         await self.send({"kind": "hello", **self.hello, **last})

@@ -688,7 +688,18 @@ class Hub:
         client.send(claim_message("waiting", self._seat_card(seat)))
         holder = self.by_seat.get(seat)
         if holder is not None and not holder.closing:  # the seated phone may give its seat itself
-            holder.send({**claim_message("asked", self._seat_card(seat)), "claim": client.claim.id, "name": client.claim.name})
+            holder.send(self._asked(client.claim))
+
+    def _ask_holder(self, holder: Client, seat: int) -> None:
+        """A seated phone that (re)connects is asked about every phone waiting for its seat: after
+        a restart the waiting phone is often back first."""
+        for claim in self.session.claims:
+            if claim.seat == seat:
+                holder.send(self._asked(claim))
+
+    def _asked(self, claim: Claim) -> dict[str, Any]:
+        """The seated phone's "another phone asks for your seat: give it?" message."""
+        return {**claim_message("asked", self._seat_card(claim.seat)), "claim": claim.id, "name": claim.name}
 
     def _claim_closed(self, claim: Claim) -> None:
         """The seated phone's "give my seat?" card goes away (the request was answered or dropped)."""
@@ -709,6 +720,7 @@ class Hub:
         self._greet(client, Role.SEAT, seat, hello)
         self.session.set_connected(seat, True)
         self._probe(client)  # the join burst of clock-sync round trips
+        self._ask_holder(client, seat)
 
     def _hello_host(self, client: Client, hello: Hello) -> None:
         wait = self.pin_failures.wait_s(client.address)

@@ -73,6 +73,10 @@ QUIET_MS = 2_000  # no journal write for this long: a good moment for a checkpoi
 GESTURE_MS = 400  # two presses of one arcade button this close, while no race runs, are a gesture
 ADMIN_PIN_DIGITS = 6  # a million PINs: with the server's backoffs, guessing one takes weeks
 MAX_CLAIMS = 8  # phones waiting at once for the host to hand them a held seat
+# Claim ids start anywhere below this (and stay below 2**53 for the phones' JavaScript): a request
+# made again after a restart gets a new id, so an answer to the old one (a stale host console, a
+# seated phone's old "give my seat?" card) can never land on another phone's request.
+CLAIM_ID_START = 1 << 40
 
 __all__ = ["ARCADE_UNPLUGGED", "HOUSEKEEPING_S", "HostCommand", "NoticeCode", "Session", "SessionListener"]
 
@@ -250,7 +254,7 @@ class Session:
         self._legal_version: dict[int, int] = {}
         self._connected: set[int] = set()
         self._claims: dict[int, Claim] = {}
-        self._claim_seq = 0
+        self._claim_seq = secrets.randbelow(CLAIM_ID_START)  # random: a restarted table starts elsewhere
         self._bots: dict[int, Bot] = {}
         self._bot_handles: dict[int, Handle] = {}
         self._bot_streak: dict[int, int] = {}

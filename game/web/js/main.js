@@ -153,6 +153,7 @@ async function onWelcome(msg) {
   app.welcome = msg;
   app.claim = null;
   app.claimName = null;
+  hideConsent(); // a request from before the reconnect may be gone; the table asks again for those still waiting
   if (app.mode === Mode.SEAT && typeof msg.token === "string") {
     // the seat's own key from now on (the link that opened it only asks the host next time)
     app.token = msg.token;
