@@ -10,8 +10,10 @@ from typing import Any
 
 import pytest
 
+from game import catalog
 from game.rules import GAMES, get_engine
 from game.seating import SEAT_LOOKS
+from game.session.table import TableSettings
 
 ROOT = Path(__file__).resolve().parents[2]
 WEB = ROOT / "game" / "web"
@@ -57,8 +59,11 @@ def family_keys() -> set[str]:
     for game in GAMES:
         engine = get_engine(game)
         keys |= {f"game.{game}", f"game_blurb.{game}"} | {f"preset.{p}" for p in engine.presets()}
+    for game in catalog.ids():  # the companion games' settings show on the host console too
+        engine = catalog.get(game).load_engine()
         wire = engine.settings_to_wire(engine.default_settings())
         keys |= {f"settings.{name}" for name, value in wire.items() if not isinstance(value, list)}
+    keys |= {f"settings.{name}" for name in TableSettings().to_json()}  # the table's own, on the host console
     return keys
 
 
