@@ -31,11 +31,28 @@ def enter_total(page: Any, text: str) -> None:
     page.click("[data-testid=total-go]")
 
 
-def test_three_phones_play_a_companion_round_with_real_gold(table: Table, phones: Phones, shots: Path) -> None:
+def real_gold_table(table: Table) -> None:
+    """Three seats of Collusion with real gold on the table, 8 to win."""
     table.host("set_game", game="collusion_companion")
     table.host("set_seats", count=3)
     table.host("set_setting", name="gold", value="physical")
     table.host("set_setting", name="target_score", value=8)
+
+
+def play_to_the_check(pages: list[Any]) -> None:
+    """Seats 0 and 2 name seat 1, seat 1 names seat 0: seat 1 is the target and dies (C10); 0 and 2
+    duel and both split: the round is over and each phone is asked the C17 check."""
+    vote(pages[0], 1)
+    vote(pages[2], 1)
+    vote(pages[1], 0)
+    for i in (0, 2):
+        pages[i].click("[data-testid=showdown-split]")
+        pages[i].wait_for_selector("[data-testid=showdown-split][aria-pressed=true]")
+        pages[i].click("[data-testid=lock]")
+
+
+def test_three_phones_play_a_companion_round_with_real_gold(table: Table, phones: Phones, shots: Path) -> None:
+    real_gold_table(table)
     host = phones.open(f"{table.url}/host")
     host.fill("[data-testid=pin-input]", ADMIN_PIN)
     host.click("[data-testid=pin-go]")
@@ -50,13 +67,7 @@ def test_three_phones_play_a_companion_round_with_real_gold(table: Table, phones
     pages[0].screenshot(path=str(shots / "collusion_companion_vote_en.png"), full_page=True)
 
     # Sara and Nok name Ali, Ali names Sara: Ali is the target and dies (C10); Sara and Nok duel.
-    vote(pages[0], 1)
-    vote(pages[2], 1)
-    vote(pages[1], 0)
-    for i in (0, 2):
-        pages[i].click("[data-testid=showdown-split]")
-        pages[i].wait_for_selector("[data-testid=showdown-split][aria-pressed=true]")
-        pages[i].click("[data-testid=lock]")
+    play_to_the_check(pages)
 
     # C17: each phone is asked in secret; nobody else learns the answer.
     for page in pages:
@@ -107,3 +118,47 @@ def test_three_phones_play_a_companion_round_with_real_gold(table: Table, phones
             if f.get("kind") == "state" and f.get("view"):
                 assert f["view"]["me"]["seat"] == i
                 assert f["view"]["me"]["gold"] is None  # the program never claims a real bar's value
+
+
+# Per paragraph of the page: how many lines it takes and how many words stand on its last line.
+LINES_AND_LAST_WORDS = """() => {
+  const out = [];
+  for (const el of document.querySelectorAll('p, li, label, h1, h2')) {
+    if (!el.checkVisibility()) continue;  // in a closed <details>
+    const tops = [];
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const m of node.textContent.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        const rect = range.getClientRects()[0];
+        if (rect) tops.push(Math.round(rect.top));
+      }
+    }
+    if (!tops.length) continue;
+    const last = Math.max(...tops);
+    out.push({ text: el.textContent.slice(0, 60), lines: new Set(tops).size, last: tops.filter((t) => last - t < 4).length });
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("lang", ["fa", "en"])
+def test_C17_no_word_is_left_alone_on_the_check_page(lang: str, table: Table, phones: Phones, shots: Path) -> None:
+    """The secret check's note wrapped "... اگر کسی بگوید بله، همه / می‌شمارند.": one word alone on
+    the last line. The phone evens a paragraph's last lines (text-wrap: pretty)."""
+    names = {"fa": ("علی", "نیلوفر", "سارا"), "en": ("Ali", "Mia", "Sara")}[lang]
+    table.host("set_language", language=lang)
+    real_gold_table(table)
+    pages = [phones.open(table.seat_url(i)) for i in range(3)]
+    for page, name in zip(pages, names):
+        join(page, name)
+    table.host("start")
+    pages[1].wait_for_selector(".vote-grid")
+    play_to_the_check(pages)
+    pages[0].wait_for_selector("[data-testid=reached-yes]")
+    pages[0].screenshot(path=str(shots / f"collusion_companion_check_{lang}.png"), full_page=True)
+    paragraphs = pages[0].evaluate(LINES_AND_LAST_WORDS)
+    assert len(paragraphs) > 5
+    assert [p["text"] for p in paragraphs if p["lines"] > 1 and p["last"] < 2] == []
