@@ -12,6 +12,7 @@ import pygame
 import pytest
 from tv_kit import Clock, display, key  # noqa: F401 (display: the autouse fixture)
 
+from game import i18n
 from game.config import TableConfig
 from game.kiosk.config import KioskConfig, Timers, Venue
 from game.kiosk.screen import UNLOCK_S, KioskLayer
@@ -23,7 +24,7 @@ from game.render.kit.sound import SoundBank
 from game.render.kit.text import TextRenderer
 from game.render.lobby import ARCADE_KEY, layout
 from game.render.settings import SettingsScene
-from game.render.tapes import lobby_snapshot, moments
+from game.render.tapes import lobby_snapshot, moments, play_moment
 from game.session.session import Session
 from game.session.snapshot import ArcadeInfo, ClaimInfo, HowToPlayInfo, InputEvent, Mode, TableSnapshot
 
@@ -246,3 +247,22 @@ def test_a_kiosks_tv_does_not_answer_a_seat_claim(tmp_path: Path) -> None:
     snap = replace(lobby_snapshot(5, "en", joined=2, bots=0), mode=Mode.KIOSK, claims=(claim,))
     tv = Tv(tmp_path, snap)
     assert commands(tv.send(key(pygame.K_y))) == [] and not tv.asking  # the host page answers (behind the PIN)
+
+
+@pytest.mark.parametrize("lang", ["en", "fa", "th"])
+def test_a_kiosks_companion_hints_do_not_offer_the_staff_keys(tmp_path: Path, lang: str) -> None:
+    moments = {m.name: m for m in companion_tapes.moth_moments(lang)}
+    domain = "screen_cheating_moth_companion"
+    drawn: list[str] = []
+    ctx = RenderContext(TextRenderer(lambda text, *_: drawn.append(text)), QrCache(), SoundBank(enabled=False))
+    winner = moments["beetle_fastest"].snapshots[-1].seats[0].name  # the first seat wins the tape's Beetle race
+    for mode, wanted in ((Mode.KIOSK, "_kiosk"), (Mode.TABLE, "")):
+        drawn.clear()
+        for name in ("turn", "beetle_fastest"):
+            moment = replace(moments[name], snapshots=tuple(replace(s, mode=mode) for s in moments[name].snapshots))
+            surface = pygame.Surface((1920, 1080))
+            play_moment(moment, (1920, 1080), ctx).draw(surface)
+            pygame.image.save(surface, str(tmp_path / f"{lang}_{mode.value}_{name}.png"))
+        text = "\n".join(drawn)
+        assert i18n.text(lang, domain, f"hint.play{wanted}") in text
+        assert i18n.text(lang, domain, f"result.check{wanted}", name=winner) in text, mode

@@ -18,7 +18,7 @@ from game.render.kit.hud import draw_notices
 from game.render.kit.scene import Frame, Intent, RenderContext, Scene, host
 from game.render.kit.sound import Effect
 from game.render.kit.text import Align, TextStyle, VAlign
-from game.session.snapshot import TableSnapshot
+from game.session.snapshot import Mode, TableSnapshot
 
 from .model import CompanionModel, DoneRace, FalseStartModel, OpenRace, model_of
 
@@ -37,6 +37,14 @@ HOST_KEYS = frozenset(KEY_ACTIONS)
 
 def s(frame: Frame, key: str, **values: Any) -> str:
     return i18n.text(frame.lang, DOMAIN, key, **values)
+
+
+def guest_hint(frame: Frame, key: str, **values: Any) -> str:
+    """A hint that names the host's keys, or on a kiosk its guests' version (those keys are staff's there)."""
+    kiosk_key = f"{key}_kiosk"
+    if frame.snapshot.mode is Mode.KIOSK and i18n.has(frame.lang, DOMAIN, kiosk_key):
+        key = kiosk_key
+    return s(frame, key, **values)
 
 
 def seat_name(frame: Frame, seat: int | None) -> str:
@@ -259,7 +267,7 @@ class CompanionScene(Scene):
         w, h = frame.size
         box = pygame.Rect(round(w * 0.03), round(h * 0.905), round(w * 0.94), round(h * 0.08))
         key = "hint.race" if m.race is not None else "hint.scoring" if m.phase == "scoring" else "hint.play"
-        _text(surface, frame, ctx, s(frame, key), box, 26, theme.TEXT_DIM, align=Align.CENTER, lines=2)
+        _text(surface, frame, ctx, guest_hint(frame, key), box, 26, theme.TEXT_DIM, align=Align.CENTER, lines=2)
 
 
 def false_start_text(frame: Frame, start: FalseStartModel) -> str:
@@ -293,7 +301,7 @@ def draw_result(surface: pygame.Surface, frame: Frame, ctx: RenderContext, m: Co
     if r.undone:
         notes.append(s(frame, "result.undone", names=names(frame, r.undone)))
     if not mosquito and r.winner is not None and r.undo_open:
-        notes.append(s(frame, "result.check", name=seat_name(frame, r.winner)))
+        notes.append(guest_hint(frame, "result.check", name=seat_name(frame, r.winner)))
     note = pygame.Rect(box.x, head.bottom, box.width, round(44 * u) * max(1, len(notes)))
     if notes:
         _text(surface, frame, ctx, frame.s("sep").join(notes), note, 26, theme.TEXT, lines=len(notes) + 1)
