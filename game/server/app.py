@@ -21,6 +21,7 @@ from game.session.snapshot import SeatStatus
 
 from .capacity import current_fd_limit, size_sockets
 from .guard import CONNECTIONS_PER_ADDRESS, HEADER_DEADLINE_S, LOOPBACK, ConnectionGuard, guard_middleware
+from .heap import Collector, collecting
 from .hub import MAX_SPECTATORS, Hub, SocketLimits
 from .protocol import HARD_MAX_MESSAGE_BYTES
 from .ratelimit import Backoff, PinGuard, RateLimit
@@ -242,6 +243,12 @@ async def watchdog(app: web.Application) -> AsyncIterator[None]:
     await asyncio.gather(task, return_exceptions=True)
 
 
+def garbage_collection(app: web.Application) -> AsyncIterator[None]:
+    """The cycle collector runs between actions, not inside them (``game/server/heap.py``)."""
+    session = app[SESSION]
+    return collecting(Collector(lambda: session.version))
+
+
 def guard_server(app: web.Application, server: web.Server) -> None:
     """Put the app's connection guard on the runner's server (after ``runner.setup()``)."""
     app[GUARD].install(server)
@@ -291,5 +298,6 @@ def make_app(session: Session, settings: ServerSettings | None = None) -> web.Ap
     ])
     app.cleanup_ctx.append(housekeeping)
     app.cleanup_ctx.append(watchdog)
+    app.cleanup_ctx.append(garbage_collection)
     app.on_shutdown.append(close_sockets)
     return app
