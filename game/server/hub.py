@@ -68,6 +68,7 @@ SPECTATOR_CHUNK = 20  # spectators written to at a time (a phone's message waits
 SPECTATOR_STEP_S = 0.001  # pause between chunks: the crowd's round is spread out, never one long burst
 SPECTATOR_STALL_S = 3.0  # a spectator that has taken nothing for this long is not reading: closed
 SEATS_FIRST_TURNS = 8  # loop turns the crowd's feed waits at most for the seats' frames to be written
+SPECTATOR_AFTER_S = 0.010  # and the table still this long: the crowd goes after the players' burst
 TOO_SLOW_CLOSE = 4008  # close code for a spectator that stopped reading (documented in docs/protocol.md)
 
 NOTICE_TEXT: dict[NoticeCode, str] = {
@@ -295,9 +296,10 @@ class StateFrames:
 class SpectatorFeed:
     """The public table for the crowd (``/watch``): the newest public state, at most
     ``SPECTATOR_HZ`` times a second. A change only marks the feed dirty; the feed's task waits until
-    every seat's and host's own frame of it is written (phones first), encodes the public state
-    once, frames it once, and writes it ``SPECTATOR_CHUNK`` spectators at a time, so a phone's
-    message is never stuck behind the crowd. A spectator that has not taken the previous frame
+    every seat's and host's own frame of it is written and the table has been still for
+    ``SPECTATOR_AFTER_S`` (players first), encodes the public state once, frames it once, and
+    writes it ``SPECTATOR_CHUNK`` spectators at a time, so a phone's message is never stuck
+    behind the crowd. A spectator that has not taken the previous frame
     skips this one (nothing queues up); one that has taken nothing for ``SPECTATOR_STALL_S`` is
     closed (4008 too slow)."""
 
@@ -309,30 +311,39 @@ class SpectatorFeed:
         self.sent = 0  # frames written or queued (for tests and the bench)
         self.skipped = 0  # frames a spectator missed because it had not taken the previous one
         self.dropped_slow = 0  # spectators closed for not reading
+        self._changed_at = self._loop.time()
 
     def changed(self) -> None:
+        self._changed_at = self._loop.time()
         self._dirty.set()
 
     async def _run(self) -> None:
         while True:
             period = 1.0 / SPECTATOR_HZ
             await self._dirty.wait()
-            self._dirty.clear()
             started = self._loop.time()
-            await self._seats_served()
+            await self._after_the_players(started + period)
+            self._dirty.clear()  # this round sends the newest state: what changed while waiting too
             try:
                 await self.flush()
             except Exception:  # one bad round must not end the crowd's feed for good
                 log.exception("spectator feed round failed")
             await asyncio.sleep(max(0.0, period - (self._loop.time() - started)))
 
-    async def _seats_served(self) -> None:
-        """Wait (a few loop turns at most) until the seats' and hosts' outboxes have written what
-        they hold: the crowd goes after the players."""
+    async def _after_the_players(self, deadline: float) -> None:
+        """Wait until the seats' and hosts' frames of the change are written, and the table has been
+        still for ``SPECTATOR_AFTER_S`` (until ``deadline`` at most, so a busy table still feeds
+        its crowd): right after a change the players' devices read it, bots think and the TV
+        (drawn by this process) redraws; the crowd's writes go after that burst, not into it."""
         for _ in range(SEATS_FIRST_TURNS):
             await asyncio.sleep(0)
             if not any(c.outbox.busy for c in self._hub.clients if c.role in (Role.SEAT, Role.HOST)):
+                break
+        while (now := self._loop.time()) < deadline:
+            still_at = self._changed_at + SPECTATOR_AFTER_S
+            if now >= still_at:
                 return
+            await asyncio.sleep(min(still_at, deadline) - now)
 
     async def flush(self) -> None:
         """Write the newest public state to every spectator, a chunk at a time with a short pause

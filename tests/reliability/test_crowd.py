@@ -151,3 +151,22 @@ async def test_frames_written_straight_to_the_socket_reach_a_real_client_whole(l
     second = await watcher.recv("probe")
     assert len(watcher.raw[-2].encode()) == len(body) and first["pad"] == "x" * (size - len(text))
     assert second["pad"] == "after"
+
+
+async def test_the_crowd_waits_for_the_players_burst_to_end(live_table: MakeTable, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run of changes reaches the seat one by one; the crowd gets one state, the last, once the
+    table has been still for SPECTATOR_AFTER_S (never a state from the middle of the run)."""
+    monkeypatch.setattr(hub_module, "SPECTATOR_AFTER_S", 0.5)
+    monkeypatch.setattr(hub_module, "SPECTATOR_HZ", 1.0)
+    t = await live_table(seats=3)
+    seat, _, _ = await t.seat(0, name="Ann")
+    watcher = await _watcher(t)
+    await watcher.recv("state", lambda m: m["version"] == t.session.version)
+    await asyncio.sleep(1.0)  # the feed's last round is over: the next change starts a new one
+    before = t.session.version
+    for i in range(10):
+        t.session.set_name(0, f"Run{i}")
+        await seat.recv("state", lambda m, v=t.session.version: m["version"] == v)
+    final = t.session.version
+    got = await watcher.recv("state", lambda m: m["version"] > before)
+    assert got["version"] == final and got["lobby"]["seats"][0]["name"] == "Run9"
