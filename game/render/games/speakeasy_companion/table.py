@@ -53,16 +53,21 @@ def trace_lines(frame: Frame, seats: Sequence[SeatModel], view: Mapping[str, Any
     return out
 
 
-def _plates(frame: Frame, view: Mapping[str, Any], seats: Sequence[SeatModel]) -> tuple[tuple[SeatModel, PlateLook], ...]:
+def score_line(frame: Frame, info: Mapping[str, Any]) -> str:
+    """A plate's second line: the seat's total from the score pad (S3), and its identity once
+    revealed (S8, S12) without the word "Score", so the number keeps its full size on the plate."""
+    n = int(info.get("score", 0))
+    if info.get("identity"):
+        return s(frame, "score_identity", n=n, identity=s(frame, f"identity.{info['identity']}"))
+    return s(frame, "score", n=n)
+
+
+def plate_looks(frame: Frame, view: Mapping[str, Any], seats: Sequence[SeatModel]) -> tuple[tuple[SeatModel, PlateLook], ...]:
+    """Every seat's plate as the table scene draws it (the score on it in every phase of play)."""
     host = view.get("host")
-    out = []
-    for m, info in zip(seats, view.get("seats", [])):
-        status = s(frame, "score", n=int(info.get("score", 0)))
-        if info.get("identity"):
-            status = status + " | " + s(frame, f"identity.{info['identity']}")
-        out.append((m, PlateLook(status, theme.GOLD, fill=theme.PANEL_LIGHT if m.seat == host else theme.PANEL,
-                                 ring=theme.GOLD if m.seat == host else None)))
-    return tuple(out)
+    return tuple((m, PlateLook(score_line(frame, info), theme.GOLD, fill=theme.PANEL_LIGHT if m.seat == host else theme.PANEL,
+                               ring=theme.GOLD if m.seat == host else None))
+                 for m, info in zip(seats, view.get("seats", [])))
 
 
 @lru_cache(maxsize=32)
@@ -124,7 +129,7 @@ class CompanionTableScene(Scene):
     def draw(self, surface: pygame.Surface, frame: Frame, ctx: RenderContext) -> None:
         view = view_of(frame)
         seats = seat_models(frame)
-        surface.blit(plates_layer(frame, ctx, _plates(frame, view, seats)), (0, 0))
+        surface.blit(plates_layer(frame, ctx, plate_looks(frame, view, seats)), (0, 0))
         lay = table_layout(frame.size, len(seats))
         mid = middle(frame.size, len(seats))
         phase = str(view.get("phase"))
