@@ -83,18 +83,46 @@ class Ticker:
             ctx.sound.play(Effect.TICK)
 
 
-def draw_badge(surface: pygame.Surface, frame: Frame, ctx: RenderContext, lay: TableLayout, seat: int, text: str,
-               colour: theme.Colour) -> None:
-    """A small label beside a seat's plate, on the side of the table's centre."""
-    u = frame.scale.u
+def _badge_at(size: tuple[int, int], lay: TableLayout, seat: int, *, above: bool) -> pygame.Rect:
     plate = lay.spots[seat].plate
-    rect = pygame.Rect(0, 0, round(plate.width * 0.7), round(frame.size[1] * 0.036))
+    rect = pygame.Rect(0, 0, round(plate.width * 0.7), round(size[1] * 0.036))
     rect.centerx = plate.centerx
-    if lay.spots[seat].inward[1] < -0.2:  # low on the screen: above the plate, clear of the caption
+    if above:
         rect.bottom = plate.y - 2
     else:
         rect.y = plate.bottom + 2
-    rect.clamp_ip(pygame.Rect((0, 0), frame.size))
+    rect.clamp_ip(pygame.Rect((0, 0), size))
+    return rect
+
+
+def _low(lay: TableLayout, seat: int) -> bool:
+    return lay.spots[seat].inward[1] < -0.2
+
+
+def badge_rect(size: tuple[int, int], lay: TableLayout, seat: int) -> pygame.Rect:
+    """Where a seat's badge goes: under its plate, or over it for a plate low on the screen (clear
+    of the caption). A low plate's badge that would share the gap above it with the badge under the
+    plate above (a full table's side columns) goes under its own plate instead, when that is clear
+    of the other plates, the caption and the screen's edge."""
+    default = _badge_at(size, lay, seat, above=_low(lay, seat))
+    if not _low(lay, seat):
+        return default
+    others = [i for i in range(len(lay.spots)) if i != seat]
+    taken = [lay.spots[i].plate for i in others] + [_badge_at(size, lay, i, above=False) for i in others if not _low(lay, i)]
+    if not any(default.colliderect(r) for r in taken):
+        return default
+    below = _badge_at(size, lay, seat, above=False)
+    clear = below.bottom <= size[1] and below.top > lay.spots[seat].plate.bottom and not below.colliderect(lay.caption)
+    if clear and not any(below.colliderect(r) for r in taken):
+        return below
+    return default
+
+
+def draw_badge(surface: pygame.Surface, frame: Frame, ctx: RenderContext, lay: TableLayout, seat: int, text: str,
+               colour: theme.Colour) -> None:
+    """A small label beside a seat's plate (where :func:`badge_rect` puts it)."""
+    u = frame.scale.u
+    rect = badge_rect(frame.size, lay, seat)
     pygame.draw.rect(surface, colour, rect, border_radius=round(6 * u))
     ctx.text.draw(surface, text, frame.lang, rect.inflate(-round(8 * u), -2),
                   TextStyle(round(16 * u), theme.ink_on(colour), bold=True, align=Align.CENTER, max_lines=1, min_px=6))
