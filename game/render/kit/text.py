@@ -29,6 +29,7 @@ Colour = tuple[int, int, int]
 ZWSP = "\u200b"
 ZWNJ = "\u200c"
 ELLIPSIS = "…"
+SEPARATORS = "|·"  # between sentences in a list (" | "); a line never starts or ends with one
 
 
 class Family(enum.Enum):
@@ -258,11 +259,17 @@ CLAUSE_SHRINK = 0.8  # a balanced text may be this much smaller to keep each cla
 
 
 def ends_a_clause(piece: str, lang: str) -> bool:
-    """A line may end here between two clauses: after punctuation, or (Thai, which writes no
-    punctuation between clauses and marks word breaks with zero-width spaces) after a real space."""
-    if piece.rstrip(" " + ZWSP).endswith(tuple(_CLAUSE_END)):
+    """A line may end here between two clauses: after punctuation or a separator, or (Thai, which
+    writes no punctuation between clauses and marks word breaks with zero-width spaces) after a real space."""
+    if piece.rstrip(" " + ZWSP).endswith((*_CLAUSE_END, *SEPARATORS)):
         return True
     return lang == "th" and piece.endswith(" ")
+
+
+def as_line(text: str) -> str:
+    """What of ``text`` is drawn as a line of its own: no spaces at its ends, and no separator
+    (a break between two sentences stands in for the " | " that joined them)."""
+    return text.strip(" " + ZWSP + SEPARATORS)
 
 
 # ----------------------------------------------------------------------------------------- helper
@@ -474,13 +481,13 @@ class TextRenderer:
         pieces = self._pieces(text, lang, px, max_width, bold) if split_words else break_words(text)
         for piece in pieces:
             candidate = current + piece
-            if current and self.width(candidate.rstrip(" " + ZWSP), lang, px, bold) > max_width:
-                lines.append(current.rstrip(" " + ZWSP))
-                current = piece.lstrip(" ")
+            if as_line(current) and self.width(as_line(candidate), lang, px, bold) > max_width:
+                lines.append(as_line(current))
+                current = piece
             else:
                 current = candidate
-        if current.strip(" " + ZWSP) or not lines:
-            lines.append(current.rstrip(" " + ZWSP))
+        if as_line(current) or not lines:
+            lines.append(as_line(current))
         return lines
 
     def wrap_balanced(self, text: str, lang: str, px: int, max_width: int, bold: bool = False,
@@ -506,14 +513,15 @@ class TextRenderer:
         widths (the sum of the squared room left on each line); None if they do not fit. Sorts
         by (breaks inside a clause, lines, room)."""
         def line(i: int, j: int) -> str:
-            return "".join(pieces[i:j]).lstrip(" ").rstrip(" " + ZWSP)
+            return as_line("".join(pieces[i:j]))
 
         # best[k][j]: the cheapest way to set pieces[:j] on k lines: (mid-clause breaks, room², previous break)
         best: list[dict[int, tuple[int, float, int]]] = [{0: (0, 0.0, 0)}] + [{} for _ in range(count)]
         for k in range(1, count + 1):
             for j in range(k, len(pieces) + 1):
                 for i, (breaks, room, _) in best[k - 1].items():
-                    width = self.width(line(i, j), lang, px, bold) if i < j else max_width + 1
+                    text = line(i, j)
+                    width = self.width(text, lang, px, bold) if text else max_width + 1
                     if width > max_width:
                         continue
                     here = (breaks + (j < len(pieces) and not ends_a_clause(pieces[j - 1], lang)),
