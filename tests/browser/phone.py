@@ -12,9 +12,10 @@ from .conftest import ADMIN_PIN, Phones, Table
 STEP_TIMEOUT_MS = 2_000
 
 
-def host_console(table: Table, phones: Phones, lang: str) -> Any:
-    """The host console (/host) in ``lang``, past the PIN, showing the lobby's controls."""
-    host = phones.open(f"{table.url}/host", init_script=f"localStorage.setItem('tabletop.lang', '{lang}')")
+def host_console(table: Table, phones: Phones, lang: str, frames: list[dict[str, Any]] | None = None) -> Any:
+    """The host console (/host) in ``lang``, past the PIN, showing the lobby's controls (``frames``:
+    as :meth:`Phones.open`)."""
+    host = phones.open(f"{table.url}/host", init_script=f"localStorage.setItem('tabletop.lang', '{lang}')", frames=frames)
     host.fill("[data-testid=pin-input]", ADMIN_PIN)
     host.click("[data-testid=pin-go]")
     host.wait_for_selector("[data-testid=host-start]")

@@ -130,6 +130,11 @@ export function measure(n) {
   return new Intl.NumberFormat(LOCALES[current] ?? "en").format(n);
 }
 
+/** A number as one types it into a field: the current language's digits, no grouping. @param {number} n */
+export function plainNumber(n) {
+  return new Intl.NumberFormat(LOCALES[current] ?? "en", { useGrouping: false, maximumFractionDigits: 3 }).format(n);
+}
+
 /** Seconds as m:ss in the current language's digits. @param {number} ms */
 export function clock(ms) {
   const total = Math.max(0, Math.ceil(ms / 1000));

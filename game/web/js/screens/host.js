@@ -1,8 +1,8 @@
 // The host link (/host + admin PIN): game, preset, language, seats, bots, settings, start.
 import { h } from "../dom.js";
-import { has, num, t, LANGS } from "../i18n.js";
+import { has, num, plainNumber, t, typedNumber, LANGS } from "../i18n.js";
 import { seatToken } from "../symbols.js";
-import { botMark, card, seatName } from "../ui.js";
+import { botMark, card, numberInput, seatName } from "../ui.js";
 import { settingLabel, smallTableNote } from "./lobby.js";
 import { ownerCard } from "./owner.js";
 
@@ -27,6 +27,10 @@ const CHOICES = Object.freeze({
 });
 
 /** @typedef {(command: string, fields?: Record<string, any>) => void} HostSend */
+
+/** What the host typed into a number setting that was refused, by setting, kept across redraws
+ *  while the setting still has the value it had then. @type {Map<string, {text: string, error: string, was: number}>} */
+const refusedSettings = new Map();
 
 /** @param {string | null} errorKey @param {(pin: string) => void} onPin */
 export function pinForm(errorKey, onPin) {
@@ -64,15 +68,7 @@ function settingEditor(key, value, onSet) {
       h("input", { type: "checkbox", checked: value, onchange: (/** @type {Event} */ e) => onSet(/** @type {HTMLInputElement} */ (e.target).checked) }),
       h("span", { text: label }));
   }
-  if (typeof value === "number") {
-    const seconds = key.endsWith("_ms");
-    const input = /** @type {HTMLInputElement} */ (h("input", { type: "number", inputmode: "numeric", min: "0", value: String(seconds ? value / 1000 : value), dir: "ltr" }));
-    input.addEventListener("change", () => {
-      const n = Number(input.value);
-      if (Number.isFinite(n)) onSet(seconds ? Math.round(n * 1000) : Math.round(n));
-    });
-    return h("label", { class: "field" }, h("span", { class: "label", text: seconds ? `${label} (${t("common.seconds_unit")})` : label }), input);
-  }
+  if (typeof value === "number") return numberSetting(key, value, label, onSet);
   if (typeof value === "string" && Object.hasOwn(CHOICES, key)) {
     const options = CHOICES[/** @type {keyof typeof CHOICES} */ (key)];
     return choice(label, options.includes(value) ? options : [...options, value], value, onSet, (v) => (has(`value.${v}`) ? t(`value.${v}`) : v));
@@ -83,6 +79,43 @@ function settingEditor(key, value, onSet) {
     return h("label", { class: "field" }, h("span", { class: "label", text: label }), input);
   }
   return null;
+}
+
+/**
+ * What the host typed for a number setting (digits of any script the phone's keyboard writes):
+ * the value to send, or the key of the message that says what is wrong with it.
+ * @param {string} text @param {boolean} seconds the setting is kept in ms and typed in seconds
+ * @returns {{value: number} | {error: string}}
+ */
+export function typedSetting(text, seconds) {
+  const typed = typedNumber(text).replace(/\u066b/g, ".");
+  if (/^-\d/.test(typed)) return { error: "host.setting_error.negative" };
+  if (!(seconds ? /^\d+(\.\d+)?$/ : /^\d+$/).test(typed)) return { error: seconds ? "host.setting_error.seconds" : "host.setting_error.whole" };
+  return { value: seconds ? Math.round(Number(typed) * 1000) : Number(typed) };
+}
+
+/** A number setting, shown and typed in the page's digits; a refused entry says why and sends nothing.
+ *  @param {string} key @param {number} value @param {string} label @param {(v: number) => void} onSet */
+function numberSetting(key, value, label, onSet) {
+  const seconds = key.endsWith("_ms");
+  const id = `setting-${key}`;
+  const refused = refusedSettings.get(key);
+  const kept = refused?.was === value ? refused : null;
+  const input = numberInput(id, { id, value: kept?.text ?? plainNumber(seconds ? value / 1000 : value) });
+  const error = h("p", { class: "form-error", role: "alert", "data-testid": `${id}-error`, text: kept ? t(kept.error) : "" });
+  input.addEventListener("change", () => {
+    const typed = typedSetting(input.value, seconds);
+    if ("error" in typed) {
+      refusedSettings.set(key, { text: input.value, error: typed.error, was: value });
+      error.textContent = t(typed.error);
+      return;
+    }
+    refusedSettings.delete(key);
+    error.textContent = "";
+    onSet(typed.value);
+  });
+  return h("div", { class: "field" },
+    h("label", { for: id, class: "label", text: seconds ? `${label} (${t("common.seconds_unit")})` : label }), input, error);
 }
 
 /** A bot's kind, under its name: "bot | clever". @param {any} s */
@@ -111,7 +144,8 @@ function seatRow(s, lobby, send) {
     h("div", { class: "seat-row-main" },
       h("bdi", { class: "seat-row-name" }, s.status === "free" ? t("lobby.free") : seatName(s), botMark(s)),
       bot ? botKind(s) : null,
-      s.code ? h("span", { class: "seat-code", dir: "ltr", text: s.code }) : null),
+      // a bot's seat is taken only by a named join the host allows, never by its code
+      s.code && !bot ? h("span", { class: "seat-code", dir: "ltr", text: s.code }) : null),
     ...controls);
 }
 
