@@ -17,7 +17,7 @@ import pygame
 
 from game import catalog
 from game.config import TableConfig
-from game.session.snapshot import InputEvent, InputKind, InputSource, TablePhase, TableSnapshot
+from game.session.snapshot import InputEvent, InputKind, InputSource, Mode, TablePhase, TableSnapshot
 
 from .claims import claim_answer, draw_claims
 from .howto import HowToPlay, intro_of, is_skip
@@ -158,9 +158,12 @@ class Screen:
 
     def race_press(self, event: pygame.event.Event) -> InputEvent | None:
         """During a race, keys 1–9 and 0 press for seats 1–10 (the host keyboard, M16); the
-        Cheating Moth scene draws the race, nothing new is shown here."""
+        Cheating Moth scene draws the race, nothing new is shown here. Not on a kiosk: there the
+        TV's keyboard is the guests', and a key cannot tell who pressed it, so the buttons and
+        the phones judge the race."""
         snap = self.snapshot
-        if event.type != pygame.KEYDOWN or snap is None or snap.phase is not TablePhase.PLAYING:
+        if event.type != pygame.KEYDOWN or snap is None or snap.phase is not TablePhase.PLAYING \
+                or snap.mode is Mode.KIOSK:
             return None
         race = snap.public_view.get("race") if isinstance(snap.public_view, dict) else None
         seat = RACE_KEYS.get(event.key)

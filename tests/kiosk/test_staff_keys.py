@@ -26,7 +26,7 @@ from game.render.lobby import ARCADE_KEY, layout
 from game.render.settings import SettingsScene
 from game.render.tapes import lobby_snapshot, moments, play_moment
 from game.session.session import Session
-from game.session.snapshot import ArcadeInfo, ClaimInfo, HowToPlayInfo, InputEvent, Mode, TableSnapshot
+from game.session.snapshot import ArcadeInfo, ClaimInfo, HowToPlayInfo, InputEvent, InputKind, Mode, TableSnapshot
 
 PIN = "482193"
 SIZE = (1280, 720)
@@ -258,11 +258,25 @@ def test_a_kiosks_companion_hints_do_not_offer_the_staff_keys(tmp_path: Path, la
     winner = moments["beetle_fastest"].snapshots[-1].seats[0].name  # the first seat wins the tape's Beetle race
     for mode, wanted in ((Mode.KIOSK, "_kiosk"), (Mode.TABLE, "")):
         drawn.clear()
-        for name in ("turn", "beetle_fastest"):
+        for name in ("turn", "mosquito_race", "beetle_fastest"):
             moment = replace(moments[name], snapshots=tuple(replace(s, mode=mode) for s in moments[name].snapshots))
             surface = pygame.Surface((1920, 1080))
             play_moment(moment, (1920, 1080), ctx).draw(surface)
             pygame.image.save(surface, str(tmp_path / f"{lang}_{mode.value}_{name}.png"))
         text = "\n".join(drawn)
         assert i18n.text(lang, domain, f"hint.play{wanted}") in text
+        assert i18n.text(lang, domain, f"hint.race{wanted}") in text
         assert i18n.text(lang, domain, f"result.check{wanted}", name=winner) in text, mode
+
+
+def test_a_kiosks_race_is_not_pressed_from_the_tv_keyboard(tmp_path: Path) -> None:
+    """M16's keyboard is the host's; a kiosk's TV keyboard is the guests', and a key cannot tell who
+    pressed it: the buttons and the phones judge a kiosk's race. At a home table the digits press."""
+    race = next(m for m in companion_tapes.moth_moments("en") if m.name == "mosquito_race").snapshots[-1]
+    assert race.public_view.get("race") is not None
+    for mode, pressed in ((Mode.KIOSK, False), (Mode.TABLE, True)):
+        screen = Screen(ctx=RenderContext(TextRenderer(), QrCache(), SoundBank(enabled=False)))
+        screen.sync(replace(race, mode=mode))
+        presses = [e for e in table_input(key(pygame.K_1), screen, None, SIZE)
+                   if isinstance(e, InputEvent) and e.kind is InputKind.PRESS]
+        assert bool(presses) is pressed, mode
