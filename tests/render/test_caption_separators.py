@@ -9,6 +9,7 @@ import pygame
 import pytest
 from scene_checks import LANGS
 
+from game import i18n
 from game.render import companion_tapes, tapes
 from game.render.kit.qr import QrCache
 from game.render.kit.scene import RenderContext
@@ -89,3 +90,19 @@ def test_a_wrapped_sentence_list_drops_the_separator_at_each_break(lang: str) ->
                       *renderer.wrap_balanced(text, lang, px, width, split_words=False)):
             assert not _hanging_separators(lines), (width, lines)
             assert "".join(lines).count("|") + len(lines) - 1 >= 2  # each separator kept or replaced by a break
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[1]}p")
+def test_C_deaths_caption_breaks_between_its_sentences(lang: str, size: tuple[int, int]) -> None:
+    """Four deaths in one caption: each line holds whole sentences (no "was ambushed by" / "Tom" split)."""
+    moment = next(m for m in companion_tapes.collusion_moments(lang) if m.name == "03_deaths_pot")
+    recorder = LineRecorder()
+    texts: dict[str, tuple[str, ...]] = {}
+    recorder.ctx.text.probe = lambda text, _lang, _box, fitted: texts.__setitem__(text, fitted.lines)
+    play_moment(moment, size, recorder.ctx).draw(pygame.Surface(size))
+    sep = i18n.text(lang, "screen", "sep").strip()
+    caption = max((t for t in texts if t.count(sep) >= 3), key=len)
+    sentences = {s.strip() for s in caption.split(sep)}
+    for line in texts[caption]:
+        assert {s.strip() for s in line.split(sep)} <= sentences, line

@@ -26,7 +26,7 @@ def draw_caption(surface: pygame.Surface, frame: Frame, ctx: RenderContext, rect
     if border is not None:
         pygame.draw.rect(surface, border, rect, max(2, round(3 * u)), border_radius=round(12 * u))
     ctx.text.draw(surface, text, frame.lang, rect.inflate(-round(24 * u), -round(10 * u)),
-                  TextStyle(round(px * u), colour, align=Align.CENTER, max_lines=3, min_px=7))
+                  TextStyle(round(px * u), colour, align=Align.CENTER, max_lines=3, min_px=7, balance=True))
 
 
 def draw_notices(surface: pygame.Surface, frame: Frame, ctx: RenderContext) -> None:

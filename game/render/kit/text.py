@@ -266,6 +266,19 @@ def ends_a_clause(piece: str, lang: str) -> bool:
     return lang == "th" and piece.endswith(" ")
 
 
+def clause_breaks(pieces: list[str], lang: str) -> list[bool]:
+    """For each place between two pieces, whether a line may end there without cutting a clause.
+    In a list of sentences joined by separators, only at a separator: the sentences are the
+    clauses (Thai would otherwise break at any space, "Mina" apart from "was the target")."""
+    trim = " " + ZWSP
+    text = "".join(pieces)
+    ends = list(itertools.accumulate(len(p) for p in pieces))
+    if not any(ch in SEPARATORS for ch in text):
+        return [ends_a_clause(p, lang) for p in pieces]
+    return [text[:end].rstrip(trim).endswith(tuple(SEPARATORS)) or text[end:].lstrip(trim).startswith(tuple(SEPARATORS))
+            for end in ends]
+
+
 def as_line(text: str) -> str:
     """What of ``text`` is drawn as a line of its own: no spaces at its ends, and no separator
     (a break between two sentences stands in for the " | " that joined them)."""
@@ -515,6 +528,7 @@ class TextRenderer:
         def line(i: int, j: int) -> str:
             return as_line("".join(pieces[i:j]))
 
+        between = clause_breaks(pieces, lang)
         # best[k][j]: the cheapest way to set pieces[:j] on k lines: (mid-clause breaks, room², previous break)
         best: list[dict[int, tuple[int, float, int]]] = [{0: (0, 0.0, 0)}] + [{} for _ in range(count)]
         for k in range(1, count + 1):
@@ -524,7 +538,7 @@ class TextRenderer:
                     width = self.width(text, lang, px, bold) if text else max_width + 1
                     if width > max_width:
                         continue
-                    here = (breaks + (j < len(pieces) and not ends_a_clause(pieces[j - 1], lang)),
+                    here = (breaks + (j < len(pieces) and not between[j - 1]),
                             room + (max_width - width) ** 2, i)
                     if j not in best[k] or here[:2] < best[k][j][:2]:
                         best[k][j] = here
