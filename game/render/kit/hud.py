@@ -3,6 +3,7 @@ timer (and its ticking), a badge beside a seat's plate."""
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
 from dataclasses import dataclass
 
 import pygame
@@ -99,16 +100,18 @@ def _low(lay: TableLayout, seat: int) -> bool:
     return lay.spots[seat].inward[1] < -0.2
 
 
-def badge_rect(size: tuple[int, int], lay: TableLayout, seat: int) -> pygame.Rect:
+def badge_rect(size: tuple[int, int], lay: TableLayout, seat: int, badged: Collection[int | None] = ()) -> pygame.Rect:
     """Where a seat's badge goes: under its plate, or over it for a plate low on the screen (clear
-    of the caption). A low plate's badge that would share the gap above it with the badge under the
-    plate above (a full table's side columns) goes under its own plate instead, when that is clear
-    of the other plates, the caption and the screen's edge."""
+    of the caption). ``badged``: the other seats that carry a badge now. A low plate's badge that
+    would share the gap above it with the badge under a badged plate above (a full table's side
+    columns) goes under its own plate instead, when that is clear of the other plates, their
+    badges, the caption and the screen's edge."""
     default = _badge_at(size, lay, seat, above=_low(lay, seat))
     if not _low(lay, seat):
         return default
     others = [i for i in range(len(lay.spots)) if i != seat]
-    taken = [lay.spots[i].plate for i in others] + [_badge_at(size, lay, i, above=False) for i in others if not _low(lay, i)]
+    taken = [lay.spots[i].plate for i in others] + [_badge_at(size, lay, i, above=_low(lay, i))
+                                                    for i in others if i in badged]
     if not any(default.colliderect(r) for r in taken):
         return default
     below = _badge_at(size, lay, seat, above=False)
@@ -119,10 +122,11 @@ def badge_rect(size: tuple[int, int], lay: TableLayout, seat: int) -> pygame.Rec
 
 
 def draw_badge(surface: pygame.Surface, frame: Frame, ctx: RenderContext, lay: TableLayout, seat: int, text: str,
-               colour: theme.Colour) -> None:
-    """A small label beside a seat's plate (where :func:`badge_rect` puts it)."""
+               colour: theme.Colour, badged: Collection[int | None] = ()) -> None:
+    """A small label beside a seat's plate (where :func:`badge_rect` puts it; ``badged``: the seats
+    with a badge now)."""
     u = frame.scale.u
-    rect = badge_rect(frame.size, lay, seat)
+    rect = badge_rect(frame.size, lay, seat, badged)
     pygame.draw.rect(surface, colour, rect, border_radius=round(6 * u))
     ctx.text.draw(surface, text, frame.lang, rect.inflate(-round(8 * u), -2),
                   TextStyle(round(16 * u), theme.ink_on(colour), bold=True, align=Align.CENTER, max_lines=1, min_px=6))

@@ -110,9 +110,9 @@ class RevealBeat(Scene):
                 tip = (start[0] + (end[0] - start[0]) * p, start[1] + (end[1] - start[1]) * p)
                 shapes.arrow(surface, start, tip, (10, 10, 14), max(4, round(11 * u)), 30 * u)
                 shapes.arrow(surface, start, tip, theme.DANGER, max(3, round(8 * u)), 26 * u)
-        for seat in self.reveal.ambushers:
-            if seat in self.reveal.targets and seat < len(lay.spots):
-                draw_badge(surface, frame, ctx, lay, seat, frame.s("reveal.ambush"), theme.GOLD)
+        badged = {seat for seat in self.reveal.ambushers if seat in self.reveal.targets and seat < len(lay.spots)}
+        for seat in badged:
+            draw_badge(surface, frame, ctx, lay, seat, frame.s("reveal.ambush"), theme.GOLD, badged)
         banner = span(t, self.AMBUSH, 0.25) * (1 - span(t, self.AMBUSH + 1.6, 0.5))
         if banner > 0 and not self.resolution_only:
             draw_banner(surface, frame, ctx, lay, frame.s("reveal.ambush"), banner)

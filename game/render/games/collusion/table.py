@@ -270,7 +270,7 @@ class TableScene(Scene):
                                      border_radius=round(12 * u))
         for seat in pending:
             if seat < len(lay.spots):
-                draw_badge(surface, frame, ctx, lay, seat, frame.s("reveal.ambush"), theme.GOLD)
+                draw_badge(surface, frame, ctx, lay, seat, frame.s("reveal.ambush"), theme.GOLD, pending)
         for seat in pending:
             if seat < len(lay.spots):
                 pygame.draw.rect(surface, theme.mix(theme.DANGER, theme.GOLD, pulse),

@@ -78,7 +78,7 @@ class RevealBeat(Scene):
         st = stage(frame.size, len(seats))
         draw_clue(surface, frame, ctx, st, self.clue, self.clues_left)
         if self.host is not None and self.host < len(st.lay.spots) and self.host != r.subject:
-            draw_badge(surface, frame, ctx, st.lay, self.host, say(frame, "badge.host"), theme.GOLD)
+            draw_badge(surface, frame, ctx, st.lay, self.host, say(frame, "badge.host"), theme.GOLD, (r.subject,))
         if r.outcome is Outcome.SKIPPED:
             draw_identity_tabs(surface, frame, ctx, st.lay, seats)
             draw_caption(surface, frame, ctx, st.lay.caption, result_sentence(frame, seats, r), theme.TEXT, px=24)
@@ -88,7 +88,7 @@ class RevealBeat(Scene):
         draw_pointing(surface, frame, st.lay, seats, r.pointing, ease(span(t, self.ARROWS, 1.0)), keep_clear=st.middle,
                       keep_out=(st.middle,))
         if r.subject is not None and r.subject < len(st.lay.spots) and t >= self.SUBJECT:
-            draw_badge(surface, frame, ctx, st.lay, r.subject, say(frame, "badge.subject"), theme.GOLD)
+            draw_badge(surface, frame, ctx, st.lay, r.subject, say(frame, "badge.subject"), theme.GOLD, (self.host,))
         draw_identity_tabs(surface, frame, ctx, st.lay, seats)
         if r.identity is not None and self.IDENTITY <= t < self.LAND + 0.6:
             self._draw_identity_card(surface, frame, ctx, st, seats, t)

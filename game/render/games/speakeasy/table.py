@@ -393,12 +393,13 @@ class TableScene(Scene):
         draw_clue(surface, frame, ctx, st, clue_from(view), int(view.get("clues_left", 0) or 0))
         draw_host_and_timer(surface, frame, ctx, st, seats, host)
         if host is not None and host < len(st.lay.spots):
-            draw_badge(surface, frame, ctx, st.lay, host, say(frame, "badge.host"), theme.GOLD)
+            draw_badge(surface, frame, ctx, st.lay, host, say(frame, "badge.host"), theme.GOLD,
+                       () if result is None else (result.subject,))
         if result is not None:
             draw_spotlight(surface, frame, st.lay, result.subject, self.t)
             draw_pointing(surface, frame, st.lay, seats, result.pointing, 1.0, keep_clear=st.middle, keep_out=(st.middle,))
             if result.subject is not None and result.subject < len(st.lay.spots):
-                draw_badge(surface, frame, ctx, st.lay, result.subject, say(frame, "badge.subject"), theme.GOLD)
+                draw_badge(surface, frame, ctx, st.lay, result.subject, say(frame, "badge.subject"), theme.GOLD, (host,))
             text = result_sentence(frame, seats, result) + say(frame, "sep") + self._next(frame, seats, view)
             draw_caption(surface, frame, ctx, st.lay.caption, text, theme.TEXT, px=22)
         else:

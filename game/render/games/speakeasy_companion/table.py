@@ -138,13 +138,15 @@ class CompanionTableScene(Scene):
             self._draw_countdown(surface, frame, ctx, mid)
         if phase in ("pointing", "recording"):
             done = view.get("pointed", []) if phase == "pointing" else (view.get("recorded") or {}).get("done", [])
-            for seat in done:
-                draw_badge(surface, frame, ctx, lay, int(seat), s(frame, "badge.pointed"), theme.GOOD)
+            badged = {int(seat) for seat in done}
+            for seat in badged:
+                draw_badge(surface, frame, ctx, lay, seat, s(frame, "badge.pointed"), theme.GOOD, badged)
         if phase in ("identity", "reveal") and view.get("pointing") is not None:
             self._draw_reveal(surface, frame, ctx, lay, view, seats)
         if phase == "final_identities":
-            for seat in view.get("identity_asked", []):
-                draw_badge(surface, frame, ctx, lay, int(seat), s(frame, "badge.turn_over"), theme.ACCENT)
+            asked = {int(seat) for seat in view.get("identity_asked", [])}
+            for seat in asked:
+                draw_badge(surface, frame, ctx, lay, seat, s(frame, "badge.turn_over"), theme.ACCENT, asked)
         draw_caption(surface, frame, ctx, lay.caption, self._caption(frame, view, seats), theme.TEXT, px=24)
         if phase in ("pointing", "choosing", "reveal"):
             u = frame.scale.u
@@ -206,9 +208,9 @@ class CompanionTableScene(Scene):
             if src != dst:  # side: two seats pointing at each other get two arrows side by side
                 draw_seat_arrow(surface, lay.spots[src].plate, lay.spots[dst].plate, avoid, pointer_colour(seats, src), u,
                                 progress, side=7 * u, plates=[s.plate for s in lay.spots], rather_not=(lay.caption,))
-        for src, dst in pointing:  # the words over the arrows
-            if src == dst:
-                draw_badge(surface, frame, ctx, lay, src, s(frame, "badge.self"), pointer_colour(seats, src))
+        selves = {src for src, dst in pointing if src == dst}
+        for src in selves:  # the words over the arrows
+            draw_badge(surface, frame, ctx, lay, src, s(frame, "badge.self"), pointer_colour(seats, src), selves)
 
     # ------------------------------------------------------------------------------ words
     def _caption(self, frame: Frame, view: Mapping[str, Any], seats: Sequence[SeatModel]) -> str:
