@@ -129,14 +129,14 @@ def test_host_link_runs_the_lobby(table: Table, phones: Phones) -> None:
     assert table.seat_code(0) in host.inner_text(".host")  # the host sees the typed codes
     # A bad value is refused in clear words and changes nothing.
     before = table.snapshot().settings["conspiracy_ms"]
-    field = host.locator("label.field:has-text('Conspiracy time') input")
+    field = host.locator(".field:has-text('Conspiracy time') input")
     field.fill("0")
     field.press("Enter")
     host.wait_for_selector(".toast-error")
     assert "setting isn't allowed" in host.inner_text("#toasts")
     assert table.snapshot().settings["conspiracy_ms"] == before
     # A good one is taken.
-    field = host.locator("label.field:has-text('Conspiracy time') input")
+    field = host.locator(".field:has-text('Conspiracy time') input")
     field.fill("45")
     field.press("Enter")
     for _ in range(100):
