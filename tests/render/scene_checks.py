@@ -13,6 +13,7 @@ from game.render.kit.scene import Frame, RenderContext
 from game.render.kit.sound import SoundBank
 from game.render.kit.table import background, table_layout
 from game.render.kit.text import TextRenderer
+from game.render.tapes import play_moment
 
 SIZES = ((1280, 720), (1920, 1080), (3840, 2160))
 LANGS = ("en", "fa", "th")
@@ -74,6 +75,16 @@ def overflow_probe(problems: list[str], size: tuple[int, int], *, links_may_be_s
 
 def probing_context(problems: list[str], size: tuple[int, int], **options: bool) -> RenderContext:
     return RenderContext(TextRenderer(overflow_probe(problems, size, **options)), QrCache(), SoundBank(enabled=False))
+
+
+def assert_no_text_overflows(moments, size: tuple[int, int], **options: bool) -> None:
+    """Every moment drawn at ``size``: no text cut off or unreadably small (``overflow_probe``)."""
+    problems: list[str] = []
+    ctx = probing_context(problems, size, **options)
+    surface = pygame.Surface(size)
+    for moment in moments:
+        play_moment(moment, size, ctx).draw(surface)
+        assert not problems, (moment.name, problems[:5])
 
 
 def scene_state(scene, *, frame_position: bool = False) -> dict:

@@ -7,7 +7,14 @@ from functools import cache
 
 import pygame
 import pytest
-from scene_checks import LANGS, SIZES, assert_draw_is_pure, assert_paints_the_whole_window, probing_context
+from scene_checks import (
+    LANGS,
+    SIZES,
+    assert_draw_is_pure,
+    assert_no_text_overflows,
+    assert_paints_the_whole_window,
+    probing_context,
+)
 
 from game import i18n
 from game.render.companion_tapes import speakeasy_moments as moments
@@ -42,12 +49,7 @@ def test_every_scene_draws(lang, shared_ctx):
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("lang", LANGS)
 def test_no_text_overflows_its_box_or_gets_unreadably_small(lang, size):
-    problems: list[str] = []
-    ctx = probing_context(problems, size)
-    surface = pygame.Surface(size)
-    for moment in MOMENTS[lang]:
-        play_moment(moment, size, ctx).draw(surface)
-        assert not problems, (moment.name, problems[:5])
+    assert_no_text_overflows(MOMENTS[lang], size)
 
 
 @pytest.mark.parametrize("lang", LANGS)
