@@ -1,6 +1,6 @@
 """Every string file in game/i18n/ (the TV's ``screen*`` and the phone's ``web``): each English
 string exists in Persian and Thai, and each of its ``{placeholders}`` appears there too, so no
-sentence drops a player's name or a number in translation (issue 11 item 11)."""
+sentence drops a player's name or a number in translation."""
 from __future__ import annotations
 
 import json

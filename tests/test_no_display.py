@@ -1,4 +1,4 @@
-"""Issue 11 item 21: ``tabletop`` on a machine with no display says so and runs headless, with a
+"""``tabletop`` on a machine with no display says so and runs headless, with a
 clean terminal (no SDL off-screen window, no ALSA/XDG noise); ``tools/test`` says before it runs
 apt-get that it needs root or sudo; the phone README no longer says phones cannot press in races."""
 from __future__ import annotations

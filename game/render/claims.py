@@ -1,4 +1,4 @@
-"""The host's approval prompt on the big screen (issue 11 item 1): a new phone asks for a held seat
+"""The host's approval prompt on the big screen: a new phone asks for a held seat
 (its player's phone died, or a guest wants a bot's seat mid-game). Drawn over any scene while the
 snapshot's ``claims`` are not empty; Y allows and N refuses the first request, as Allow
 and Refuse do on the host console. A kiosk's keyboard belongs to the guests: there only the host

@@ -1,4 +1,4 @@
-"""Cheating Moth: the pure rules engine (rule ids M1–M19 of ``shared/rules/cheating-moth.md``).
+"""Cheating Moth: the pure rules engine (rule ids M1–M19 of ``docs/rules/cheating-moth.md``).
 
 Players shed their hands onto a discard pile (one higher or lower than the top, wrapping 5↔1),
 cheat cards away while the guard is not looking, and race to slap the pile. Real time never enters

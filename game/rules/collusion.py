@@ -1,6 +1,6 @@
 """Collusion (*Tabani* / *Rod Ruang*, published as *Dead Last*): the pure rules engine.
 
-Rule ids C1–C20 refer to ``rules/collusion.md``; the wire formats of views, actions and events are
+Rule ids C1–C20 refer to ``docs/rules/collusion.md``; the wire formats of views, actions and events are
 pinned in ``docs/views/collusion.md``. The engine is pure: the seeded :class:`Rng` lives in the state,
 time only arrives as :class:`Timeout` actions applied by the table (seat ``None``).
 

@@ -17,7 +17,7 @@ showdown action, so both modes resolve them with the same code. What the compani
 * **Quick rules** (``notes``): what the last change did, as rule ids with the seats involved, for
   every phone to say in the table's language.
 
-Rule ids C1–C20 refer to ``rules/collusion.md``; formats in ``docs/views/collusion_companion.md``.
+Rule ids C1–C20 refer to ``docs/rules/collusion.md``; formats in ``docs/views/collusion_companion.md``.
 """
 from __future__ import annotations
 

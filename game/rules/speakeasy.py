@@ -1,4 +1,4 @@
-"""Speakeasy: the pure rules engine (rule ids S1–S13 of ``shared/rules/speakeasy.md``).
+"""Speakeasy: the pure rules engine (rule ids S1–S13 of ``docs/rules/speakeasy.md``).
 
 Each clue: the host (seat order, S5) sees the clue and secretly picks a subject (S6); every other
 seat secretly points at anyone but the host, themselves included, changeable until the

@@ -1,4 +1,4 @@
-"""How many WebSockets the table can hold, from the process's open-file limit (issue 14 item 1).
+"""How many WebSockets the table can hold, from the process's open-file limit.
 
 Every socket is an open file. At start-up :func:`raise_fd_limit` lifts the soft ``RLIMIT_NOFILE``
 towards the hard one (never failing if it cannot), and :func:`size_sockets` shares what the limit

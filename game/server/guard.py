@@ -1,4 +1,4 @@
-"""The HTTP server's door (issue 11 item 7): a connection must finish its first request's headers
+"""The HTTP server's door: a connection must finish its first request's headers
 within ``header_s`` or it is closed, and one address holds at most ``per_address`` connections at
 once. Without these, a device on the LAN that opens a thousand idle connections fills the table's
 open-file limit and nobody can join. The table's own machine (loopback) is never capped.

@@ -97,7 +97,7 @@ async def start_table(config: TableConfig, settings: ServerSettings | None = Non
     runner = web.AppRunner(app, handle_signals=False, access_log=None)
     await runner.setup()
     assert runner.server is not None
-    guard_server(app, runner.server)  # header deadline and per-address caps (issue 11 item 7)
+    guard_server(app, runner.server)  # header deadline and per-address caps (game/server/guard.py)
     bind = config.host or ALL_INTERFACES
     site = web.TCPSite(runner, bind, config.port, reuse_address=True)
     try:

@@ -1,4 +1,4 @@
-"""The live table with the arcade board (issue 7): a Mosquito decided by simulated buttons through
+"""The live table with the arcade board: a Mosquito decided by simulated buttons through
 the session's one judge, unplugged mid-race (phones decide, the notice shows), found again, and
 ``tabletop --headless --serial <pty>`` starting on the simulator."""
 from __future__ import annotations

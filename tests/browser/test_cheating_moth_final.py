@@ -1,4 +1,4 @@
-"""Cheating Moth's end on the phones and /watch names the winner(s) (M19, issue 11 item 13): not only
+"""Cheating Moth's end on the phones and /watch names the winner(s) (M19, docs/rules/cheating-moth.md): not only
 "And the winner is…", and that title no longer stands above the winner card ("Game over" does, and
 the card says who won) — in the full game and in the companion. The game is played to its end by bots on the table's own engine, then the
 phones show it in English, Persian and Thai (screenshots: out/phone/<lang>_moth_final*.png)."""

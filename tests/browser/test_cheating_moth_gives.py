@@ -1,6 +1,6 @@
 """Cheating Moth gives on the phone (M13): pick a card, then the player it goes to. A second give in
 the same round starts again from the card: never a "Give to" button for a card already given
-(issue 11 item 12: those buttons answered "You can't do that now" and the give fell to the timer)."""
+(those buttons once answered "You can't do that now" and the give fell to the timer)."""
 from __future__ import annotations
 
 import dataclasses

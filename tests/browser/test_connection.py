@@ -19,7 +19,7 @@ def test_join_by_typed_code(table: Table, phones: Phones) -> None:
     page = phones.open(f"{table.url}/join")
     page.type("[data-testid=code-input]", "b0q-x")  # only letters of the code alphabet stay, upper case
     assert page.input_value("[data-testid=code-input]") == "X"
-    assert "Codes never use B 0 Q" in page.inner_text(".form-error")  # item 9: not silently dropped
+    assert "Codes never use B 0 Q" in page.inner_text(".form-error")  # letters no code uses: named, not silently dropped
     taken = {seat.code for seat in table.snapshot().seats}
     unknown = next(c for c in ("ACDE", "FHJK", "MNPR") if c not in taken)
     page.fill("[data-testid=code-input]", "")

@@ -1,4 +1,4 @@
-"""/watch when the gallery is full (issue 14 item 1): the spectator over the cap is told kindly in
+"""/watch when the gallery is full: the spectator over the cap is told kindly in
 the table's language, with a try-again button that gets in once a place frees up."""
 from __future__ import annotations
 

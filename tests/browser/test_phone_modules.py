@@ -1,5 +1,5 @@
 """The phone loads a game's screens from the module the table names (the catalog's ``phone`` path,
-issue 10), not from a list of game names in the app: a variant added by one catalog line plays on
+one per game), not from a list of game names in the app: a variant added by one catalog line plays on
 the phones with the module its descriptor names."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Screenshots of the phone pages issue 11 changed, in English, Persian and Thai with real names
+"""Screenshots of the phone pages with secrets and names, in English, Persian and Thai with real names
 (out/phone/<lang>_<page>.png): secrets face down and shown (identity, gold, hand), the guard's plate
 with a subtle tell, a give, a caught cheater named twice in one sentence, and a bot with its mark."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 11 items 1 and 2 on real phones: a second phone typing a held seat's code is told to ask
+"""Seat claims on real phones: a second phone typing a held seat's code is told to ask
 the host, the host allows it on the host console, the old phone is told kindly and the new one has
 the seat (its link and code rotated); a bot seat's link mid-game asks for a name, then the host.
 Screenshots: out/phone/<lang>_claim_*.png (the join page, the waiting phone, the host console)."""
@@ -48,7 +48,7 @@ def test_item1_a_held_seats_code_on_a_new_phone_asks_the_host_who_allows_it(lang
     host = host_console(table, phones, lang)
 
     new_phone = phones.open(f"{table.url}/join", scale=2, init_script=f"localStorage.setItem('tabletop.lang', '{lang}')")
-    new_phone.type("[data-testid=code-input]", "b0s")  # item 9: letters no code uses are named, not dropped silently
+    new_phone.type("[data-testid=code-input]", "b0s")  # letters no code uses are named, not dropped silently
     assert "B 0 S" in new_phone.inner_text(".form-error")
     assert message_look(new_phone) == ("form-error", "alert", DANGER_RED)  # a real error stays red
     shoot(new_phone, shots, lang, "join_letters")
@@ -68,7 +68,7 @@ def test_item1_a_held_seats_code_on_a_new_phone_asks_the_host_who_allows_it(lang
 
     host.wait_for_selector("[data-testid=claim-0]")
     assert WORDS[lang][2] in host.inner_text("[data-testid=claims]")
-    assert host.locator("[data-testid=kick-hint]").count() == 1  # item 2: "Free seat" says what it does
+    assert host.locator("[data-testid=kick-hint]").count() == 1  # "Free seat" says what it does
     host.set_viewport_size({"width": 360, "height": 900})
     shoot(host, shots, lang, "claim_host")
     host.click("[data-testid=allow-0]")

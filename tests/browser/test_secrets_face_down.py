@@ -1,4 +1,4 @@
-"""Secrets face down (issue 11 item 4): Speakeasy's identity, Collusion's gold values and Cheating
+"""Secrets face down: Speakeasy's identity, Collusion's gold values and Cheating
 Moth's hand are covered on the phone until their player taps to look, like a boxed game's "look at
 your card and put it face down". The cover is a real button (touch, mouse, keyboard), a redraw from
 the table keeps a shown secret shown, "Put face down" covers it again, and a hand that has been

@@ -192,7 +192,7 @@ COUNTS = """async (lang) => {
             "0", "+0 มิลลิวินาที", "เวลาคลาดเคลื่อนได้ ±0 มิลลิวินาที"]),
 ])
 def test_counts_follow_each_languages_plural_rules(lang: str, expected: list[str], table: Any, phones: Any) -> None:
-    """ "1 card", not "1 cards" (Intl.PluralRules, issue 11 item 14). Persian zero, one rule (item 15):
+    """ "1 card", not "1 cards" (Intl.PluralRules). Persian zero, one rule:
     a count of zero is spelled "صفر", since the digit ۰ alone reads as a dot; a measure (a clock, a
     race margin "+۰ ms", an error bound "±۰ ms") keeps the digit beside its unit or sign."""
     page = phones.open(f"{table.url}/join")

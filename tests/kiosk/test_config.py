@@ -124,7 +124,7 @@ async def test_a_fresh_kiosk_table_uses_the_file(tmp_path: Path) -> None:
     assert session.table.settings["pointing_ms"] == 60_000  # the house rule
     assert session.table.table_settings.idle_reset_minutes == 15
     session.host_command({"command": "set_game", "game": "collusion"})
-    assert session.table.preset == "rod_ruang"  # a Thai table plays the Thai edition (issue 11 item 19)
+    assert session.table.preset == "rod_ruang"  # a Thai table plays the Thai edition (docs/rules/collusion.md)
     assert session.table.settings["conspiracy_ms"] == 90_000  # no house rule for collusion: the edition's default
     session.host_command({"command": "set_game", "game": "speakeasy"})
     assert session.table.settings["pointing_ms"] == 60_000

@@ -11,7 +11,7 @@ them, and the big screen's snapshot) and checked by ``secrets_kit.check``; then,
 
 * **Nothing but the owner sees a secret** (non-interference): each secret of the moment is changed
   in the engine's state, and every observer but its owner must be given the very view it was sent.
-  The secrets (``docs/views/speakeasy_companion.md``; rule ids of ``rules/speakeasy.md``):
+  The secrets (``docs/views/speakeasy_companion.md``; rule ids of ``docs/rules/speakeasy.md``):
   an identity dealt to a phone, not yet turned over (S1, S4; turned over at S8, S12); the subject
   the host picked (S6) until the pointing is revealed (S7); whom a seat points at on its phone
   until the reveal (S7). Real fingers (``pointing: hands``) and the score pad are public.

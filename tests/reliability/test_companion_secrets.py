@@ -1,7 +1,7 @@
 """The secrets matrix over the companion variants without bots (``companion_secrets_kit.py``):
 seeded scripted people play whole games through a real session on virtual time; at every change
 no seat, spectator, host console or big-screen snapshot holds another seat's secret, and a leak
-planted in an engine's view is caught. Rule ids: ``rules/speakeasy.md`` (S…), ``rules/cheating_moth.md`` (M…).
+planted in an engine's view is caught. Rule ids: ``docs/rules/speakeasy.md`` (S…), ``docs/rules/cheating-moth.md`` (M…).
 """
 from __future__ import annotations
 

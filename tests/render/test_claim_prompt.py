@@ -1,4 +1,4 @@
-"""The TV's approval prompt (issue 11 item 1): a phone asking for a held seat is shown over any
+"""The TV's approval prompt: a phone asking for a held seat is shown over any
 scene, Y allows and N refuses the first request; without a request, Y and N do what they did."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The render package's shape (issue 10): one kit every game builds on, one package per game's
+"""The render package's shape: one kit every game builds on, one package per game's
 screen, no game's scenes importing another's, the kit importing no game."""
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""Issue 11's screen items: plurals by real rules (14), Persian as Persian is written (15), a bot's
-one name and its mark (16), names with emoji (17), the identity card clear of the clue and text
-sized for 3 m (18), and Cheating Moth's final naming the winner (13)."""
+"""The big screen's words: plurals by real rules, Persian as Persian is written, a bot's
+one name and its mark, names with emoji, the identity card clear of the clue and text
+sized for 3 m, and Cheating Moth's final naming the winner (M19)."""
 from __future__ import annotations
 
 import dataclasses

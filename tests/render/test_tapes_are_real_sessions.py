@@ -1,5 +1,5 @@
-"""Every picture the screen tests and tools/screenshots.py draw is a real session's snapshot (issue
-10 item 3): no module of the screen builds a snapshot by hand, and the companion tapes come from a
+"""Every picture the screen tests and tools/screenshots.py draw is a real session's snapshot:
+no module of the screen builds a snapshot by hand, and the companion tapes come from a
 companion-mode session whose races were judged by the session's race floor."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Cheating Moth rules, one test (or a few) per rule id M1–M19 of ``shared/rules/cheating-moth.md``."""
+"""Cheating Moth rules, one test (or a few) per rule id M1–M19 of ``docs/rules/cheating-moth.md``."""
 from __future__ import annotations
 
 import dataclasses

@@ -1,4 +1,4 @@
-"""One or more tests per Collusion rule id (C1–C20, rules/collusion.md)."""
+"""One or more tests per Collusion rule id (C1–C20, docs/rules/collusion.md)."""
 from __future__ import annotations
 
 from collections import Counter

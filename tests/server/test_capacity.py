@@ -1,4 +1,4 @@
-"""Socket caps per role (issue 14 item 1): the gallery of spectators is sized from the open-file
+"""Socket caps per role: the gallery of spectators is sized from the open-file
 limit, a spectator over it is refused kindly (gallery_full, 4009), and seats never lose room to it."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 11 item 7: one device on the LAN cannot lock the table. HTTP connections that never send
+"""One device on the LAN cannot lock the table. HTTP connections that never send
 their headers are closed after the header deadline, one address holds a bounded number of
 connections and sockets, sockets that never say hello are closed after the hello deadline, and a
 flood of silent sockets never refuses a seated phone's reconnect. The clock is injected."""

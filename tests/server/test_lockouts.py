@@ -1,4 +1,4 @@
-"""Issue 11 item 8: guessing is hopeless and lockouts are narrow. Wrong PINs back off per address
+"""Guessing is hopeless and lockouts are narrow. Wrong PINs back off per address
 and, table-wide, only for addresses that guessed wrong themselves; wrong codes back off per
 address but a free seat's code always works; unknown seat links back off per address but a
 seated phone's own key always works. The clock is injected: no test waits for real time."""

@@ -1,4 +1,4 @@
-"""Message framing lives in server/protocol.py only (issue 10): the session gives a message's
+"""Message framing lives in server/protocol.py only: the session gives a message's
 fields, the server puts the protocol version and the kind around them."""
 from __future__ import annotations
 

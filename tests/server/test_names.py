@@ -1,4 +1,4 @@
-"""Issue 11 item 17 (entry side): a name the big screen cannot draw (an emoji, a pictograph) is
+"""Names at entry: a name the big screen cannot draw (an emoji, a pictograph) is
 refused at entry with a typed error naming the characters; Persian (with its ZWNJ) and Thai names
 are taken as typed."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 11 item 6: a lone UTF-16 surrogate anywhere in a message (token, PIN, id, field name,
+"""A lone UTF-16 surrogate anywhere in a message (token, PIN, id, field name,
 kind, name, an action's text) is answered as ``malformed`` and logged once: never a dropped
 socket, never a traceback, and the socket keeps working."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Who may hold a seat (issue 11 items 1 and 2): a seat's own phone (its device key) returns
+"""Who may hold a seat: a seat's own phone (its device key) returns
 silently; its link or code on another phone only asks the host, who allows (the seat moves, its
 link, code and key rotate, the old phone is told) or refuses; a bot's seat needs a name."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A bot has one name everywhere (issue 11 item 16): the session gives it a name from its seat
+"""A bot has one name everywhere: the session gives it a name from its seat
 colour in the table's language (``seating.bot_name``), the same in the big screen's snapshot and in
 every phone's lobby; the phone adds a robot mark beside it."""
 from __future__ import annotations

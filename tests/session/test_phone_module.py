@@ -1,4 +1,4 @@
-"""The phone app loads a game's module from what the table says (issue 10): every ``state``
+"""The phone app loads a game's module from what the table says: every ``state``
 carries the game's catalog ``phone`` path, and that file exists in the phone app."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 11 item 19: a table's edition follows its language unless the host chose one (Collusion:
+"""A table's edition follows its language unless the host chose one (Collusion:
 Tabani in Persian, Rod Ruang in Thai; Speakeasy: the deck of the language)."""
 from __future__ import annotations
 

@@ -161,7 +161,7 @@ async def test_M15_beetle_first_holder_wins_and_the_public_stays_blind(moth: Ses
 
 
 async def test_M15_holders_who_stay_still_are_not_shown_on_the_screen(moth: Session) -> None:
-    """Issue 11 item 3: the snapshot (screen, spectators) learns who pressed, never who held the
+    """M16 (docs/rules/cheating-moth.md): the snapshot (screen, spectators) learns who pressed, never who held the
     number but did not press."""
     start(moth)
     for seed in range(4, 40):

@@ -1,4 +1,4 @@
-"""Issue 11 item 20: after kill -9 and a restart, a running game timer resumes with the time that
+"""After kill -9 and a restart, a running game timer resumes with the time that
 was left (its deadline is journaled on the wall clock), not with a fresh duration."""
 from __future__ import annotations
 
