@@ -9,7 +9,11 @@ down the phones' own reading in the measuring process), each a bare WebSocket cl
 the version off each frame's head (:class:`Watcher`: about 11 µs of CPU per state; aiohttp's client
 took about 18 µs, and a thousand of them share this machine's two cores with the table).
 
-    python3 bench/bench_ws.py [--samples 300] [--spectators 200,1000]
+    python3 bench/bench_ws.py [--samples 300] [--spectators 200,1000] [--window xvfb|no]
+
+The windowed row runs the table as ``tabletop`` does with its TV: the table's loop in a thread of the
+pygame process, the 1920×1080 window on a virtual display (Xvfb, started by the bench), in the same
+run as the headless row, and prints the ratio of the two and the process's RSS.
 
 Spectators get the coalesced public feed (at most 10 states a second, ``game/server/hub.py``); the
 bench prints the rate each spectator saw, and the server's RSS and CPU per spectator (from /proc).
@@ -347,9 +351,70 @@ async def serve(data_dir: str, port: int) -> None:
         await stop_table(started)
 
 
-def start_server(data_dir: str, port: int) -> subprocess.Popen[str]:
+def serve_windowed(data_dir: str, port: int) -> None:
+    """``--window-worker``: the table as ``tabletop`` runs it with its TV: the table's loop in a
+    thread, the window (1920×1080) on the main thread of the same process, until stdin closes.
+    Prints how many frames the TV drew."""
+    import threading
+
+    sys.path.insert(0, str(ROOT))
+    import pygame
+
+    from game.config import TableConfig
+    from game.render import app
+    from game.server.runtime import TableRuntime
+
+    config = TableConfig(host="127.0.0.1", port=port, data_dir=Path(data_dir), admin_pin=PIN, new=True,
+                         window_size=(1920, 1080))
+    runtime = TableRuntime(config)
+    runtime.start()
+    runtime.wait_ready()
+    print(f"Listening on port {runtime.port}", flush=True)
+
+    def stop_on_eof() -> None:
+        sys.stdin.read()
+        pygame.event.post(pygame.event.Event(pygame.QUIT))
+
+    threading.Thread(target=stop_on_eof, daemon=True).start()
+    drawn = 0
+    step = app.WindowLoop.step
+
+    def counting(loop: app.WindowLoop, *args: Any) -> list[Any]:
+        nonlocal drawn
+        ops = step(loop, *args)
+        drawn += loop.drew
+        return ops
+
+    app.WindowLoop.step = counting  # type: ignore[method-assign]
+    t0 = time.monotonic()
+    try:
+        app.run_window(runtime, config)
+    finally:
+        runtime.stop()
+    print(f"TV frames drawn: {drawn} in {time.monotonic() - t0:.1f} s", flush=True)
+
+
+def start_xvfb() -> tuple[subprocess.Popen[bytes], str]:
+    """A virtual 1920×1080 display on a free display number (Xvfb picks it)."""
+    read, write = os.pipe()
+    proc = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "1920x1080x24", "-nolisten", "tcp"],
+                            pass_fds=(write,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.close(write)
+    with os.fdopen(read) as pipe:
+        number = pipe.readline().strip()
+    if not number:
+        proc.kill()
+        raise RuntimeError("Xvfb did not start")
+    return proc, f":{number}"
+
+
+def start_server(data_dir: str, port: int, display: str | None = None) -> subprocess.Popen[str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen([sys.executable, __file__, "--server-worker", data_dir, str(port)],
+    worker = "--server-worker"
+    if display is not None:
+        worker = "--window-worker"
+        env.update(DISPLAY=display, SDL_VIDEODRIVER="x11", SDL_AUDIODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1")
+    proc = subprocess.Popen([sys.executable, __file__, worker, data_dir, str(port)],
                             cwd=ROOT, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True)
     assert proc.stdout is not None
@@ -359,19 +424,23 @@ def start_server(data_dir: str, port: int) -> subprocess.Popen[str]:
     raise RuntimeError("the server did not start")
 
 
-def one_run(samples: int, spectators: int, interval_s: float) -> tuple[list[float], float]:
-    """Prints the run's figures; returns the phones' samples and the server's CPU seconds per second."""
+def one_run(samples: int, spectators: int, interval_s: float,
+            display: str | None = None) -> tuple[list[float], float]:
+    """Prints the run's figures; returns the phones' samples and the server's CPU seconds per second.
+    ``display``: the table runs with its TV window on this X display (a windowed row)."""
     with tempfile.TemporaryDirectory(prefix="bench-ws-", dir=os.environ.get("BENCH_DIR")) as data_dir:
         port = free_port()
         url = f"http://127.0.0.1:{port}/ws"
-        server = start_server(data_dir, port)
+        server = start_server(data_dir, port, display)
         rss_before = rss_kib(server.pid)
+        rss_peak = rss_before
         watchers = start_spectators(url, spectators) if spectators else None
         rss_crowd = rss_kib(server.pid)
         try:
             cpu0, t0 = cpu_s(server.pid), time.monotonic()
             phones, sent = asyncio.run(run(samples, url, interval_s))
             cpu_rate = (cpu_s(server.pid) - cpu0) / (time.monotonic() - t0)
+            rss_peak = max(rss_peak, rss_kib(server.pid))
             feed: dict[str, Any] = {}
             if watchers is not None:
                 out, _ = watchers.communicate(str(sent[-1][0]), timeout=120)
@@ -384,9 +453,13 @@ def one_run(samples: int, spectators: int, interval_s: float) -> tuple[list[floa
                     else:
                         proc.terminate()
                     proc.wait(10)
-    suffix = f" + {spectators} spectators" if spectators else ""
+        tail = server.stdout.read().strip() if server.stdout is not None else ""
+    suffix = f" + {spectators} spectators" if spectators else " (TV window up)" if display else ""
     report(f"action -> all 12 phones updated{suffix}", phones)
     print(f"{'':<46} server CPU {cpu_rate * 100:5.1f} % of a core; load average {load_average()}")
+    if display:
+        drawn = next((line for line in tail.splitlines() if line.startswith("TV frames")), "TV frames: ?")
+        print(f"{'':<46} table + TV process RSS {rss_peak / 1024:.0f} MB; {drawn}")
     if spectators:
         last = feed["last"]
         everyone = [max(p, (last[str(v)] - t) / 1e6) for p, (v, t) in zip(phones, sent) if str(v) in last]
@@ -459,9 +532,14 @@ def main() -> int:
     if len(sys.argv) == 4 and sys.argv[1] == "--server-worker":
         asyncio.run(serve(sys.argv[2], int(sys.argv[3])))
         return 0
+    if len(sys.argv) == 4 and sys.argv[1] == "--window-worker":
+        serve_windowed(sys.argv[2], int(sys.argv[3]))
+        return 0
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--samples", type=int, default=300)
     parser.add_argument("--spectators", default="200,1000", help="comma-separated crowd sizes (0: none)")
+    parser.add_argument("--window", choices=("xvfb", "no"), default="xvfb",
+                        help="xvfb: also a windowed row (the table with its TV on a virtual display, 1920x1080)")
     parser.add_argument("--interval-ms", type=float, default=50.0,
                         help="time from one action to the next (a real table: far more than 50 ms)")
     args = parser.parse_args()
@@ -469,7 +547,16 @@ def main() -> int:
           f"{os.environ.get('BENCH_DIR') or tempfile.gettempdir()}")
     print(f"load average at start: {load_average()}")
     report("server work per action (no sockets)", asyncio.run(server_work(args.samples)))
-    _, cpu_alone = one_run(args.samples, 0, args.interval_ms / 1000)
+    headless, cpu_alone = one_run(args.samples, 0, args.interval_ms / 1000)
+    if args.window == "xvfb":
+        xvfb, display = start_xvfb()
+        try:
+            windowed, _ = one_run(args.samples, 0, args.interval_ms / 1000, display)
+        finally:
+            xvfb.terminate()
+            xvfb.wait(10)
+        print(f"{'':<46} with the TV / headless: p50 x{statistics.median(windowed) / statistics.median(headless):.2f}"
+              f"   p99 x{pct(windowed, 99) / pct(headless, 99):.2f}")
     for crowd in (int(n) for n in args.spectators.split(",") if int(n) > 0):
         _, cpu_crowd = one_run(args.samples, crowd, args.interval_ms / 1000)
         print(f"{'':<46} server CPU per spectator: {(cpu_crowd - cpu_alone) / crowd * 1e6:.0f} µs/s "

@@ -7,8 +7,10 @@ screen without a window (tests, screenshots, benchmarks).
 """
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import os
+import sys
 from collections.abc import Iterator
 from functools import cache
 from typing import TYPE_CHECKING, Protocol, cast
@@ -22,7 +24,7 @@ from game.session.snapshot import InputEvent, InputKind, InputSource, Mode, Tabl
 from .claims import claim_answer, draw_claims
 from .howto import HowToPlay, intro_of, is_skip
 from .kit.qr import QrCache
-from .kit.scene import Director, Frame, HostCommand, Intent, RenderContext, Scene, WindowOp, host
+from .kit.scene import ClockReads, Director, Frame, HostCommand, Intent, RenderContext, Scene, WindowOp, host
 from .kit.sound import SoundBank
 from .kit.text import TextProbe, TextRenderer
 from .lobby import LobbyScene
@@ -34,6 +36,9 @@ FPS = 60
 STEP_S = 1 / FPS  # the fixed animation step
 MAX_CATCH_UP_S = 0.25
 WINDOW_TITLE = "Tabletop"
+# the table's loop (a thread of this process) waits at most this long for the interpreter while the
+# TV draws in Python (CPython's default is 5 ms, which a phone's every message would pay)
+SWITCH_INTERVAL_S = 0.0005
 
 
 class Runtime(Protocol):
@@ -75,8 +80,24 @@ def beats_for(snapshot: TableSnapshot, previous: TableSnapshot | None) -> list[S
     return scenes.beats_for(snapshot, previous)
 
 
+def same_picture(old: TableSnapshot, new: TableSnapshot) -> bool:
+    """Whether ``new`` shows what ``old`` did, its events aside: only the version, the clock and
+    the events differ (a phone's secret vote changes the version and brings a ``vote_cast``
+    event, not what the TV shows; the kiosk's attract reel makes a new snapshot every frame). The
+    session makes a new snapshot only when something changed."""
+    if new is old:
+        return True
+    if new.phase is not old.phase or new.public_view is not old.public_view and new.public_view != old.public_view:
+        return False
+    return dataclasses.replace(new, version=old.version, clock_ms=old.clock_ms, events=old.events,
+                               event_seq=old.event_seq) == old
+
+
 class Screen:
-    """The scene stack, its services and the session-clock estimate; draws into any surface."""
+    """The scene stack, its services and the session-clock estimate; draws into any surface.
+
+    It also knows whether the picture may have changed since it last drew (:meth:`needs_draw`):
+    the window draws only then, so a still screen costs almost nothing."""
 
     def __init__(self, probe: TextProbe | None = None, sound: SoundBank | None = None,
                  ctx: RenderContext | None = None) -> None:
@@ -89,6 +110,11 @@ class Screen:
         self._acc = 0.0  # time not yet covered by a whole step
         self._warm_key: tuple | None = None
         self._warmer: Iterator[None] | None = None
+        self._dirty = True  # something changed that the last draw did not show
+        self._drawn: tuple[Scene, ...] = ()  # the scene stack the last draw showed
+        self._drawn_size: tuple[int, int] | None = None
+        self._reads = ClockReads(exact=True)  # how the last draw used the clock
+        self.draws = 0  # frames drawn
 
     # time ---------------------------------------------------------------------------------------
     def now_ms(self) -> int:
@@ -103,11 +129,14 @@ class Screen:
 
     # the loop's three parts -----------------------------------------------------------------------
     def sync(self, snapshot: TableSnapshot) -> None:
-        if snapshot is not self.snapshot:
+        old = self.snapshot
+        if snapshot is not old:
+            self._dirty = self._dirty or old is None or not same_picture(old, snapshot) \
+                or (snapshot.event_seq != old.event_seq and self.director.reacts_to_events())
             self._version = snapshot.version
             self.snapshot = snapshot
             self._local_at_snapshot = self._local
-        self.director.sync(snapshot)
+        self.director.sync(snapshot)  # beats it queues change the stack: needs_draw sees them
 
     def advance(self, seconds: float, size: tuple[int, int]) -> None:
         """Run whole fixed steps covering ``seconds``."""
@@ -118,10 +147,36 @@ class Screen:
             self.director.update(STEP_S, self.frame(size), self.ctx)
 
     def draw(self, surface: pygame.Surface) -> None:
-        self.director.draw(surface, self.frame(surface.get_size()), self.ctx)
-        draw_claims(surface, self.frame(surface.get_size()), self.ctx)  # a phone asking for a held seat
+        frame = self.frame(surface.get_size())
+        self.director.draw(surface, frame, self.ctx)
+        draw_claims(surface, frame, self.ctx)  # a phone asking for a held seat
+        self._reads = frame.reads
+        self._dirty = False
+        self._drawn = tuple(self.director.stack)
+        self._drawn_size = frame.size
+        self.draws += 1
+
+    def invalidate(self) -> None:
+        """The picture must be drawn again (an input, the window exposed or resized)."""
+        self._dirty = True
+
+    def needs_draw(self, size: tuple[int, int]) -> bool:
+        """Whether a frame drawn now could differ from the last one drawn: something changed (a
+        new snapshot, an input, the scene stack, the size), a timer shown changed its second, the
+        last draw read the clock to the millisecond, or a scene on screen animates."""
+        if self.snapshot is None:
+            return False
+        stack = self.director.stack
+        if self._dirty or size != self._drawn_size or len(stack) != len(self._drawn) \
+                or any(a is not b for a, b in zip(stack, self._drawn, strict=True)):
+            return True
+        reads = self._reads
+        if reads.exact or (reads.next_ms is not None and self.now_ms() >= reads.next_ms):
+            return True
+        return self.director.animating(self.frame(size))
 
     def handle(self, event: pygame.event.Event, size: tuple[int, int]) -> list[Intent]:
+        self._dirty = True  # a key, a click, the pointer: the scene may show it
         if event.type == pygame.KEYDOWN:
             if event.key == pygame.K_F11:
                 return [WindowOp.TOGGLE_FULLSCREEN]
@@ -202,10 +257,64 @@ def _open_window(config: TableConfig, fullscreen: bool) -> pygame.Surface:
     return pygame.display.set_mode(config.window_size, flags)
 
 
+class WindowLoop:
+    """One pass of the window's loop at a time (``run_window`` drives it each tick; tests drive it
+    with a fake clock): read the latest snapshot, take the inputs, advance the animation, and draw
+    only when the picture may have changed (:meth:`Screen.needs_draw`). A still screen costs a
+    snapshot read and an event poll a tick; a new snapshot is drawn on the next tick."""
+
+    def __init__(self, runtime: Runtime, screen: Screen, kiosk: KioskLayer | None, how_to_play: HowToPlay) -> None:
+        self.runtime = runtime
+        self.screen = screen
+        self.kiosk = kiosk
+        self.how_to_play = how_to_play
+        self.drew = False  # whether the last step drew a frame (the window flips it)
+
+    def step(self, dt: float, events: list[pygame.event.Event], window: pygame.Surface) -> list[WindowOp]:
+        """One tick; returns what the window itself must do (quit, full screen)."""
+        screen, kiosk = self.screen, self.kiosk
+        real = self.runtime.snapshot()
+        screen.sync(kiosk.shown(real, screen) if kiosk else real)
+        ops: list[WindowOp] = []
+        for event in events:
+            screen.invalidate()  # a key, the pointer, the window exposed: draw again
+            for out in table_input(event, screen, kiosk, window.get_size()):
+                if isinstance(out, InputEvent):
+                    self.runtime.send(out)
+                elif out is WindowOp.TOGGLE_MUTE:
+                    screen.ctx.sound.toggle_mute()
+                else:
+                    ops.append(out)
+        if kiosk is not None:
+            if kiosk.quit_confirmed:
+                ops.append(WindowOp.QUIT)
+            kiosk.tick()
+        size = window.get_size()
+        screen.advance(dt, size)
+        snapshot = screen.snapshot
+        intro = snapshot is not None and intro_of(snapshot) is not None
+        if snapshot is not None and intro:
+            self.how_to_play.update(snapshot, screen.now_ms(), dt, size)
+        self.drew = intro or screen.needs_draw(size)
+        if self.drew:
+            screen.draw(window)
+            if snapshot is not None and intro:
+                self.how_to_play.draw(window, snapshot, screen.now_ms())
+            if kiosk is not None and snapshot is not None:
+                kiosk.draw(window, snapshot, screen.ctx)
+        return ops
+
+
 def run_window(runtime: Runtime, config: TableConfig) -> int:
     """Open the table window and run it until it is closed (Ctrl+Q or the window's close button)."""
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     from game.kiosk.screen import kiosk_layer
+
+    sys.setswitchinterval(SWITCH_INTERVAL_S)  # the table's loop shares this interpreter
+    # SDL on Linux otherwise opens an OpenGL context just to ask whose driver it is (about 110 MB
+    # of Mesa resident for the whole run) and then draws through the plain framebuffer anyway
+    # unless the vendor is NVIDIA or ATI: the plain framebuffer (X11 shared memory) it is
+    os.environ.setdefault("SDL_FRAMEBUFFER_ACCELERATION", "0")
 
     kiosk = kiosk_layer(config)  # kiosk mode: the PIN lock, the attract loop, the hidden pointer
     pygame.init()
@@ -213,41 +322,26 @@ def run_window(runtime: Runtime, config: TableConfig) -> int:
     fullscreen = config.fullscreen
     window = _open_window(config, fullscreen)
     screen = Screen(sound=SoundBank())
-    how_to_play = HowToPlay(screen.ctx)  # the explanation before a game's first round
+    loop = WindowLoop(runtime, screen, kiosk, HowToPlay(screen.ctx))  # how-to-play: before a game's first round
     clock = pygame.time.Clock()
     first = True
     try:
         while True:
             dt = min(MAX_CATCH_UP_S, clock.tick(FPS) / 1000)
-            screen.sync(kiosk.shown(runtime.snapshot(), screen) if kiosk else runtime.snapshot())
-            for event in pygame.event.get():
-                for out in table_input(event, screen, kiosk, window.get_size()):
-                    if out is WindowOp.QUIT:
-                        return 0
-                    if out is WindowOp.TOGGLE_FULLSCREEN:
-                        fullscreen = not fullscreen
-                        window = _open_window(config, fullscreen)
-                    elif out is WindowOp.TOGGLE_MUTE:
-                        screen.ctx.sound.toggle_mute()
-                    elif isinstance(out, InputEvent):
-                        runtime.send(out)
-            if kiosk is not None:
-                if kiosk.quit_confirmed:
-                    return 0
-                kiosk.tick()
+            ops = loop.step(dt, pygame.event.get(), window)
+            if WindowOp.QUIT in ops:
+                return 0
+            if WindowOp.TOGGLE_FULLSCREEN in ops:
+                fullscreen = not fullscreen
+                window = _open_window(config, fullscreen)
+                screen.invalidate()
+            if loop.drew:
+                pygame.display.flip()
             window = pygame.display.get_surface() or window
-            screen.advance(dt, window.get_size())
-            screen.draw(window)
-            if screen.snapshot is not None and intro_of(screen.snapshot) is not None:
-                how_to_play.update(screen.snapshot, screen.now_ms(), dt, window.get_size())
-                how_to_play.draw(window, screen.snapshot, screen.now_ms())
-            if kiosk is not None and screen.snapshot is not None:
-                kiosk.draw(window, screen.snapshot, screen.ctx)
-            pygame.display.flip()
             if first:
                 first = False
                 screen.ctx.sound.load()  # after the lobby is on screen
-            elif clock.get_rawtime() < 1000 / FPS / 2:
+            elif not loop.drew or clock.get_rawtime() < 1000 / FPS / 2:
                 screen.warm_step(window.get_size())  # spare time: prime a font for later scenes
     finally:
         pygame.quit()

@@ -24,13 +24,35 @@ from .text import TextRenderer
 from .theme import Scale
 
 
-@dataclass(frozen=True, slots=True)
-class Frame:
-    """Everything a draw needs besides the scene itself: the snapshot and the session time now."""
+@dataclass(slots=True)
+class ClockReads:
+    """How a draw used the session clock, so the window knows when the picture changes by time alone:
+    ``exact`` when it read ``now_ms`` itself (a smooth countdown), else ``next_ms``, the session time
+    at which a timer it showed changes its shown second (None: no timer shown)."""
 
-    snapshot: TableSnapshot
-    now_ms: int  # estimated session clock at this frame
-    size: tuple[int, int]
+    exact: bool = False
+    next_ms: int | None = None
+
+    def timer_at(self, at_ms: int) -> None:
+        self.next_ms = at_ms if self.next_ms is None else min(self.next_ms, at_ms)
+
+
+class Frame:
+    """Everything a draw needs besides the scene itself: the snapshot and the session time now.
+    Reading :attr:`now_ms` or :meth:`timer_left_ms` is noted in :attr:`reads` (see :class:`ClockReads`)."""
+
+    __slots__ = ("snapshot", "_now_ms", "size", "reads")
+
+    def __init__(self, snapshot: TableSnapshot, now_ms: int, size: tuple[int, int]) -> None:
+        self.snapshot = snapshot
+        self._now_ms = now_ms  # estimated session clock at this frame
+        self.size = size
+        self.reads = ClockReads()
+
+    @property
+    def now_ms(self) -> int:
+        self.reads.exact = True
+        return self._now_ms
 
     @property
     def lang(self) -> str:
@@ -45,8 +67,16 @@ class Frame:
         return i18n.text(self.lang, "screen", key, **values)
 
     def timer_left_ms(self) -> int | None:
+        """Milliseconds left on the running timer. The picture is taken to change when the timer's
+        shown whole second does (``math.ceil(left / 1000)``): a scene that animates with the
+        milliseconds reads :attr:`now_ms` too, or says so in :meth:`Scene.animating`."""
         timer = self.snapshot.timer
-        return None if timer is None else max(0, timer.deadline_ms - self.now_ms)
+        if timer is None:
+            return None
+        left = max(0, timer.deadline_ms - self._now_ms)
+        if left > 0:
+            self.reads.timer_at(self._now_ms + (left - 1) % 1000 + 1)
+        return left
 
 
 @dataclass(slots=True)
@@ -95,20 +125,55 @@ Intent = HostCommand | PushScene | PopScene | WindowOp
 
 # --------------------------------------------------------------------------------------- scenes
 class Scene:
-    """Base of every scene. ``draw`` must only read ``self`` and ``frame``."""
+    """Base of every scene. ``draw`` must only read ``self`` and ``frame``.
+
+    The window draws a frame only when the picture may have changed: a new snapshot, an input, the
+    scene stack changed, a shown timer's second, or a scene on screen :meth:`animating`. Reading
+    :attr:`t` during :meth:`draw` is noted: by default a scene whose last draw read its clock is
+    taken to be animating."""
 
     name = "scene"
     overlay = False  # True: the scene below is drawn first
     duration_s: float | None = None  # timed beats pop themselves after this long
+    # False: the picture follows the snapshot's public view alone, so a batch of events that calls
+    # for no beat (a secret vote's ``vote_cast``) does not change it; True: ``update`` may change
+    # what is drawn on an event
+    reacts_to_events = True
 
     def __init__(self) -> None:
-        self.t = 0.0  # seconds this scene has been updated for
+        self._scene_t = 0.0  # seconds this scene has been updated for
+        self._clock_read = False  # whether ``t`` was read since the last reset (see draw_noting)
+        self._drew_with_clock = True  # whether the last draw read ``t`` (True until drawn once)
+
+    @property
+    def t(self) -> float:
+        """Seconds this scene has been updated for."""
+        self._clock_read = True
+        return self._scene_t
+
+    @t.setter
+    def t(self, value: float) -> None:
+        self._scene_t = value
 
     def update(self, dt: float, frame: Frame, ctx: RenderContext) -> None:
-        self.t += dt
+        self._scene_t += dt
 
     def draw(self, surface: pygame.Surface, frame: Frame, ctx: RenderContext) -> None:
         raise NotImplementedError
+
+    def draw_noting(self, surface: pygame.Surface, frame: Frame, ctx: RenderContext) -> None:
+        """:meth:`draw`, noting whether it read :attr:`t` (for the default :meth:`animating`)."""
+        self._clock_read = False
+        self.draw(surface, frame, ctx)
+        self._drew_with_clock = self._clock_read
+
+    def animating(self, frame: Frame) -> bool:
+        """Whether the picture changes with time alone now (without a new snapshot, an input or a
+        shown timer's second): the window redraws every frame while a scene on screen says so, and
+        not at all while none does. Default: a timed beat while it runs, any other scene when its
+        last draw read :attr:`t`. A scene that knows better (a slide that has landed, a pulse shown
+        only in one phase) says so here, which keeps a still table from costing a core."""
+        return self.duration_s is not None or self._drew_with_clock
 
     def handle(self, event: pygame.event.Event, frame: Frame) -> list[Intent]:
         return []
@@ -120,7 +185,7 @@ class Scene:
 
     @property
     def done(self) -> bool:
-        return self.duration_s is not None and self.t >= self.duration_s
+        return self.duration_s is not None and self._scene_t >= self.duration_s
 
     def key(self) -> tuple:
         """Identity of a base scene: the director replaces the base when this changes."""
@@ -171,12 +236,24 @@ class Director:
         if len(self.stack) != before:
             self._advance_queue()
 
-    def draw(self, surface: pygame.Surface, frame: Frame, ctx: RenderContext) -> None:
+    def shown(self) -> list[Scene]:
+        """The scenes a frame draws, bottom first: the top one and the scenes under its overlays."""
         start = len(self.stack) - 1
         while start > 0 and self.stack[start].overlay:
             start -= 1
-        for scene in self.stack[start:]:
-            scene.draw(surface, frame, ctx)
+        return self.stack[start:]
+
+    def draw(self, surface: pygame.Surface, frame: Frame, ctx: RenderContext) -> None:
+        for scene in self.shown():
+            scene.draw_noting(surface, frame, ctx)
+
+    def reacts_to_events(self) -> bool:
+        """Whether a scene on screen may draw differently after a new batch of events."""
+        return any(scene.reacts_to_events for scene in self.shown())
+
+    def animating(self, frame: Frame) -> bool:
+        """Whether a scene on screen animates (see :meth:`Scene.animating`)."""
+        return any(scene.animating(frame) for scene in self.shown())
 
     def handle(self, event: pygame.event.Event, frame: Frame) -> list[Intent]:
         """The top scene gets the event first; scene pushes and pops are applied here."""

@@ -171,8 +171,10 @@ class TableScene(Scene):
     ``ambush_choice`` also the last reveal's arrows and who is choosing a victim."""
 
     name = "collusion_table"
+    reacts_to_events = False  # cards slide down when the public view says so
 
     WARM_AFTER_S = 1.0  # let the table settle before priming the reveal's pictures
+    SLIDE_S = 0.35  # a card put down slides from the plate to its place
 
     def __init__(self) -> None:
         super().__init__()
@@ -205,6 +207,12 @@ class TableScene(Scene):
         if self._warm is not None and self.t >= self.WARM_AFTER_S and next(self._warm, StopIteration) is StopIteration:
             self._warm = None
 
+    def animating(self, frame: Frame) -> bool:
+        """While a card slides down, and while the ambush choice pulses."""
+        if phase(view_of(frame)) is Phase.AMBUSH_CHOICE:
+            return True
+        return any(self.t - since < self.SLIDE_S for since in self._down_since.values())
+
     def draw(self, surface: pygame.Surface, frame: Frame, ctx: RenderContext) -> None:
         view = view_of(frame)
         seats = seat_models(frame.snapshot)
@@ -226,7 +234,7 @@ class TableScene(Scene):
             seat = s.get("seat")
             if not s.get("card_down") or not isinstance(seat, int) or seat >= len(lay.spots):
                 continue
-            slide = ease(span(self.t, self._down_since.get(seat, -9.0), 0.35))
+            slide = ease(span(self.t, self._down_since.get(seat, -9.0), self.SLIDE_S))
             px, py = lay.spots[seat].centre
             cx, cy = lay.spots[seat].card
             rect = card_rect(lay, seat)
