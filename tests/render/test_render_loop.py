@@ -1,0 +1,162 @@
+"""The window loop draws only what changes: a still screen is not drawn again, a new snapshot that
+shows something new, an input or a shown timer's next second is, and animations still run every
+tick. Driven tick by tick with a fake clock (fixed ``dt``); it counts draws, never wall time."""
+from __future__ import annotations
+
+import dataclasses
+
+import pygame
+
+from game.render.app import Screen, WindowLoop, same_picture
+from game.render.howto import HowToPlay
+from game.render.kit.scene import Director, Frame, RenderContext, Scene
+from game.render.kit.sound import SoundBank
+from game.render.tapes import ScriptedTable, busiest_reveal, lobby_snapshot
+from game.session.snapshot import InputEvent, TableSnapshot
+
+TICK_S = 1 / 60
+SIZE = (1280, 720)
+
+
+class FakeRuntime:
+    """Serves whatever snapshot the test puts in ``snap``."""
+
+    def __init__(self, snap: TableSnapshot) -> None:
+        self.snap = snap
+        self.sent: list[InputEvent] = []
+
+    def snapshot(self) -> TableSnapshot:
+        return self.snap
+
+    def send(self, event: InputEvent) -> None:
+        self.sent.append(event)
+
+
+def make_loop(snap: TableSnapshot) -> tuple[WindowLoop, FakeRuntime, pygame.Surface]:
+    runtime = FakeRuntime(snap)
+    screen = Screen(sound=SoundBank(enabled=False))
+    return WindowLoop(runtime, screen, None, HowToPlay(screen.ctx)), runtime, pygame.Surface(SIZE)
+
+
+def draws(loop: WindowLoop, window: pygame.Surface, ticks: int, dt: float = TICK_S,
+          events: list[pygame.event.Event] | None = None) -> int:
+    """Frames drawn over ``ticks`` ticks of ``dt`` seconds (``events`` on the first)."""
+    before, drew = loop.screen.draws, 0
+    for i in range(ticks):
+        assert loop.step(dt, (events or []) if i == 0 else [], window) == []
+        drew += loop.drew
+    assert loop.screen.draws - before == drew  # the loop says when it drew (the window flips then)
+    return drew
+
+
+def table_started(n: int = 6) -> ScriptedTable:
+    t = ScriptedTable("collusion", n, "en")
+    t.start()
+    return t
+
+
+def test_a_still_lobby_is_drawn_once():
+    loop, _, window = make_loop(lobby_snapshot(8, "fa"))
+    assert draws(loop, window, 1) == 1  # the first tick shows it
+    assert draws(loop, window, 600) == 0  # ten seconds of ticks: nothing changed, nothing drawn
+
+
+def test_a_new_snapshot_is_drawn_on_the_next_tick():
+    loop, runtime, window = make_loop(lobby_snapshot(8, "en", joined=2))
+    draws(loop, window, 5)
+    runtime.snap = lobby_snapshot(8, "en", joined=3)  # someone joined
+    assert draws(loop, window, 1) == 1
+    assert draws(loop, window, 60) == 0
+
+
+def test_the_same_picture_with_a_new_clock_is_not_drawn_again():
+    snap = lobby_snapshot(8, "th")
+    loop, runtime, window = make_loop(snap)
+    draws(loop, window, 2)
+    runtime.snap = dataclasses.replace(snap, clock_ms=snap.clock_ms + 5_000)
+    assert same_picture(snap, runtime.snap)
+    assert draws(loop, window, 30) == 0
+
+
+def test_an_input_is_drawn():
+    loop, _, window = make_loop(lobby_snapshot(8, "en"))
+    draws(loop, window, 3)
+    motion = pygame.event.Event(pygame.MOUSEMOTION, pos=(10, 10), rel=(1, 1), buttons=(0, 0, 0))
+    assert draws(loop, window, 1, events=[motion]) == 1
+    assert draws(loop, window, 30) == 0
+    exposed = pygame.event.Event(pygame.WINDOWEXPOSED)  # the window was uncovered
+    assert draws(loop, window, 1, events=[exposed]) == 1
+
+
+def test_a_shown_timer_is_drawn_once_a_second():
+    t = table_started()
+    loop, _, window = make_loop(t.snapshot())
+    first = draws(loop, window, 1)
+    assert first == 1 and t.snapshot().timer is not None  # the conspiracy shows its timer
+    assert draws(loop, window, 60 * 5) == 5  # five seconds: the shown second changed five times
+
+
+def test_a_secret_vote_is_not_drawn_but_a_card_put_down_slides():
+    t = table_started()
+    for seat in range(3):
+        t.act(seat, {"type": "vote", "target": (seat + 1) % 6})
+    loop, runtime, window = make_loop(t.snapshot())
+    draws(loop, window, 5)
+    draws(loop, window, 60, dt=0.0)  # no time passes: no timer second either
+    t.act(0, {"type": "vote", "target": 4})  # seat 0 changes its mind: the TV shows the same card down
+    runtime.snap = dataclasses.replace(t.snapshot(), clock_ms=runtime.snap.clock_ms)
+    assert runtime.snap.version != loop.screen.snapshot.version
+    assert draws(loop, window, 30, dt=0.0) == 0
+    t.act(4, {"type": "vote", "target": 0})  # a new card goes down: it slides for a moment
+    runtime.snap = dataclasses.replace(t.snapshot(), clock_ms=runtime.snap.clock_ms)
+    sliding = draws(loop, window, 12)
+    assert sliding == 12  # every tick while it slides (0.35 s = 21 ticks)
+    draws(loop, window, 20)
+    assert draws(loop, window, 20, dt=0.0) == 0  # landed: still again
+
+
+def test_a_reveal_animates_every_tick_and_the_table_is_still_after_it():
+    before, after = busiest_reveal(12, "en")
+    loop, runtime, window = make_loop(before)
+    draws(loop, window, 2)
+    runtime.snap = after  # the reveal beat starts
+    assert draws(loop, window, 90) == 90
+    assert loop.screen.director.names()[-1] == "reveal"  # still running after 1.5 s
+
+
+# ------------------------------------------------------------------------- the scene base
+class Pulse(Scene):
+    name = "pulse"
+
+    def draw(self, surface: pygame.Surface, frame: Frame, ctx: RenderContext) -> None:
+        surface.fill((round(100 + 100 * (self.t % 1.0)), 0, 0))
+
+
+class Still(Scene):
+    name = "still"
+
+    def draw(self, surface: pygame.Surface, frame: Frame, ctx: RenderContext) -> None:
+        surface.fill((0, 0, 80))
+
+
+def test_a_scene_whose_draw_reads_its_clock_animates_and_one_that_does_not_is_still(shared_ctx):
+    snap = lobby_snapshot(4, "en")
+    surface = pygame.Surface((64, 36))
+    for scene, moves in ((Pulse(), True), (Still(), False)):
+        director = Director(lambda _s, sc=scene: sc, lambda _s, _p: [])
+        director.sync(snap)
+        frame = Frame(snap, 0, (64, 36))
+        director.update(TICK_S, frame, shared_ctx)  # update reads t: that does not count
+        director.draw(surface, frame, shared_ctx)
+        assert director.animating(frame) is moves
+        assert frame.reads.exact is False and frame.reads.next_ms is None
+
+
+def test_a_frame_notes_when_a_shown_timer_changes_its_second():
+    t = table_started()
+    snap = t.snapshot()
+    assert snap.timer is not None
+    frame = Frame(snap, snap.timer.deadline_ms - 2_300, SIZE)
+    assert frame.timer_left_ms() == 2_300
+    assert frame.reads.next_ms == snap.timer.deadline_ms - 2_000 and not frame.reads.exact
+    assert frame.now_ms == snap.timer.deadline_ms - 2_300 and frame.reads.exact
