@@ -124,13 +124,16 @@ Intent = HostCommand | PushScene | PopScene | WindowOp
 
 
 # --------------------------------------------------------------------------------------- scenes
+_CLOCK_READERS: list[set[int]] = []  # the scenes (by id) that read ``t`` in the draws in progress
+
+
 class Scene:
     """Base of every scene. ``draw`` must only read ``self`` and ``frame``.
 
     The window draws a frame only when the picture may have changed: a new snapshot, an input, the
-    scene stack changed, a shown timer's second, or a scene on screen :meth:`animating`. Reading
-    :attr:`t` during :meth:`draw` is noted: by default a scene whose last draw read its clock is
-    taken to be animating."""
+    scene stack changed, a shown timer's second, or a scene on screen :meth:`animating`. The
+    :class:`Director` notes which scenes read :attr:`t` while it drew them (outside the scenes:
+    a draw changes no scene): by default a scene whose last draw read its clock is animating."""
 
     name = "scene"
     overlay = False  # True: the scene below is drawn first
@@ -142,13 +145,12 @@ class Scene:
 
     def __init__(self) -> None:
         self._scene_t = 0.0  # seconds this scene has been updated for
-        self._clock_read = False  # whether ``t`` was read since the last reset (see draw_noting)
-        self._drew_with_clock = True  # whether the last draw read ``t`` (True until drawn once)
 
     @property
     def t(self) -> float:
-        """Seconds this scene has been updated for."""
-        self._clock_read = True
+        """Seconds this scene has been updated for (a read during a director's draw is noted there)."""
+        if _CLOCK_READERS:
+            _CLOCK_READERS[-1].add(id(self))
         return self._scene_t
 
     @t.setter
@@ -161,19 +163,14 @@ class Scene:
     def draw(self, surface: pygame.Surface, frame: Frame, ctx: RenderContext) -> None:
         raise NotImplementedError
 
-    def draw_noting(self, surface: pygame.Surface, frame: Frame, ctx: RenderContext) -> None:
-        """:meth:`draw`, noting whether it read :attr:`t` (for the default :meth:`animating`)."""
-        self._clock_read = False
-        self.draw(surface, frame, ctx)
-        self._drew_with_clock = self._clock_read
-
-    def animating(self, frame: Frame) -> bool:
+    def animating(self, frame: Frame, read_clock: bool) -> bool:
         """Whether the picture changes with time alone now (without a new snapshot, an input or a
         shown timer's second): the window redraws every frame while a scene on screen says so, and
-        not at all while none does. Default: a timed beat while it runs, any other scene when its
-        last draw read :attr:`t`. A scene that knows better (a slide that has landed, a pulse shown
-        only in one phase) says so here, which keeps a still table from costing a core."""
-        return self.duration_s is not None or self._drew_with_clock
+        not at all while none does. ``read_clock``: the scene's last draw read :attr:`t`. Default:
+        a timed beat while it runs, any other scene when its last draw read its clock. A scene that
+        knows better (a slide that has landed, a pulse shown only in one phase) says so here, which
+        keeps a still table from costing a core."""
+        return self.duration_s is not None or read_clock
 
     def handle(self, event: pygame.event.Event, frame: Frame) -> list[Intent]:
         return []
@@ -203,6 +200,7 @@ class Director:
         self._queue: list[Scene] = []
         self._seen_seq: int | None = None
         self._last: TableSnapshot | None = None
+        self._read_clock: set[int] = set()  # the scenes (by id) whose last draw read their ``t``
 
     def sync(self, snapshot: TableSnapshot) -> None:
         """Follow a (possibly new) snapshot: swap the base scene, queue beats for new events."""
@@ -244,8 +242,14 @@ class Director:
         return self.stack[start:]
 
     def draw(self, surface: pygame.Surface, frame: Frame, ctx: RenderContext) -> None:
-        for scene in self.shown():
-            scene.draw_noting(surface, frame, ctx)
+        readers: set[int] = set()
+        _CLOCK_READERS.append(readers)
+        try:
+            for scene in self.shown():
+                scene.draw(surface, frame, ctx)
+        finally:
+            _CLOCK_READERS.pop()
+        self._read_clock = readers
 
     def reacts_to_events(self) -> bool:
         """Whether a scene on screen may draw differently after a new batch of events."""
@@ -253,7 +257,7 @@ class Director:
 
     def animating(self, frame: Frame) -> bool:
         """Whether a scene on screen animates (see :meth:`Scene.animating`)."""
-        return any(scene.animating(frame) for scene in self.shown())
+        return any(scene.animating(frame, id(scene) in self._read_clock) for scene in self.shown())
 
     def handle(self, event: pygame.event.Event, frame: Frame) -> list[Intent]:
         """The top scene gets the event first; scene pushes and pops are applied here."""

@@ -207,7 +207,7 @@ class TableScene(Scene):
         if self._warm is not None and self.t >= self.WARM_AFTER_S and next(self._warm, StopIteration) is StopIteration:
             self._warm = None
 
-    def animating(self, frame: Frame) -> bool:
+    def animating(self, frame: Frame, read_clock: bool) -> bool:
         """While a card slides down, and while the ambush choice pulses."""
         if phase(view_of(frame)) is Phase.AMBUSH_CHOICE:
             return True
