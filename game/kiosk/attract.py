@@ -9,11 +9,16 @@ gets ``game_s`` on screen; the languages cycle with the games.
 
 The reel never touches the session: the table stays an empty lobby with valid seat links, and the
 first phone to join stops the loop (see :class:`AttractDirector`).
+
+Recording a tape plays a whole bot game (40–160 ms of CPU): the live window has them recorded on a
+worker thread (:class:`TapeOrders` ``threaded``), the next game's while the current one plays, so
+the TV never stops for one; tests and screenshots record them where they are asked for.
 """
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -68,6 +73,35 @@ def record_tape(game: str, language: str, seats: int, seed: int) -> Tape:
     return Tape(game, language, preset, engine.settings_to_wire(settings), steps)
 
 
+TapeSpec = tuple[str, str, int, int]  # game, language, seats, seed: the arguments of record_tape
+
+
+class TapeOrders:
+    """Where the reel's tapes are recorded: on the spot when asked for (the default), or, when
+    ``threaded``, on one worker thread, ordered ahead (see module docs)."""
+
+    def __init__(self, threaded: bool = False, record: Callable[[str, str, int, int], Tape] | None = None) -> None:
+        self._pool = ThreadPoolExecutor(1, thread_name_prefix="attract-tapes") if threaded else None
+        self._record = record or record_tape
+        self._orders: dict[TapeSpec, Future[Tape]] = {}
+
+    def order(self, spec: TapeSpec) -> None:
+        """Start recording ``spec`` now (threaded), so that :meth:`take` finds it done."""
+        if self._pool is not None and spec not in self._orders:
+            self._orders[spec] = self._pool.submit(self._record, *spec)
+
+    def take(self, spec: TapeSpec) -> Tape | None:
+        """The tape, or None while it is still being recorded (threaded: ordered if it was not)."""
+        if self._pool is None:
+            return self._record(*spec)
+        self.order(spec)
+        future = self._orders[spec]
+        if not future.done():
+            return None
+        del self._orders[spec]
+        return future.result()
+
+
 def _start_events(engine: Any, state: Any) -> list[Any]:
     start_events = getattr(engine, "start_events", None)
     return list(start_events(state)) if callable(start_events) else []
@@ -88,28 +122,36 @@ class AttractReel:
     started_ms: int = 0  # when this game's turn began
     step_ms: int = 0  # when the current step came on screen
     version: int = VERSION_BASE
+    tapes: TapeOrders = field(default_factory=TapeOrders)
 
     def start(self, now_ms: int) -> None:
-        self._load(now_ms)
+        self._load(self.turn, now_ms)
 
-    def _load(self, now_ms: int) -> None:
-        game = self.games[self.turn % len(self.games)]
-        language = self.languages[self.turn % len(self.languages)]
-        self.tape = record_tape(game, language, self.seats, self.seed + self.turn)
+    def _spec(self, turn: int) -> TapeSpec:
+        return (self.games[turn % len(self.games)], self.languages[turn % len(self.languages)], self.seats,
+                self.seed + turn)
+
+    def _load(self, turn: int, now_ms: int) -> None:
+        """Show the ``turn``-th game from its start, once its tape is recorded (until then the
+        current tape stays on)."""
+        tape = self.tapes.take(self._spec(turn))
+        if tape is None:
+            return
+        self.turn, self.tape = turn, tape
         self.step, self.started_ms, self.step_ms = 0, now_ms, now_ms
         self.version += 1
+        self.tapes.order(self._spec(turn + 1))  # recorded while this game plays
 
     def tick(self, now_ms: int, screen_busy: bool) -> None:
         """Move on when the step has been seen (see module docs) and the game's turn when it is up."""
         tape = self.tape
         if tape is None:
-            self._load(now_ms)
+            self._load(self.turn, now_ms)
             return
         shown = now_ms - self.step_ms
         last = self.step >= len(tape.steps) - 1
         if (last and shown >= FINAL_MS) or (not last and now_ms - self.started_ms >= self.game_ms and not screen_busy):
-            self.turn += 1
-            self._load(now_ms)
+            self._load(self.turn + 1, now_ms)
             return
         if not last and shown >= MIN_STEP_MS and (not screen_busy or shown >= MAX_STEP_MS):
             self.step += 1

@@ -40,7 +40,7 @@ from game.render.kit.scene import RenderContext
 from game.render.kit.text import Align, TextStyle, VAlign
 from game.session.snapshot import Mode, SeatInfo, TableSnapshot
 
-from .attract import AttractReel, wants_attract
+from .attract import AttractReel, TapeOrders, wants_attract
 
 log = logging.getLogger(__name__)
 
@@ -77,8 +77,10 @@ class PinPrompt:
 
 
 class KioskLayer:
-    def __init__(self, config: TableConfig, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, config: TableConfig, clock: Callable[[], float] = time.monotonic,
+                 tapes: TapeOrders | None = None) -> None:
         kiosk = config.kiosk
+        self.tapes = tapes or TapeOrders()  # the live window's records on a worker thread
         self.pin = config.admin_pin
         self.languages = kiosk.languages if kiosk is not None else LANGUAGES
         self.venue = kiosk.venue.name if kiosk is not None else ""
@@ -117,9 +119,11 @@ class KioskLayer:
         if self.reel is None:
             if now - self._quiet_since < self.attract_after_s:
                 return real
-            self.reel = AttractReel(self.languages, game_ms=self.game_ms, seed=int(now) & 0xFFFF)
+            self.reel = AttractReel(self.languages, game_ms=self.game_ms, seed=int(now) & 0xFFFF, tapes=self.tapes)
             self.reel.start(self._ms(now))
         self.reel.tick(self._ms(now), screen_busy)
+        if self.reel.tape is None:
+            return real  # the first game is still being recorded
         return self.reel.snapshot(self._ms(now), real)
 
     @staticmethod
@@ -352,7 +356,7 @@ def kiosk_layer(config: TableConfig) -> KioskLayer | None:
     if config.mode is not Mode.KIOSK:
         return None
     os.environ["SDL_NO_SIGNAL_HANDLERS"] = "1"
-    layer = KioskLayer(config)
+    layer = KioskLayer(config, tapes=TapeOrders(threaded=True))  # off the render thread
 
     def stop(_signum: int, _frame: FrameType | None) -> None:
         layer.quit_confirmed = True

@@ -208,6 +208,11 @@ class Screen:
         if self._warmer is not None and next(self._warmer, StopIteration) is StopIteration:
             self._warmer = None
 
+    @property
+    def warmed(self) -> bool:
+        """Whether :meth:`warm_step` has primed every font for the current language and size."""
+        return self._warm_key is not None and self._warmer is None
+
     def input_event(self, command: HostCommand) -> InputEvent:
         return InputEvent(InputSource.KEYBOARD, InputKind.HOST, None, command.payload(), self.now_ms())
 
