@@ -12,6 +12,7 @@ import importlib
 import os
 import sys
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from typing import TYPE_CHECKING, Protocol, cast
 
@@ -300,6 +301,8 @@ class WindowLoop:
         intro = snapshot is not None and intro_of(snapshot) is not None
         if snapshot is not None and intro:
             self.how_to_play.update(snapshot, screen.now_ms(), dt, size)
+        if real.phase is TablePhase.LOBBY and real.how_to_play is None and real.lobby.table_settings.get("how_to_play"):
+            self.how_to_play.prefetch(real.game, real.language)  # its tapes, recorded off this thread
         self.drew = intro or screen.needs_draw(size)
         if self.drew:
             screen.draw(window)
@@ -327,7 +330,8 @@ def run_window(runtime: Runtime, config: TableConfig) -> int:
     fullscreen = config.fullscreen
     window = _open_window(config, fullscreen)
     screen = Screen(sound=SoundBank())
-    loop = WindowLoop(runtime, screen, kiosk, HowToPlay(screen.ctx))  # how-to-play: before a game's first round
+    how_to_play = HowToPlay(screen.ctx, ThreadPoolExecutor(1, thread_name_prefix="howto-tapes"))  # before round one
+    loop = WindowLoop(runtime, screen, kiosk, how_to_play)
     clock = pygame.time.Clock()
     first = True
     try:

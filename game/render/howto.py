@@ -5,6 +5,7 @@ from) — under a caption stating the rule, in the table's language. Space, Ente
 from __future__ import annotations
 
 import importlib
+from concurrent.futures import Executor, Future
 from typing import Any
 
 import pygame
@@ -45,20 +46,35 @@ def is_skip(event: pygame.event.Event) -> bool:
 class HowToPlay:
     """Plays the explanation (see module docs); one per window."""
 
-    def __init__(self, ctx: RenderContext) -> None:
+    def __init__(self, ctx: RenderContext, pool: Executor | None = None) -> None:
         self.ctx = ctx
+        self._pool = pool  # records tapes ahead (see prefetch); None: when the first slide needs them
+        self._ahead: dict[tuple[str, str], Future[dict[str, Any]]] = {}  # (tape, lang), being recorded
         self._moments: dict[tuple[str, str], dict[str, Any]] = {}  # (tape, lang): one game's tapes at a time
         self._moments_of: tuple[str, str] | None = None  # the (game, lang) they were recorded for
         self._key: tuple[str, str, int] | None = None
         self._inner: Any = None  # the inner Screen of the current slide
         self._last: TableSnapshot | None = None
 
+    def prefetch(self, game: str, lang: str) -> None:
+        """Have ``game``'s tapes in ``lang`` recorded ahead on the worker thread (the window asks
+        while the lobby is up): a tape plays a scripted game, 40–220 ms of CPU that the first
+        slide would otherwise freeze the TV for. Only the latest game and language are kept."""
+        if self._pool is None:
+            return
+        keys = {(slide.tape, lang) for slide in howto.slides(game)}
+        for key in self._ahead.keys() - keys:
+            del self._ahead[key]
+        for tape, tape_lang in keys - self._ahead.keys() - self._moments.keys():
+            self._ahead[(tape, tape_lang)] = self._pool.submit(record_tape, tape, tape_lang)
+
     def _moment(self, game: str, lang: str, slide: howto.Slide) -> Any:
         if self._moments_of != (game, lang):
             self._moments, self._moments_of = {}, (game, lang)
         key = (slide.tape, lang)
         if key not in self._moments:
-            self._moments[key] = record_tape(slide.tape, lang)
+            ahead = self._ahead.pop(key, None)
+            self._moments[key] = ahead.result() if ahead is not None else record_tape(slide.tape, lang)
         return self._moments[key].get(slide.moment)
 
     def update(self, snapshot: TableSnapshot, now_ms: int, dt: float, size: tuple[int, int]) -> None:

@@ -4,9 +4,13 @@ tick. Driven tick by tick with a fake clock (fixed ``dt``); it counts draws, nev
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
+from concurrent.futures import Executor, Future
+from typing import Any
 
 import pygame
 
+from game.render import howto
 from game.render.app import Screen, WindowLoop, same_picture
 from game.render.howto import HowToPlay
 from game.render.kit.scene import Director, Frame, RenderContext, Scene
@@ -160,3 +164,44 @@ def test_a_frame_notes_when_a_shown_timer_changes_its_second():
     assert frame.timer_left_ms() == 2_300
     assert frame.reads.next_ms == snap.timer.deadline_ms - 2_000 and not frame.reads.exact
     assert frame.now_ms == snap.timer.deadline_ms - 2_300 and frame.reads.exact
+
+
+class InPlacePool(Executor):
+    """Runs what is submitted at once (in the test's thread) and notes it."""
+
+    def __init__(self) -> None:
+        self.submitted: list[tuple[Any, ...]] = []
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        self.submitted.append(args)
+        future: Future[Any] = Future()
+        future.set_result(fn(*args, **kwargs))
+        return future
+
+
+def test_the_lobby_has_the_how_to_play_tapes_recorded_ahead_and_the_first_slide_uses_them(monkeypatch):
+    t = ScriptedTable("collusion", 5, "fa", settings={"how_to_play": True})
+    runtime = FakeRuntime(t.snapshot())
+    screen = Screen(sound=SoundBank(enabled=False))
+    pool = InPlacePool()
+    loop, window = WindowLoop(runtime, screen, None, howto.HowToPlay(screen.ctx, pool)), pygame.Surface(SIZE)
+    draws(loop, window, 30)
+    assert pool.submitted == [("game.render.tapes:moments", "fa")]  # once, while the lobby is up
+
+    def too_late(tape: str, lang: str) -> dict[str, Any]:
+        raise AssertionError(f"{tape} recorded when the slide came on")
+
+    monkeypatch.setattr(howto, "record_tape", too_late)
+    t.start()
+    runtime.snap = t.snapshot()
+    assert runtime.snap.how_to_play is not None
+    assert draws(loop, window, 3) == 3  # the slideshow plays, from the tape recorded ahead
+
+
+def test_no_tapes_are_recorded_ahead_when_the_table_skips_the_how_to_play():
+    t = ScriptedTable("collusion", 5, "en", settings={"how_to_play": False})
+    pool = InPlacePool()
+    screen = Screen(sound=SoundBank(enabled=False))
+    loop = WindowLoop(FakeRuntime(t.snapshot()), screen, None, howto.HowToPlay(screen.ctx, pool))
+    draws(loop, pygame.Surface(SIZE), 10)
+    assert pool.submitted == []
