@@ -291,7 +291,7 @@ def load_average() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
-async def run(samples: int, url: str, interval_s: float) -> tuple[list[float], list[tuple[int, int]]]:
+async def run(samples: int, url: str, interval_s: float, settle_s: float = 0.2) -> tuple[list[float], list[tuple[int, int]]]:
     """Samples in ms (action -> all phones) and (version, send time ns) for each measured action."""
     async with aiohttp.ClientSession() as http:
         tokens = await setup_table(http, url)
@@ -301,7 +301,7 @@ async def run(samples: int, url: str, interval_s: float) -> tuple[list[float], l
         await host.send_str(json.dumps({"v": 1, "kind": "host", "command": "start"}))
         while not all(r.state and r.state["phase"] == "playing" for r in phones):
             await asyncio.sleep(0.01)
-        await asyncio.sleep(0.2)
+        await asyncio.sleep(settle_s)  # the game's first seconds (a TV primes its caches then)
         out: list[float] = []
         sent: list[tuple[int, int]] = []
         for i in range(samples + WARM_UP):
@@ -425,7 +425,7 @@ def start_server(data_dir: str, port: int, display: str | None = None) -> subpro
 
 
 def one_run(samples: int, spectators: int, interval_s: float,
-            display: str | None = None) -> tuple[list[float], float]:
+            display: str | None = None, settle_s: float = 0.2) -> tuple[list[float], float]:
     """Prints the run's figures; returns the phones' samples and the server's CPU seconds per second.
     ``display``: the table runs with its TV window on this X display (a windowed row)."""
     with tempfile.TemporaryDirectory(prefix="bench-ws-", dir=os.environ.get("BENCH_DIR")) as data_dir:
@@ -438,7 +438,7 @@ def one_run(samples: int, spectators: int, interval_s: float,
         rss_crowd = rss_kib(server.pid)
         try:
             cpu0, t0 = cpu_s(server.pid), time.monotonic()
-            phones, sent = asyncio.run(run(samples, url, interval_s))
+            phones, sent = asyncio.run(run(samples, url, interval_s, settle_s))
             cpu_rate = (cpu_s(server.pid) - cpu0) / (time.monotonic() - t0)
             rss_peak = max(rss_peak, rss_kib(server.pid))
             feed: dict[str, Any] = {}
@@ -540,6 +540,9 @@ def main() -> int:
     parser.add_argument("--spectators", default="200,1000", help="comma-separated crowd sizes (0: none)")
     parser.add_argument("--window", choices=("xvfb", "no"), default="xvfb",
                         help="xvfb: also a windowed row (the table with its TV on a virtual display, 1920x1080)")
+    parser.add_argument("--settle-s", type=float, default=3.0,
+                        help="headless and windowed rows: seconds between the game's start and the first measured "
+                             "action (0.2: include the TV's first seconds, when it primes its caches)")
     parser.add_argument("--interval-ms", type=float, default=50.0,
                         help="time from one action to the next (a real table: far more than 50 ms)")
     args = parser.parse_args()
@@ -547,11 +550,11 @@ def main() -> int:
           f"{os.environ.get('BENCH_DIR') or tempfile.gettempdir()}")
     print(f"load average at start: {load_average()}")
     report("server work per action (no sockets)", asyncio.run(server_work(args.samples)))
-    headless, cpu_alone = one_run(args.samples, 0, args.interval_ms / 1000)
+    headless, cpu_alone = one_run(args.samples, 0, args.interval_ms / 1000, settle_s=args.settle_s)
     if args.window == "xvfb":
         xvfb, display = start_xvfb()
         try:
-            windowed, _ = one_run(args.samples, 0, args.interval_ms / 1000, display)
+            windowed, _ = one_run(args.samples, 0, args.interval_ms / 1000, display, args.settle_s)
         finally:
             xvfb.terminate()
             xvfb.wait(10)
