@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Protocol, cast
 
 import pygame
 
-from game import catalog
+from game import catalog, i18n
 from game.config import TableConfig
 from game.session.snapshot import InputEvent, InputKind, InputSource, Mode, TablePhase, TableSnapshot
 
@@ -199,15 +199,22 @@ class Screen:
         return self.director.staff_keys(self.snapshot) if self.snapshot is not None else frozenset()
 
     def warm_step(self, size: tuple[int, int]) -> None:
-        """Prime one more font for the current language and window size (cheap when all are)."""
+        """Prime one more cache for the current language and window size: the language's plural
+        rules (a locale read from disk, ~30 ms the first time a count is shown), then a font a step
+        (cheap when all are). The window calls this on ticks with nothing to draw."""
         if self.snapshot is None:
             return
         key = (self.snapshot.language, size)
         if key != self._warm_key:
             self._warm_key = key
-            self._warmer = self.ctx.text.warm_steps(self.snapshot.language, Frame(self.snapshot, 0, size).scale.u)
+            self._warmer = self._warm_tasks(self.snapshot.language, Frame(self.snapshot, 0, size).scale.u)
         if self._warmer is not None and next(self._warmer, StopIteration) is StopIteration:
             self._warmer = None
+
+    def _warm_tasks(self, lang: str, unit: float) -> Iterator[None]:
+        i18n.plural_category(lang if lang in i18n.LANGUAGES else i18n.FALLBACK, 2)
+        yield
+        yield from self.ctx.text.warm_steps(lang, unit)
 
     @property
     def warmed(self) -> bool:
@@ -310,6 +317,8 @@ class WindowLoop:
                 self.how_to_play.draw(window, snapshot, screen.now_ms())
             if kiosk is not None and snapshot is not None:
                 kiosk.draw(window, snapshot, screen.ctx)
+        else:
+            screen.warm_step(size)  # nothing to draw: prime a cache for later scenes
         return ops
 
 
@@ -350,7 +359,7 @@ def run_window(runtime: Runtime, config: TableConfig) -> int:
             if first:
                 first = False
                 screen.ctx.sound.load()  # after the lobby is on screen
-            elif not loop.drew or clock.get_rawtime() < 1000 / FPS / 2:
-                screen.warm_step(window.get_size())  # spare time: prime a font for later scenes
+            elif loop.drew and clock.get_rawtime() < 1000 / FPS / 2:
+                screen.warm_step(window.get_size())  # spare time while animating: prime a font too
     finally:
         pygame.quit()

@@ -65,6 +65,14 @@ def test_a_still_lobby_is_drawn_once():
     assert draws(loop, window, 600) == 0  # ten seconds of ticks: nothing changed, nothing drawn
 
 
+def test_ticks_with_nothing_to_draw_warm_the_caches():
+    loop, _, window = make_loop(lobby_snapshot(8, "fa"))
+    draws(loop, window, 1)
+    assert not loop.screen.warmed
+    assert draws(loop, window, 400) == 0
+    assert loop.screen.warmed  # every font the Persian screens need at this size, before a game needs it
+
+
 def test_a_new_snapshot_is_drawn_on_the_next_tick():
     loop, runtime, window = make_loop(lobby_snapshot(8, "en", joined=2))
     draws(loop, window, 5)
