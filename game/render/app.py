@@ -8,6 +8,7 @@ screen without a window (tests, screenshots, benchmarks).
 from __future__ import annotations
 
 import dataclasses
+import gc
 import importlib
 import os
 import sys
@@ -37,6 +38,8 @@ FPS = 60
 STEP_S = 1 / FPS  # the fixed animation step
 MAX_CATCH_UP_S = 0.25
 WINDOW_TITLE = "Tabletop"
+# the caches the TV has built are moved out of the cycle collector's way this often (see WindowLoop)
+FREEZE_EVERY_S = 20.0
 # the table's loop (a thread of this process) waits at most this long for the interpreter while the
 # TV draws in Python (CPython's default is 5 ms, which a phone's every message would pay)
 SWITCH_INTERVAL_S = 0.0005
@@ -282,6 +285,18 @@ class WindowLoop:
         self.kiosk = kiosk
         self.how_to_play = how_to_play
         self.drew = False  # whether the last step drew a frame (the window flips it)
+        self.in_lobby = False  # whether the table is in its lobby (the time to warm caches)
+        self.since_freeze_s = FREEZE_EVERY_S  # the first idle tick freezes what start-up built
+
+    def _freeze(self, dt: float) -> None:
+        """On an idle tick every ``FREEZE_EVERY_S``: move every object alive now to the collector's
+        permanent generation (``gc.freeze``). The TV's caches (fonts, text, layers) are tens of
+        thousands of long-lived objects; a full collection traversing them took 100-170 ms, with
+        the interpreter held, in the middle of a phone's action (the table's loop shares it)."""
+        self.since_freeze_s += dt
+        if self.since_freeze_s >= FREEZE_EVERY_S:
+            self.since_freeze_s = 0.0
+            gc.freeze()
 
     def step(self, dt: float, events: list[pygame.event.Event], window: pygame.Surface) -> list[WindowOp]:
         """One tick; returns what the window itself must do (quit, full screen)."""
@@ -308,7 +323,8 @@ class WindowLoop:
         intro = snapshot is not None and intro_of(snapshot) is not None
         if snapshot is not None and intro:
             self.how_to_play.update(snapshot, screen.now_ms(), dt, size)
-        if real.phase is TablePhase.LOBBY and real.how_to_play is None and real.lobby.table_settings.get("how_to_play"):
+        self.in_lobby = real.phase is TablePhase.LOBBY and real.how_to_play is None
+        if self.in_lobby and real.lobby.table_settings.get("how_to_play"):
             self.how_to_play.prefetch(real.game, real.language)  # its tapes, recorded off this thread
         self.drew = intro or screen.needs_draw(size)
         if self.drew:
@@ -318,7 +334,9 @@ class WindowLoop:
             if kiosk is not None and snapshot is not None:
                 kiosk.draw(window, snapshot, screen.ctx)
         else:
-            screen.warm_step(size)  # nothing to draw: prime a cache for later scenes
+            if self.in_lobby:  # not during a game: loading a font holds the interpreter for 25-200 ms
+                screen.warm_step(size)  # nothing to draw: prime a cache for the game's scenes
+            self._freeze(dt)
         return ops
 
 
@@ -359,7 +377,7 @@ def run_window(runtime: Runtime, config: TableConfig) -> int:
             if first:
                 first = False
                 screen.ctx.sound.load()  # after the lobby is on screen
-            elif loop.drew and clock.get_rawtime() < 1000 / FPS / 2:
-                screen.warm_step(window.get_size())  # spare time while animating: prime a font too
+            elif loop.drew and loop.in_lobby and clock.get_rawtime() < 1000 / FPS / 2:
+                screen.warm_step(window.get_size())  # spare time while the lobby animates: a font too
     finally:
         pygame.quit()

@@ -4,6 +4,7 @@ tick. Driven tick by tick with a fake clock (fixed ``dt``); it counts draws, nev
 from __future__ import annotations
 
 import dataclasses
+import gc
 from collections.abc import Callable
 from concurrent.futures import Executor, Future
 from typing import Any
@@ -11,7 +12,7 @@ from typing import Any
 import pygame
 
 from game.render import howto
-from game.render.app import Screen, WindowLoop, same_picture
+from game.render.app import FREEZE_EVERY_S, Screen, WindowLoop, same_picture
 from game.render.howto import HowToPlay
 from game.render.kit.scene import Director, Frame, RenderContext, Scene
 from game.render.kit.sound import SoundBank
@@ -71,6 +72,30 @@ def test_ticks_with_nothing_to_draw_warm_the_caches():
     assert not loop.screen.warmed
     assert draws(loop, window, 400) == 0
     assert loop.screen.warmed  # every font the Persian screens need at this size, before a game needs it
+
+
+def test_during_a_game_idle_ticks_load_no_fonts():
+    loop, _, window = make_loop(table_started().snapshot())
+    draws(loop, window, 1)
+    assert draws(loop, window, 400, dt=0.0) == 0
+    assert not loop.screen.warmed  # a font's first load holds the interpreter the table's loop needs
+
+
+def test_idle_ticks_move_the_long_lived_objects_out_of_the_collectors_way():
+    loop, _, window = make_loop(lobby_snapshot(6, "en"))
+    try:
+        gc.unfreeze()
+        draws(loop, window, 1)
+        assert gc.get_freeze_count() == 0  # a tick that draws does not freeze
+        draws(loop, window, 1)
+        assert gc.get_freeze_count() > 0  # the first idle tick does
+        gc.unfreeze()
+        draws(loop, window, round(FREEZE_EVERY_S * 60) - 2)
+        assert gc.get_freeze_count() == 0
+        draws(loop, window, 3)
+        assert gc.get_freeze_count() > 0  # and again FREEZE_EVERY_S later
+    finally:
+        gc.unfreeze()
 
 
 def test_a_new_snapshot_is_drawn_on_the_next_tick():
