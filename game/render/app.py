@@ -324,8 +324,6 @@ class WindowLoop:
         if snapshot is not None and intro:
             self.how_to_play.update(snapshot, screen.now_ms(), dt, size)
         self.in_lobby = real.phase is TablePhase.LOBBY and real.how_to_play is None
-        if self.in_lobby and real.lobby.table_settings.get("how_to_play"):
-            self.how_to_play.prefetch(real.game, real.language)  # its tapes, recorded off this thread
         self.drew = intro or screen.needs_draw(size)
         if self.drew:
             screen.draw(window)
@@ -336,6 +334,8 @@ class WindowLoop:
         else:
             if self.in_lobby:  # not during a game: loading a font holds the interpreter for 25-200 ms
                 screen.warm_step(size)  # nothing to draw: prime a cache for the game's scenes
+                if real.lobby.table_settings.get("how_to_play"):
+                    self.how_to_play.prefetch(real.game, real.language)  # recorded off this thread
             self._freeze(dt)
         return ops
 
