@@ -152,7 +152,7 @@ def test_a_secret_vote_is_not_drawn_but_a_card_put_down_slides():
     assert draws(loop, window, 20, dt=0.0) == 0  # landed: still again
 
 
-def test_a_reveal_animates_every_tick_and_the_table_is_still_after_it():
+def test_a_reveal_beat_is_drawn_every_tick_while_it_runs():
     before, after = busiest_reveal(12, "en")
     loop, runtime, window = make_loop(before)
     draws(loop, window, 2)
