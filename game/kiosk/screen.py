@@ -7,11 +7,16 @@
   setting (Left/Right), a companion game's host keys (acting for the player in turn, undoing a
   race). A click on such a control becomes its key press (``staff_click``), so the mouse asks too.
   A PIN prompt opens on the TV; the typed digits show as dots, never as digits. After the right PIN
-  the held key goes through and the table stays unlocked for ``UNLOCK_S``. Guests keep the rest:
+  the held key goes through and the table stays unlocked for ``UNLOCK_S``: an open padlock with the
+  seconds left shows it in a top corner, and F12 (or a click on the padlock) locks again at once.
+  Quitting is never covered by the unlock: it always asks for the PIN afresh, titled "stop the
+  kiosk", and the right PIN exits with :attr:`~game.kiosk.supervise.ExitStatus.STAFF_STOP`, the one
+  status the systemd unit does not restart after (it restarts every other exit). Guests keep the rest:
   the game, mode, edition, language, seats and bots, start, skipping the how-to-play or an
   animation, back to the lobby after the results, sound on/off. Answering a phone's seat claim is
   the host page's (behind the PIN): Y and N do nothing on a kiosk's TV (``game/render/claims.py``).
-  SIGTERM (systemd stopping the unit) still stops the table at once.
+  SIGTERM (``systemctl stop``) still stops the table at once, with status 0 (systemd does not
+  restart a unit it stopped itself).
 * **Attract loop**: after ``attract_after_s`` of an empty, unchanged lobby the screen shows an
   :class:`~game.kiosk.attract.AttractReel` with "Scan to play" and the real seats' QR codes; the
   first phone that joins (or any key or click at the TV) brings the lobby back.
@@ -23,6 +28,7 @@ snapshot to draw, ``consume()`` filters input, ``draw()`` paints the overlays.
 from __future__ import annotations
 
 import logging
+import math
 import os
 import signal
 import time
@@ -41,6 +47,7 @@ from game.render.kit.text import Align, TextStyle, VAlign
 from game.session.snapshot import Mode, SeatInfo, TableSnapshot
 
 from .attract import AttractReel, wants_attract
+from .supervise import ExitStatus
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +61,7 @@ DIGIT_KEYS: dict[int, str] = {
     **{getattr(pygame, f"K_KP{n}"): str(n) for n in range(10)},
 }
 GUARDED_KEYS = frozenset({pygame.K_F11})  # everywhere; the scenes name their own staff keys
+RELOCK_KEY = pygame.K_F12  # while unlocked: lock again now
 
 
 def is_quit_attempt(event: pygame.event.Event) -> bool:
@@ -68,7 +76,7 @@ def is_quit_attempt(event: pygame.event.Event) -> bool:
 
 @dataclass
 class PinPrompt:
-    """The PIN being typed for a held action (``None``: quit)."""
+    """The PIN being typed for a held action (``None``: stop the kiosk)."""
 
     held: pygame.event.Event | None
     typed: str = ""
@@ -90,7 +98,9 @@ class KioskLayer:
         self.game_ms = (kiosk.timers.attract_game_s if kiosk is not None else 40) * 1000
         self.clock = clock
         self.prompt: PinPrompt | None = None
-        self.quit_confirmed = False
+        self.quit_confirmed = False  # the window loop ends (SIGTERM, or staff stopped the kiosk)
+        self.exit_status = ExitStatus.DONE  # STAFF_STOP once staff stop the kiosk with the PIN
+        self.padlock: pygame.Rect | None = None  # where the open padlock was drawn (a click there locks)
         self.reel: AttractReel | None = None
         self._unlocked_until = 0.0
         self._wrong = 0
@@ -144,15 +154,34 @@ class KioskLayer:
         if self.reel is not None and event.type in (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN, pygame.FINGERDOWN):
             self.reel, self._quiet_since = None, now  # someone at the TV: the lobby
             return True
-        if now < self._unlocked_until:
-            return False
-        if is_quit_attempt(event):
+        if is_quit_attempt(event):  # never covered by an unlock: always the PIN, afresh
             self.prompt = PinPrompt(None)
             return True
+        if now < self._unlocked_until:
+            if self._is_relock(event):
+                self.lock()
+                return True
+            return False
         if event.type == pygame.KEYDOWN and event.key in self._staff_keys(screen) and not event.mod & pygame.KMOD_CTRL:
             self.prompt = PinPrompt(event)
             return True
         return False
+
+    def seconds_unlocked(self) -> int:
+        """Whole seconds the TV stays unlocked (0: locked)."""
+        return max(0, math.ceil(self._unlocked_until - self.clock()))
+
+    def lock(self) -> None:
+        """End the staff unlock now (F12, a click on the padlock)."""
+        self._unlocked_until = 0.0
+        self.padlock = None
+        log.info("kiosk: locked again by a key at the TV")
+
+    def _is_relock(self, event: pygame.event.Event) -> bool:
+        if event.type == pygame.KEYDOWN:
+            return bool(event.key == RELOCK_KEY)
+        return event.type == pygame.MOUSEBUTTONDOWN and self.padlock is not None \
+            and self.padlock.collidepoint(event.pos)
 
     def _staff_keys(self, screen: Any) -> frozenset[int]:
         if screen is not None and screen.snapshot is not None:
@@ -193,10 +222,12 @@ class KioskLayer:
             return
         self._wrong = 0
         self.prompt = None
-        self._unlocked_until = self.clock() + UNLOCK_S
         if prompt.held is None:
-            self.quit_confirmed = True
+            log.warning("kiosk: stopped by staff with the PIN (exit status %d: systemd does not restart it)",
+                        ExitStatus.STAFF_STOP)
+            self.exit_status, self.quit_confirmed = ExitStatus.STAFF_STOP, True
         else:
+            self._unlocked_until = self.clock() + UNLOCK_S
             pygame.event.post(pygame.event.Event(prompt.held.type, prompt.held.dict))
 
     def logo(self) -> pygame.Surface | None:
@@ -227,6 +258,8 @@ class KioskLayer:
             self._volume_set = True
         if self.reel is not None and self.prompt is None:
             draw_attract(surface, shown, self.venue, ctx, self.logo())
+        left = self.seconds_unlocked()
+        self.padlock = draw_padlock(surface, shown.language, left, ctx) if left and self.prompt is None else None
         if self.prompt is not None:
             draw_pin_prompt(surface, shown.language, self.prompt, ctx)
 
@@ -320,7 +353,8 @@ def draw_pin_prompt(surface: pygame.Surface, lang: str, prompt: PinPrompt, ctx: 
     pad = round(24 * u)
     inner = panel.inflate(-2 * pad, -2 * pad)
     title = pygame.Rect(inner.x, inner.y, inner.width, round(70 * u))
-    ctx.text.draw(surface, _s(lang, "kiosk.pin_title"), lang, title,
+    heading = _s(lang, "kiosk.stop_title") if prompt.held is None else _s(lang, "kiosk.pin_title")
+    ctx.text.draw(surface, heading, lang, title,
                   TextStyle(round(34 * u), theme.TEXT, bold=True, align=Align.CENTER, max_lines=2))
     dots = pygame.Rect(inner.x, title.bottom + round(16 * u), inner.width, round(64 * u))
     _draw_dots(surface, dots, len(prompt.typed), u)
@@ -343,6 +377,52 @@ def _draw_dots(surface: pygame.Surface, box: pygame.Rect, typed: int, u: float) 
             pygame.draw.circle(surface, theme.GOLD, centre, r)
         else:
             pygame.draw.circle(surface, theme.TEXT_DIM, centre, r, max(2, round(3 * u)))
+
+
+def draw_padlock(surface: pygame.Surface, lang: str, seconds: int, ctx: RenderContext) -> pygame.Rect:
+    """The unlocked TV's badge in the top corner (left, or right in Persian), above the lobby's
+    subtitle: an open padlock, the seconds left in large digits (read from across the room) and the
+    key that locks again. Returns the badge's rect (a click there locks)."""
+    w, h = surface.get_size()
+    u = min(w / 1280, h / 720)
+    rtl = i18n.is_rtl(lang)
+    margin = round(6 * u)
+    badge = pygame.Rect(0, margin, round(236 * u), round(58 * u))
+    badge.x = w - margin - badge.width if rtl else margin
+    shapes.panel(surface, badge, theme.PANEL, theme.GOLD, radius=round(10 * u), width=max(2, round(3 * u)))
+    pad = round(6 * u)
+    icon = pygame.Rect(0, 0, round(40 * u), badge.height - 2 * pad)
+    icon.y = badge.y + pad
+    icon.x = badge.right - pad - icon.width if rtl else badge.x + pad
+    open_padlock(surface, icon, theme.GOLD)
+    text = pygame.Rect(badge.x + pad if rtl else icon.right + pad, badge.y + round(2 * u),
+                       badge.width - icon.width - 3 * pad, round(36 * u))
+    ctx.text.draw(surface, _s(lang, "kiosk.unlocked", seconds=i18n.number(lang, seconds)), lang, text,
+                  TextStyle(round(30 * u), theme.GOLD, bold=True, align=Align.CENTER, max_lines=1, min_px=round(20 * u)))
+    hint = pygame.Rect(text.x, text.bottom, text.width, badge.bottom - text.bottom - round(2 * u))
+    ctx.text.draw(surface, _s(lang, "kiosk.relock_hint"), lang, hint,
+                  TextStyle(round(15 * u), theme.TEXT, align=Align.CENTER, max_lines=1, min_px=round(11 * u)))
+    return badge
+
+
+def open_padlock(surface: pygame.Surface, box: pygame.Rect, colour: theme.Colour) -> None:
+    """An open padlock in ``box``: the body, a keyhole, and the shackle lifted off its right post."""
+    body = pygame.Rect(0, 0, round(box.width * 0.72), round(box.height * 0.5))
+    body.midbottom = (box.centerx, box.bottom)
+    line = max(3, round(box.width * 0.11))
+    radius = round(body.width * 0.32)
+    arch = pygame.Rect(0, 0, radius * 2, radius * 2)
+    arch.midbottom = (body.x + line // 2 + radius, body.y - round(box.height * 0.16))
+    pygame.draw.arc(surface, colour, arch, 0, 3.1416, line)  # the shackle, lifted
+    left_post = arch.x + line // 2
+    pygame.draw.line(surface, colour, (left_post, arch.centery), (left_post, body.y + 2), line)
+    right_post = arch.right - line // 2 - 1
+    pygame.draw.line(surface, colour, (right_post, arch.centery), (right_post, arch.bottom - 1), line)  # free end
+    pygame.draw.rect(surface, colour, body, border_radius=max(2, round(body.height * 0.18)))
+    hole = max(2, round(body.height * 0.14))
+    pygame.draw.circle(surface, theme.PANEL, (body.centerx, body.centery - hole // 2), hole)
+    pygame.draw.line(surface, theme.PANEL, (body.centerx, body.centery), (body.centerx, body.centery + hole * 2),
+                     max(2, hole))
 
 
 def kiosk_layer(config: TableConfig) -> KioskLayer | None:
