@@ -21,6 +21,9 @@
   :class:`~game.kiosk.attract.AttractReel` with "Scan to play" and the real seats' QR codes; the
   first phone that joins (or any key or click at the TV) brings the lobby back.
 * **Pointer**: the mouse pointer hides after ``POINTER_IDLE_S`` without moving.
+* **No network**: while the links phones are given point at this computer only (no network yet:
+  ``game/server/netaddr.py`` re-checks the address and the codes follow it), a panel over the
+  lobby's (or the attract loop's) codes says so plainly; during a game, a line at the top.
 
 :class:`KioskLayer` sits between the window loop and the :class:`Screen`: ``shown()`` picks the
 snapshot to draw, ``consume()`` filters input, ``draw()`` paints the overlays.
@@ -44,7 +47,8 @@ from game.config import LANGUAGES, TableConfig
 from game.render.kit import shapes, theme
 from game.render.kit.scene import RenderContext
 from game.render.kit.text import Align, TextStyle, VAlign
-from game.session.snapshot import Mode, SeatInfo, TableSnapshot
+from game.server.netaddr import phones_cannot_reach
+from game.session.snapshot import Mode, SeatInfo, TablePhase, TableSnapshot
 
 from .attract import AttractReel, wants_attract
 from .supervise import ExitStatus
@@ -258,6 +262,9 @@ class KioskLayer:
             self._volume_set = True
         if self.reel is not None and self.prompt is None:
             draw_attract(surface, shown, self.venue, ctx, self.logo())
+        if phones_cannot_reach(shown.join_url) and self.prompt is None:
+            area = codes_area(surface.get_size(), shown.language, self.reel is not None, shown.phase)
+            draw_no_network(surface, shown.language, ctx, area)
         left = self.seconds_unlocked()
         self.padlock = draw_padlock(surface, shown.language, left, ctx) if left and self.prompt is None else None
         if self.prompt is not None:
@@ -274,9 +281,7 @@ def draw_attract(surface: pygame.Surface, shown: TableSnapshot, venue: str, ctx:
     w, h = surface.get_size()
     u = min(w / 1280, h / 720)
     lang = shown.language
-    rtl = i18n.is_rtl(lang)
-    col_w = round(w * 0.34)
-    col = pygame.Rect(0 if rtl else w - col_w, 0, col_w, h)
+    col = attract_column((w, h), lang)
     surface.blit(shapes.veil(col.size, (12, 14, 20, 235)), col.topleft)
     pad = round(18 * u)
     inner = col.inflate(-2 * pad, -2 * pad)
@@ -296,6 +301,13 @@ def draw_attract(surface: pygame.Surface, shown: TableSnapshot, venue: str, ctx:
     seats: list[SeatInfo] = list(shown.attract.seats if shown.attract else ())[:6]
     grid = pygame.Rect(inner.x, hint.bottom + round(10 * u), inner.width, inner.bottom - hint.bottom - round(10 * u))
     _draw_codes(surface, seats, grid, lang, u, ctx)
+
+
+def attract_column(size: tuple[int, int], lang: str) -> pygame.Rect:
+    """The attract loop's column with "Scan to play" and the codes (left in Persian, else right)."""
+    w, h = size
+    col_w = round(w * 0.34)
+    return pygame.Rect(0 if i18n.is_rtl(lang) else w - col_w, 0, col_w, h)
 
 
 _SCALED: dict[tuple[int, tuple[int, int]], pygame.Surface] = {}
@@ -377,6 +389,44 @@ def _draw_dots(surface: pygame.Surface, box: pygame.Rect, typed: int, u: float) 
             pygame.draw.circle(surface, theme.GOLD, centre, r)
         else:
             pygame.draw.circle(surface, theme.TEXT_DIM, centre, r, max(2, round(3 * u)))
+
+
+def codes_area(size: tuple[int, int], lang: str, attracting: bool, phase: TablePhase) -> pygame.Rect | None:
+    """Where the seats' codes are on screen: in the attract column, across the lobby's seat cards,
+    or nowhere (None: a game is on)."""
+    w, h = size
+    if attracting:
+        column = attract_column(size, lang)
+        return pygame.Rect(column.x, round(h * 0.3), column.width, round(h * 0.66))
+    if phase is TablePhase.LOBBY:
+        return pygame.Rect(round(w * 0.02), round(h * 0.27), round(w * 0.96), round(h * 0.4))
+    return None
+
+
+def draw_no_network(surface: pygame.Surface, lang: str, ctx: RenderContext, codes: pygame.Rect | None) -> None:
+    """Phones cannot reach the table yet: a panel over ``codes`` (the seats' codes, which would not
+    work), or a line at the top during a game (``codes`` None)."""
+    w, h = surface.get_size()
+    u = min(w / 1280, h / 720)
+    if codes is None:
+        band = pygame.Rect(round(w * 0.18), round(4 * u), round(w * 0.64), round(40 * u))
+        surface.blit(shapes.veil(band.size, (*theme.BACKGROUND, 225), round(10 * u)), band.topleft)
+        ctx.text.draw(surface, _s(lang, "kiosk.no_network"), lang, band.inflate(-round(16 * u), -round(6 * u)),
+                      TextStyle(round(24 * u), theme.DANGER, bold=True, align=Align.CENTER, max_lines=1,
+                                min_px=round(12 * u)))
+        return
+    panel = codes.inflate(-round(12 * u), 0)
+    surface.blit(shapes.veil(panel.size, (*theme.BACKGROUND, 240), round(18 * u)), panel.topleft)
+    pygame.draw.rect(surface, theme.DANGER, panel, max(3, round(4 * u)), border_radius=round(18 * u))
+    inner = panel.inflate(-round(40 * u), -round(32 * u))
+    title = pygame.Rect(inner.x, inner.y, inner.width, round(inner.height * 0.5))
+    ctx.text.draw(surface, _s(lang, "kiosk.no_network"), lang, title,
+                  TextStyle(round(44 * u), theme.DANGER, bold=True, align=Align.CENTER, max_lines=3,
+                            min_px=round(24 * u), balance=True))
+    hint = pygame.Rect(inner.x, title.bottom + round(8 * u), inner.width, inner.bottom - title.bottom - round(8 * u))
+    ctx.text.draw(surface, _s(lang, "kiosk.no_network_hint"), lang, hint,
+                  TextStyle(round(26 * u), theme.TEXT, align=Align.CENTER, max_lines=4, min_px=round(16 * u),
+                            balance=True))
 
 
 def draw_padlock(surface: pygame.Surface, lang: str, seconds: int, ctx: RenderContext) -> pygame.Rect:
