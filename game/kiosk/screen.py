@@ -175,6 +175,10 @@ class KioskLayer:
         """Whole seconds the TV stays unlocked (0: locked)."""
         return max(0, math.ceil(self._unlocked_until - self.clock()))
 
+    def unlock(self) -> None:
+        """Staff typed the right PIN: staff keys go through for ``UNLOCK_S`` (quitting never does)."""
+        self._unlocked_until = self.clock() + UNLOCK_S
+
     def lock(self) -> None:
         """End the staff unlock now (F12, a click on the padlock)."""
         self._unlocked_until = 0.0
@@ -231,7 +235,7 @@ class KioskLayer:
                         ExitStatus.STAFF_STOP)
             self.exit_status, self.quit_confirmed = ExitStatus.STAFF_STOP, True
         else:
-            self._unlocked_until = self.clock() + UNLOCK_S
+            self.unlock()
             pygame.event.post(pygame.event.Event(prompt.held.type, prompt.held.dict))
 
     def logo(self) -> pygame.Surface | None:
