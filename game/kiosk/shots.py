@@ -56,12 +56,7 @@ def attract_picture(lang: str, size: tuple[int, int], game_turn: int = 0, second
         clock.now += STEP_S
         screen.sync(layer.shown(session.snapshot, screen))
         screen.advance(STEP_S, size)
-    surface = pygame.Surface(size)
-    screen.draw(surface)
-    assert screen.snapshot is not None
-    layer.draw(surface, screen.snapshot, screen.ctx)
-    session.close()
-    return surface
+    return _drawn(screen, layer, session, size)
 
 
 def lobby_picture(lang: str, size: tuple[int, int], url: str = LAN_URL, unlocked_s: float = 0) -> pygame.Surface:
@@ -78,6 +73,11 @@ def lobby_picture(lang: str, size: tuple[int, int], url: str = LAN_URL, unlocked
     screen = Screen()
     screen.sync(layer.shown(session.snapshot, screen))
     screen.advance(0.5, size)
+    return _drawn(screen, layer, session, size)
+
+
+def _drawn(screen: Screen, layer: KioskLayer, session: Session, size: tuple[int, int]) -> pygame.Surface:
+    """The screen and the kiosk's overlays, drawn; the session closed."""
     surface = pygame.Surface(size)
     screen.draw(surface)
     assert screen.snapshot is not None
