@@ -183,7 +183,7 @@ class KioskLayer:
         """End the staff unlock now (F12, a click on the padlock)."""
         self._unlocked_until = 0.0
         self.padlock = None
-        log.info("kiosk: locked again by a key at the TV")
+        log.info("kiosk: locked again at the TV (F12 or the padlock)")
 
     def _is_relock(self, event: pygame.event.Event) -> bool:
         if event.type == pygame.KEYDOWN:
