@@ -125,7 +125,14 @@ def run_table(config: TableConfig) -> int:
             _stop_supervision(notifier, watchdog)
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     quiet_audio()
-    from .kiosk.supervise import SupervisedRuntime
+    from .kiosk.display import NoDisplay, choose_video_driver
+    from .kiosk.supervise import ExitStatus, SupervisedRuntime
+
+    try:
+        choose_video_driver()  # before the server starts: kmsdrm, then x11/wayland, or one clear line
+    except NoDisplay as exc:
+        print(f"tabletop: {exc}", file=sys.stderr, flush=True)
+        return ExitStatus.NO_DISPLAY
     from .render.app import run_window
 
     runtime = TableRuntime(config)

@@ -233,7 +233,7 @@ def run_window(runtime: Runtime, config: TableConfig) -> int:
                         runtime.send(out)
             if kiosk is not None:
                 if kiosk.quit_confirmed:
-                    return 0
+                    return int(kiosk.exit_status)  # staff's stop: a status the systemd unit does not restart
                 kiosk.tick()
             window = pygame.display.get_surface() or window
             screen.advance(dt, window.get_size())

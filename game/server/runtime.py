@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import signal
 import sys
@@ -28,7 +29,7 @@ from game.session.snapshot import InputEvent, Mode, TablePhase, TableSnapshot
 
 from .app import ServerSettings, guard_server, make_app
 from .capacity import raise_fd_limit
-from .netaddr import base_url, lan_address
+from .netaddr import AddressWatch, base_url, lan_address, phones_cannot_reach
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +50,8 @@ class Started:
     url: str
     message: str | None  # about a journal moved aside
     arcade: ArcadeBridge | None = None  # the arcade-button board's bridge (searching or connected)
+    address: AddressWatch | None = None  # re-checks the LAN address (None: a fixed host was given)
+    address_task: asyncio.Task[None] | None = None
 
 
 def _open_session(config: TableConfig, **session_kw: Any) -> tuple[Session, Journal, str | None]:
@@ -79,9 +82,11 @@ async def start_arcade(config: TableConfig, session: Session, **bridge_kw: Any) 
 
 
 async def start_table(config: TableConfig, settings: ServerSettings | None = None, *, arcade: bool = True,
-                      **session_kw: Any) -> Started:
+                      address_source: Callable[[], str] = lan_address, **session_kw: Any) -> Started:
     """Open the journal, boot the session, and start serving on ``config.host``/``config.port``.
-    ``arcade``: also run the arcade-button bridge (see :func:`start_arcade`)."""
+    ``arcade``: also run the arcade-button bridge (see :func:`start_arcade`). The address phones
+    are given: ``--host``, else the kiosk file's ``host``, else the LAN address from
+    ``address_source``, re-checked while the table runs (:class:`AddressWatch`)."""
     raise_fd_limit()  # room for the gallery's sockets (capacity.py); logged, never fatal
     try:
         session, journal, message = _open_session(config, **session_kw)
@@ -108,15 +113,31 @@ async def start_table(config: TableConfig, settings: ServerSettings | None = Non
         journal.close()
         raise StartupError(f"cannot listen on {bind}:{config.port}: {exc.strerror or exc}") from exc
     port = _bound_port(runner, config.port)
-    advertised = config.host if config.host and config.host != ALL_INTERFACES else lan_address()
-    url = base_url(advertised, port)
+    fixed = fixed_host(config)
+    watch: AddressWatch | None = None
+    if fixed is None:
+        watch = AddressWatch(port, session.set_base_url, address_source)
+        url = watch.url
+    else:
+        url = base_url(fixed, port)
     session.set_base_url(url)
+    if phones_cannot_reach(url):
+        log.warning("no network yet: phones cannot reach the table at %s; the address is checked again "
+                    "every few seconds", url)
     if message:
         session.add_notice(JOURNAL_NOTICE)
     bridge = None
     if arcade:
         bridge = await start_arcade(config, session, **({"clock": session.clock} if "clock" in session_kw else {}))
-    return Started(session, journal, runner, port, url, message, bridge)
+    task = asyncio.get_running_loop().create_task(watch.run(), name="address-watch") if watch is not None else None
+    return Started(session, journal, runner, port, url, message, bridge, watch, task)
+
+
+def fixed_host(config: TableConfig) -> str | None:
+    """The address phones are given when one was set (``--host``, or the kiosk file's ``host``)."""
+    if config.host and config.host != ALL_INTERFACES:
+        return config.host
+    return config.kiosk.host if config.kiosk is not None else None
 
 
 def _bound_port(runner: web.AppRunner, fallback: int) -> int:
@@ -127,6 +148,10 @@ def _bound_port(runner: web.AppRunner, fallback: int) -> int:
 
 
 async def stop_table(started: Started) -> None:
+    if started.address_task is not None:
+        started.address_task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await started.address_task
     if started.arcade is not None:
         await started.arcade.stop()
     await started.runner.cleanup()
@@ -146,9 +171,9 @@ def join_links(started: Started) -> str:
         lines.append(f"Seat {record.seat + 1:>2} {seat_look.colour_name:<9} {session.seat_url(record)}"
                      f"   code {record.code}   {who}")
     lines += [
-        f"Join by code: {started.url}/join",
-        f"Watch:        {started.url}/watch",
-        f"Host:         {started.url}/host   PIN {session.table.admin_pin}",
+        f"Join by code: {session.base_url}/join",
+        f"Watch:        {session.base_url}/watch",
+        f"Host:         {session.base_url}/host   PIN {session.table.admin_pin}",
         f"Table: {session.table.game}, {session.phase.value}, version {session.version}"
         + (" (resumed)" if session.phase is not TablePhase.LOBBY else ""),
     ]
@@ -185,7 +210,8 @@ class TableRuntime:
 
     @property
     def url(self) -> str:
-        return self._started.url if self._started else ""
+        """The address phones are given now (it follows the LAN address)."""
+        return self._started.session.base_url if self._started else ""
 
     @property
     def port(self) -> int:
