@@ -23,6 +23,7 @@ from .capacity import connection_room, current_fd_limit, size_sockets
 from .guard import CONNECTIONS_PER_ADDRESS, HEADER_DEADLINE_S, LOOPBACK, ConnectionGuard, guard_middleware
 from .heap import Collector, collecting
 from .hub import MAX_SPECTATORS, Hub, SocketLimits
+from .linger import linger_after_too_big
 from .noise import NetworkNoise, quiet_aiohttp_noise
 from .protocol import HARD_MAX_MESSAGE_BYTES
 from .ratelimit import Backoff, PinGuard, RateLimit
@@ -197,6 +198,7 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
     # every socket would cost more than it saves
     ws = web.WebSocketResponse(heartbeat=settings.heartbeat_s, max_msg_size=HARD_MAX_MESSAGE_BYTES, compress=False)
     await ws.prepare(request)
+    linger_after_too_big(ws, request.transport)  # a huge frame still closes with 1009, not a reset
     client = hub.add(ws, settings.address_of(request), request.transport)
     try:
         async for msg in ws:
