@@ -10,7 +10,8 @@ from collections.abc import AsyncIterator
 from aiohttp import web
 
 from game.config import TableConfig
-from game.server.app import HUB, SESSION
+from game.server.app import HUB, NOISE, SESSION
+from game.server.noise import NoiseKind
 from game.session.journal import Journal
 from game.session.session import Session
 
@@ -71,7 +72,8 @@ async def owner_json(request: web.Request) -> web.Response:
     _check_pin(request)
     keeper = request.app[KEEPER]
     keeper.flush_errors()
-    return web.json_response(owner_report(keeper.archive), headers={"Cache-Control": "no-store"})
+    report = owner_report(keeper.archive, bad_requests_today=request.app[NOISE].today(NoiseKind.BAD_REQUEST))
+    return web.json_response(report, headers={"Cache-Control": "no-store"})
 
 
 async def owner_csv(request: web.Request) -> web.Response:

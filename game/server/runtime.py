@@ -55,7 +55,11 @@ def _open_session(config: TableConfig, **session_kw: Any) -> tuple[Session, Jour
     """The resumed table (or a fresh one); a journal that cannot be replayed is moved aside."""
     journal, saved, message = Journal.open(config.data_dir, new=config.new)
     try:
-        return Session.boot(config, journal, saved, **session_kw), journal, message
+        session = Session.boot(config, journal, saved, **session_kw)
+        if saved is not None:
+            log.info("resumed the saved table from %s: %s, version %d", journal.path.name, session.phase.value,
+                     session.version)
+        return session, journal, message
     except (RulesError, KeyError, ValueError, TypeError, ImportError, AttributeError) as exc:
         if saved is None:
             journal.close()
@@ -113,6 +117,8 @@ async def start_table(config: TableConfig, settings: ServerSettings | None = Non
     session.set_base_url(url)
     if message:
         session.add_notice(JOURNAL_NOTICE)
+    log.info("table started: %s, %s, version %d, serving %s", session.table.game, session.phase.value,
+             session.version, url)
     bridge = None
     if arcade:
         bridge = await start_arcade(config, session, **({"clock": session.clock} if "clock" in session_kw else {}))

@@ -20,7 +20,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -61,13 +61,14 @@ class Table:
 
 
 @contextlib.contextmanager
-def table(tmp: Path, fd_limit: int = 0) -> Iterator[Table]:
-    """A headless table on 127.0.0.1 (``fd_limit``: 0 keeps the inherited open-file limit); its
-    log (``-v``: INFO and up) goes to ``tmp/server.log``."""
+def table(tmp: Path, fd_limit: int = 0, *, options: Sequence[str] = ("--new", "-v")) -> Iterator[Table]:
+    """A headless table on 127.0.0.1 (``fd_limit``: 0 keeps the inherited open-file limit), its
+    data in ``tmp/data``; what it writes to the terminal (``-v``: INFO and up) goes to
+    ``tmp/server.log``. ``options``: more command-line options (e.g. ``--mode kiosk``)."""
     log_path = tmp / "server.log"
     out_path = tmp / "server.out"
-    args = [sys.executable, "-c", SERVER, str(fd_limit), "--headless", "--new", "--host", "127.0.0.1", "--port", "0",
-            "--data", str(tmp / "data"), "--pin", PIN, "--seed", "3", "-v"]
+    args = [sys.executable, "-c", SERVER, str(fd_limit), "--headless", "--host", "127.0.0.1", "--port", "0",
+            "--data", str(tmp / "data"), "--pin", PIN, "--seed", "3", *options]
     env = {**os.environ, "PYTHONPATH": str(ROOT), "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
     with open(log_path, "wb") as err, open(out_path, "wb") as out:
         process = subprocess.Popen(args, stdout=out, stderr=err, cwd=ROOT, env=env)
