@@ -24,6 +24,7 @@ from .guard import CONNECTIONS_PER_ADDRESS, HEADER_DEADLINE_S, LOOPBACK, Connect
 from .heap import Collector, collecting
 from .hub import MAX_SPECTATORS, Hub, SocketLimits
 from .linger import linger_after_too_big
+from .metrics import FrameClock
 from .noise import NetworkNoise, quiet_aiohttp_noise
 from .protocol import HARD_MAX_MESSAGE_BYTES
 from .ratelimit import Backoff, PinGuard, RateLimit
@@ -77,6 +78,7 @@ SETTINGS = web.AppKey("settings", ServerSettings)
 JOINS = web.AppKey("joins", Backoff)
 GUARD = web.AppKey("guard", ConnectionGuard)
 NOISE = web.AppKey("noise", NetworkNoise)  # network noise from other devices (the owner's page, /metrics)
+FRAMES = web.AppKey("frames", FrameClock)  # when the TV last drew a frame (/metrics)
 
 
 # ------------------------------------------------------------------------------------- pages
@@ -301,6 +303,7 @@ def make_app(session: Session, settings: ServerSettings | None = None) -> web.Ap
     app[SETTINGS] = settings
     app[GUARD] = guard
     app[NOISE] = noise
+    app[FRAMES] = FrameClock()
     app[HUB] = hub
     app[JOINS] = Backoff(clock, free=JOIN_FAILURES_PER_MINUTE)
     app.add_routes([

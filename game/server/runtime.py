@@ -26,7 +26,7 @@ from game.session.journal import CorruptJournal, Journal, move_aside
 from game.session.session import Session
 from game.session.snapshot import InputEvent, Mode, TablePhase, TableSnapshot
 
-from .app import ServerSettings, guard_server, make_app
+from .app import FRAMES, ServerSettings, guard_server, make_app
 from .capacity import raise_fd_limit
 from .netaddr import base_url, lan_address
 
@@ -205,6 +205,7 @@ class TableRuntime:
         started = self._started
         if started is None:
             raise StartupError("the table has not started yet (call wait_ready())")
+        started.runner.app[FRAMES].seen()  # the TV draws a frame per snapshot read (/metrics)
         return started.session.snapshot
 
     def send(self, event: InputEvent) -> None:
