@@ -214,5 +214,27 @@ async def reconnect_under_flood(flood: Flood, device_key: str, tries: int, *, ro
     return out
 
 
+BAD_REQUEST = b"GET / HTTP/1.1\r\nHost: table\r\nBad Header\r\n\r\n"
+
+
+async def bad_requests(port: int, n: int, addresses: int = 20, at_once: int = 25) -> int:
+    """``n`` malformed HTTP requests from 127.0.0.2 … (1 + ``addresses``), ``at_once`` at a time;
+    how many were answered 400."""
+    async def one(i: int) -> bool:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(f"127.0.0.{2 + i % addresses}", 0))
+        try:
+            writer.write(BAD_REQUEST)
+            await writer.drain()
+            return b" 400 " in await asyncio.wait_for(reader.readline(), WELCOME_S)
+        except ConnectionError:  # closed over a cap before it was read (the table still counts it)
+            return False
+        finally:
+            writer.close()
+    answered = 0
+    for start in range(0, n, at_once):
+        answered += sum(await asyncio.gather(*(one(i) for i in range(start, min(n, start + at_once)))))
+    return answered
+
+
 def tracebacks(log_text: str) -> int:
     return log_text.count("Traceback (most recent call last)")
