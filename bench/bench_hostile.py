@@ -8,7 +8,7 @@ seat, a spectator, the host and a socket that never said hello, each on a fresh 
 (``tests/reliability/hostile_kit.py``). Every refused message must leave every seat's view as it
 was; every socket gets an answer or a documented close. Prints the counts and the first breach.
 
-Then a half-open flood (issue 19 item 3, ``tests/reliability/flood_kit.py``): a real table in a
+Then a half-open flood (``tests/reliability/flood_kit.py``): a real table in a
 subprocess, with the inherited open-file limit and with 1,024; silent connections from 140
 loopback addresses (127.0.0.2 … 127.0.0.141), 40 each, re-opened as the table closes them;
 meanwhile the seated phone reconnects (its usual address and a new one) and the host logs in,

@@ -194,7 +194,7 @@ def _kiosk_log_file(config: TableConfig) -> None:
         print(f"tabletop: cannot write the log in {config.data_dir}: {exc}", file=sys.stderr)
         return
     # the file gets the table's INFO lines (start, resume, hand-over) and up; the terminal keeps
-    # the level -v chose (issue 20 item 6: with the root at WARNING the file stayed empty all day)
+    # the level -v chose (with the root at WARNING the file stayed empty all day)
     root = logging.getLogger()
     for console in root.handlers:
         if console.level == logging.NOTSET:

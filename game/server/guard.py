@@ -1,8 +1,7 @@
-"""The HTTP server's door (issue 11 item 7, issue 19 item 3): a connection must finish its first
-request's headers within ``header_s`` or it is closed, and one address holds at most
-``per_address`` connections at once. Without these, a device on the LAN that opens a thousand idle
-connections fills the table's open-file limit and nobody can join. The table's own machine
-(loopback) is never capped.
+"""The HTTP server's door: a connection must finish its first request's headers
+within ``header_s`` or it is closed, and one address holds at most ``per_address`` connections at
+once. Without these, a device on the LAN that opens a thousand idle connections fills the table's
+open-file limit and nobody can join. The table's own machine (loopback) is never capped.
 
 The table holds at most ``room`` connections (sized from the open-file limit, so accepting never
 fails for want of a file). Trusted addresses (loopback, and the addresses of seated phones and the

@@ -1,7 +1,7 @@
-"""A frame over the hard limit closes its socket with 1009, also when the frame is large (issue 19
-item 6). aiohttp sends the 1009 close frame and closes the TCP connection at once; the rest of a
-~1 MB frame is still arriving, and closing a socket with unread data makes the kernel send a reset
-that the phone reads before the close frame (it sees 1006). :func:`linger_after_too_big` keeps
+"""A frame over the hard limit closes its socket with 1009, also when the frame is large. aiohttp
+sends the 1009 close frame and closes the TCP connection at once; the rest of a ~1 MB frame is
+still arriving, and closing a socket with unread data makes the kernel send a reset that the phone
+reads before the close frame (it sees 1006). :func:`linger_after_too_big` keeps
 such a connection reading (aiohttp discards what arrives) until the peer closes its side or
 ``LINGER_S`` passes, then closes it.
 """

@@ -1,4 +1,4 @@
-"""The table's figures in the Prometheus text format (issue 20 item 8), for an owner with several
+"""The table's figures in the Prometheus text format, for an owner with several
 tables who already runs Prometheus and Grafana: ``GET /metrics`` (kiosk mode; who may read it is
 decided by :func:`game.kiosk.web.install_kiosk`: the admin PIN, or an address in the config's
 ``[monitoring] metrics_from``).

@@ -1,6 +1,6 @@
 """Network noise: what other devices on the LAN do wrong, counted per kind and logged as one line
-per kind per minute (issue 19 item 3, issue 20 item 5) — never a traceback per connection, and
-never among the program's own errors (the owner's "last errors").
+per kind per minute — never a traceback per connection, and never among the program's own errors
+(the owner's "last errors").
 
 * :class:`NetworkNoise` counts: :meth:`NetworkNoise.count` for each event, :meth:`NetworkNoise.flush`
   every second writes the lines that are due. :meth:`NetworkNoise.total` and

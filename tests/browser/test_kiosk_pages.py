@@ -68,7 +68,7 @@ def send_bad_requests(url: str, n: int) -> None:
 @pytest.mark.parametrize("lang", ["en", "fa", "th"])
 def test_the_owners_page_on_the_host_console(kiosk_table: Table, phones: Phones, shots: Path, lang: str) -> None:
     seed_archive(kiosk_table.tmp_path / "data")
-    send_bad_requests(kiosk_table.url, 3)  # issue 20 item 5: counted on their own line, never an error
+    send_bad_requests(kiosk_table.url, 3)  # guests' noise: counted on its own line, never an error
     kiosk_table.host("set_language", language=lang)
     host = phones.open(f"{kiosk_table.url}/host", locale={"en": "en-US", "fa": "fa-IR", "th": "th-TH"}[lang])
     host.fill("[data-testid=pin-input]", ADMIN_PIN)

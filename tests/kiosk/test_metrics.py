@@ -1,4 +1,4 @@
-"""Issue 20 item 8: each kiosk serves its figures in the Prometheus text format at ``/metrics``
+"""Each kiosk serves its figures in the Prometheus text format at ``/metrics``
 (parsed here with ``prometheus_client.parser``), readable only with the admin PIN (the
 ``X-Admin-Pin`` header or the password of HTTP basic auth) or from an address listed in the
 config's ``[monitoring] metrics_from``, which is checked like every other key."""

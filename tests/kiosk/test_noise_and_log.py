@@ -1,4 +1,4 @@
-"""Issue 20 items 5 and 6, on a real kiosk in a subprocess: guests' network noise is counted apart
+"""On a real kiosk in a subprocess: guests' network noise is counted apart
 from the program's own errors (500 malformed requests leave the owner's "last errors" as they
 were, the page counts them on their own line, the log grows by at most 64 KB), and the rotating
 log ``logs/tabletop.log`` receives the program's lines (start, resume, the noise's one line)."""

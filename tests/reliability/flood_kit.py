@@ -1,5 +1,5 @@
-"""A half-open flood from many loopback addresses against a real table in a subprocess (issue 19
-item 3), shared by ``tests/reliability/test_halfopen_flood.py`` and ``bench/bench_hostile.py``.
+"""A half-open flood from many loopback addresses against a real table in a subprocess, shared by
+``tests/reliability/test_halfopen_flood.py`` and ``bench/bench_hostile.py``.
 
 The table runs headless in its own process (``fd_limit``: its open-file limit, soft and hard, set
 before it starts). The flood opens TCP connections from 127.0.0.2 … 127.0.0.(1 + addresses) that

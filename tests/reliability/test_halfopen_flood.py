@@ -1,4 +1,4 @@
-"""Issue 19 item 3: idle half-open connections from many addresses never lock out the seated
+"""Idle half-open connections from many addresses never lock out the seated
 phones and the host. A real table in a subprocess (its open-file limit as inherited, then 1,024),
 a flood of silent connections from 140 loopback addresses (127.0.0.2 … 127.0.0.141) re-opened as
 the table closes them; meanwhile the seated phone reconnects (its usual address, then an address

@@ -1,4 +1,4 @@
-"""Issue 19 item 6: a frame over the hard limit closes the socket with 1009 (as docs/protocol.md
+"""A frame over the hard limit closes the socket with 1009 (as docs/protocol.md
 says) whatever its size, and a ``too_large`` error echoes the message's id."""
 from __future__ import annotations
 

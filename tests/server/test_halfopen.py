@@ -1,4 +1,4 @@
-"""Issue 19 item 3, on the connection guard itself (fake transports, an injected clock): the table
+"""On the connection guard itself (fake transports, an injected clock): the table
 holds a bounded number of connections; seated phones' and the host's addresses always get in;
 strangers share what is left (the busiest address's oldest silent connection makes room); every
 connection closed for noise is counted, and the counts are logged one line per kind per minute."""
