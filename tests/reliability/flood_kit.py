@@ -217,13 +217,14 @@ async def reconnect_under_flood(flood: Flood, device_key: str, tries: int, *, ro
 BAD_REQUEST = b"GET / HTTP/1.1\r\nHost: table\r\nBad Header\r\n\r\n"
 
 
-async def bad_requests(port: int, n: int, addresses: int = 20, at_once: int = 25) -> int:
-    """``n`` malformed HTTP requests from 127.0.0.2 … (1 + ``addresses``), ``at_once`` at a time;
-    how many were answered 400."""
+async def bad_requests(port: int, n: int, addresses: int = 20, at_once: int = 25,
+                       payloads: Sequence[bytes] = (BAD_REQUEST,)) -> int:
+    """``n`` malformed HTTP requests (``payloads`` in turn) from 127.0.0.2 … (1 + ``addresses``),
+    ``at_once`` at a time; how many were answered 400."""
     async def one(i: int) -> bool:
         reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(f"127.0.0.{2 + i % addresses}", 0))
         try:
-            writer.write(BAD_REQUEST)
+            writer.write(payloads[i % len(payloads)])
             await writer.drain()
             return b" 400 " in await asyncio.wait_for(reader.readline(), WELCOME_S)
         except ConnectionError:  # closed over a cap before it was read (the table still counts it)
