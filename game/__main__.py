@@ -196,9 +196,19 @@ def _kiosk_log_file(config: TableConfig) -> None:
 
     limits = config.kiosk.disk if config.kiosk is not None else DiskLimits()
     try:
-        logging.getLogger().addHandler(rotating_log(config.data_dir, limits))
+        handler = rotating_log(config.data_dir, limits)
     except OSError as exc:
         print(f"tabletop: cannot write the log in {config.data_dir}: {exc}", file=sys.stderr)
+        return
+    # the file gets the table's INFO lines (start, resume, hand-over) and up; the terminal keeps
+    # the level -v chose (with the root at WARNING the file stayed empty all day)
+    root = logging.getLogger()
+    for console in root.handlers:
+        if console.level == logging.NOTSET:
+            console.setLevel(root.level)
+    handler.setLevel(logging.INFO)
+    root.setLevel(min(root.level, logging.INFO))
+    root.addHandler(handler)
 
 
 if __name__ == "__main__":

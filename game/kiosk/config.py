@@ -30,7 +30,10 @@ SECTIONS: dict[str, tuple[str, ...]] = {
     "server": ("host", "port", "data_dir"),
     "admin": ("pin",),
     "disk": ("keep_days", "keep_mb", "log_mb", "log_files"),
+    "monitoring": ("metrics_from",),
 }
+MAX_METRICS_FROM = 64
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
 class ConfigError(Exception):
@@ -75,6 +78,7 @@ class KioskConfig:
     data_dir: Path | None = None
     admin_pin: str = ""
     disk: DiskLimits = field(default_factory=DiskLimits)
+    metrics_from: tuple[Network, ...] = ()  # addresses that read /metrics without the PIN (a Prometheus server)
 
     @property
     def language(self) -> str:
@@ -183,7 +187,27 @@ def parse_config(data: Mapping[str, Any], reader: _Reader) -> KioskConfig:
         data_dir=reader.path_value(server, "server", "data_dir"),
         admin_pin=_pin(reader, admin),
         disk=_disk(reader, reader.section(data, "disk")),
+        metrics_from=_metrics_from(reader, reader.section(data, "monitoring")),
     )
+
+
+def _metrics_from(reader: _Reader, values: Mapping[str, Any]) -> tuple[Network, ...]:
+    """``[monitoring] metrics_from``: addresses or networks, e.g. ``["192.168.1.20", "10.0.0.0/24"]``."""
+    value = values.get("metrics_from", [])
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value) or len(value) > MAX_METRICS_FROM:
+        raise reader.error("monitoring", "metrics_from", f"must be a list of at most {MAX_METRICS_FROM} addresses "
+                           'in quotes, e.g. ["192.168.1.20", "10.0.0.0/24"]')
+    networks = []
+    for text in value:
+        try:
+            networks.append(ipaddress.ip_network(text.strip(), strict=False))
+        except ValueError:
+            raise reader.error("monitoring", "metrics_from", f"{text!r} is not an address or a network "
+                               "(e.g. 192.168.1.20 or 10.0.0.0/24)") from None
+        if networks[-1].prefixlen == 0:
+            raise reader.error("monitoring", "metrics_from", f"{text!r} is every address: name the monitoring "
+                               "server's address (or use the PIN)")
+    return tuple(networks)
 
 
 def _disk(reader: _Reader, values: Mapping[str, Any]) -> DiskLimits:

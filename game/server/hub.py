@@ -29,6 +29,7 @@ from game.session.seats import AskHost, NameNeeded, SeatRecord
 from game.session.session import Claim, HandedOver, NoticeCode, Session
 
 from .errors import BadPin, ClaimRefused, Forbidden, GalleryFull, RateLimited, ServerFault, TakenOver
+from .noise import NetworkNoise, NoiseKind
 from .phoneclock import EVERY_S, PhoneClock
 from .protocol import (
     Act,
@@ -87,6 +88,7 @@ REVOKE_CLOSE: dict[NoticeCode, tuple[CloseCode, str]] = {
 }
 
 
+TRUSTED_ADDRESSES = 64  # addresses of seated phones and host links remembered (the most recent)
 SEAT_RESERVE = 2 * MAX_SEATS + 8  # seated phones (one reconnecting while its old socket closes) and host links
 MAX_SPECTATORS = 1000  # the gallery: /watch sockets at once, if the open-file limit allows
 
@@ -448,8 +450,10 @@ class Hub:
     """Every socket of the table; the session's listener."""
 
     def __init__(self, session: Session, limit: RateLimit, clock: Callable[[], float],
-                 pin_failures: PinGuard, sockets: SocketLimits | None = None) -> None:
+                 pin_failures: PinGuard, sockets: SocketLimits | None = None, noise: NetworkNoise | None = None) -> None:
         self.session = session
+        self.noise = noise or NetworkNoise()
+        self._trusted: collections.OrderedDict[str, None] = collections.OrderedDict()  # seated phones' and hosts' addresses
         self.limit = limit
         self.sockets = sockets or SocketLimits()
         self.clock = clock
@@ -468,15 +472,25 @@ class Hub:
         and the host are never refused by a flood."""
         limits, live = self.sockets, [c for c in self.clients if not c.closing]
         if address not in limits.exempt and sum(1 for c in live if c.address == address) >= limits.per_address:
+            self.noise.count(NoiseKind.OVER_CAP, address)
             return "too many connections from this device"
         shared = [c for c in live if c.role in (None, Role.SPECTATOR)]
         if len(shared) >= limits.shared() or len(live) >= limits.total:
             silent = [c for c in shared if not c.greeted and c.claim is None]
             if not silent:
-                return None if len(live) < limits.total else "the table has too many connections"
+                if len(live) < limits.total:
+                    return None
+                self.noise.count(NoiseKind.OVER_CAP, address)
+                return "the table has too many connections"
             oldest = min(silent, key=lambda c: c.opened_at)
+            self.noise.count(NoiseKind.OVER_CAP, oldest.address)
             oldest.close(CloseCode.POLICY, "making room")
         return None
+
+    def trusts(self, address: str) -> bool:
+        """``address`` has held a seat or the host link (recently): its connections are never
+        capped or evicted by the connection guard (:class:`game.server.guard.ConnectionGuard`)."""
+        return address in self._trusted
 
     def reap(self) -> int:
         """Close the sockets that have not said hello within the hello deadline."""
@@ -484,6 +498,7 @@ class Hub:
         late = [c for c in self.clients if not c.closing and not c.greeted and c.claim is None
                 and now - c.opened_at >= self.sockets.hello_s]
         for client in late:
+            self.noise.count(NoiseKind.HANDSHAKE_TIMEOUT, client.address)
             client.close(CloseCode.POLICY, "no hello")
         return len(late)
 
@@ -751,6 +766,11 @@ class Hub:
 
     def _greet(self, client: Client, role: Role, seat: int | None, hello: Hello | None) -> None:
         client.role, client.seat = role, seat
+        if role is not Role.SPECTATOR:
+            self._trusted[client.address] = None
+            self._trusted.move_to_end(client.address)
+            while len(self._trusted) > TRUSTED_ADDRESSES:
+                self._trusted.popitem(last=False)
         client.send(framed("welcome", self.session.welcome_json(seat, role.value)))
         if hello is not None and hello.last_version is not None and hello.last_version > self.session.version:
             client.send(notice_message(NoticeCode.NEW_TABLE.value, NOTICE_TEXT[NoticeCode.NEW_TABLE]))

@@ -27,7 +27,7 @@ from game.session.journal import CorruptJournal, Journal, move_aside
 from game.session.session import Session
 from game.session.snapshot import InputEvent, Mode, TablePhase, TableSnapshot
 
-from .app import ServerSettings, guard_server, make_app
+from .app import FRAMES, ServerSettings, guard_server, make_app
 from .capacity import raise_fd_limit
 from .netaddr import AddressWatch, base_url, lan_address, phones_cannot_reach
 
@@ -58,7 +58,11 @@ def _open_session(config: TableConfig, **session_kw: Any) -> tuple[Session, Jour
     """The resumed table (or a fresh one); a journal that cannot be replayed is moved aside."""
     journal, saved, message = Journal.open(config.data_dir, new=config.new)
     try:
-        return Session.boot(config, journal, saved, **session_kw), journal, message
+        session = Session.boot(config, journal, saved, **session_kw)
+        if saved is not None:
+            log.info("resumed the saved table from %s: %s, version %d", journal.path.name, session.phase.value,
+                     session.version)
+        return session, journal, message
     except (RulesError, KeyError, ValueError, TypeError, ImportError, AttributeError) as exc:
         if saved is None:
             journal.close()
@@ -126,6 +130,8 @@ async def start_table(config: TableConfig, settings: ServerSettings | None = Non
                     "every few seconds", url)
     if message:
         session.add_notice(JOURNAL_NOTICE)
+    log.info("table started: %s, %s, version %d, serving %s", session.table.game, session.phase.value,
+             session.version, url)
     bridge = None
     if arcade:
         bridge = await start_arcade(config, session, **({"clock": session.clock} if "clock" in session_kw else {}))
@@ -225,6 +231,7 @@ class TableRuntime:
         started = self._started
         if started is None:
             raise StartupError("the table has not started yet (call wait_ready())")
+        started.runner.app[FRAMES].seen()  # the TV draws a frame per snapshot read (/metrics)
         return started.session.snapshot
 
     def send(self, event: InputEvent) -> None:
