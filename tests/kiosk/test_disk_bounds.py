@@ -1,4 +1,4 @@
-"""Issue 20 item 7: the disk is fully bounded (journals set aside as damaged are pruned by
+"""The disk is fully bounded (journals set aside as damaged are pruned by
 keep_days/keep_mb like the archive) and archived records keep who was a bot across a restart."""
 from __future__ import annotations
 

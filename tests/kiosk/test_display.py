@@ -1,4 +1,4 @@
-"""Issue 20 item 4: a TV that cannot be drawn on gives one clear line naming what is missing, after
+"""A TV that cannot be drawn on gives one clear line naming what is missing, after
 trying the drivers in a logged order, and an exit status the systemd unit does not loop on."""
 from __future__ import annotations
 

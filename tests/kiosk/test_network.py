@@ -1,4 +1,4 @@
-"""Issue 20 item 3: a table started without a network says plainly on the TV that phones cannot
+"""A table started without a network says plainly on the TV that phones cannot
 reach it yet, re-checks the address, and the QR codes and links follow when a network appears.
 The kiosk file may fix the address instead ([server] host)."""
 from __future__ import annotations

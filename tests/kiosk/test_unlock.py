@@ -1,4 +1,4 @@
-"""Issue 20 item 1: staff's unlock is visible and ends, quitting always asks for the PIN, and only
+"""Staff's unlock is visible and ends, quitting always asks for the PIN, and only
 staff's explicit stop keeps the systemd unit from bringing the table back."""
 from __future__ import annotations
 
