@@ -90,7 +90,12 @@ def test_settings_open_change_and_close(shared_ctx):
 
 
 def test_timer_settings_step_by_five_seconds(shared_ctx):
-    from game.render.settings import stepped
+    from game.render.settings import spec_of
+
+    def stepped(name: str, value: object, direction: int) -> object:
+        spec = spec_of("collusion", name)  # the engine's settings schema
+        assert spec is not None
+        return spec.stepped(value, direction)
 
     assert stepped("conspiracy_ms", 90_000, 1) == 95_000
     assert stepped("conspiracy_ms", 0, -1) == 0
