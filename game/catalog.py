@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from game.bots import Bot, BotKind
     from game.howto import Slide
+    from game.render.tapes import Tapes
     from game.rules.base import GameEngine
 
 
@@ -55,6 +56,7 @@ class GameDescriptor:
     title_key: str  # i18n key of the game's name (in the "screen" and "web" domains)
     views: str = ""  # the page of its views, actions and events, from the repository root ("" = docs/views/<id>.md)
     howto: str = ""  # "game.howto.collusion:SLIDES": its how-to-play slides, pure data ("" = none)
+    tapes: str = ""  # its scripted moments, "<screen>.tapes:TAPES" ("" = that; game/render/tapes.py)
 
     @property
     def views_doc(self) -> str:
@@ -63,6 +65,11 @@ class GameDescriptor:
     def how_to_play(self) -> tuple[Slide, ...]:
         """The explanation the TV plays before the game's first round (``game/howto``)."""
         return _resolve(self.howto) if self.howto else ()
+
+    def load_tapes(self) -> Tapes:
+        """The game's scripted moments (screenshots, scene tests, the README's pictures): a
+        :class:`game.render.tapes.Tapes` in its screen package (imports pygame)."""
+        return _resolve(self.tapes or f"{self.screen}.tapes:TAPES")
 
     def load_engine(self) -> GameEngine:
         return _resolve(self.engine)

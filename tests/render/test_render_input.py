@@ -4,9 +4,10 @@ from __future__ import annotations
 import pygame
 
 from game.render.app import Screen
+from game.render.games.collusion.tapes import moments
 from game.render.kit.scene import HostCommand, WindowOp
 from game.render.lobby import layout
-from game.render.tapes import lobby_snapshot, moments, play_moment
+from game.render.tapes import lobby_snapshot, play_moment
 from game.session.snapshot import InputKind, InputSource
 
 SIZE = (1280, 720)
