@@ -12,6 +12,7 @@ from __future__ import annotations
 import enum
 import importlib
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -57,6 +58,8 @@ class GameDescriptor:
     views: str = ""  # the page of its views, actions and events, from the repository root ("" = docs/views/<id>.md)
     howto: str = ""  # "game.howto.collusion:SLIDES": its how-to-play slides, pure data ("" = none)
     tapes: str = ""  # its scripted moments, "<screen>.tapes:TAPES" ("" = that; game/render/tapes.py)
+    phone_strings: tuple[str, ...] = ()  # i18n domains of its phone's words ("web_collusion"), served with "web"
+    folder: str = ""  # a plug-in's own folder (its phone module and string files), else game/web/js/ and game/i18n/
 
     @property
     def views_doc(self) -> str:
@@ -96,7 +99,7 @@ def _table_game(game: str, strings: tuple[str, ...]) -> GameDescriptor:
     return GameDescriptor(
         id=game, family=game, mode=Mode.TABLE, engine=f"game.rules.{game}:ENGINE",
         bots=f"game.bots.{game}:make_bot", screen=f"game.render.games.{game}", phone=f"games/{game}.js",
-        strings=strings, title_key=f"game.{game}", howto=f"game.howto.{game}:SLIDES",
+        strings=strings, title_key=f"game.{game}", howto=f"game.howto.{game}:SLIDES", phone_strings=(f"web_{game}",),
     )
 
 
@@ -110,7 +113,7 @@ CATALOG: tuple[GameDescriptor, ...] = (
         bots=None,  # the cards are physical: a bot cannot hold, play or count them
         screen="game.render.games.cheating_moth_companion", phone="games/cheating_moth_companion.js",
         strings=("screen_cheating_moth_companion",), title_key="game.cheating_moth_companion",
-        howto="game.howto.cheating_moth_companion:SLIDES",
+        howto="game.howto.cheating_moth_companion:SLIDES", phone_strings=("web_cheating_moth", "web_cheating_moth_companion"),
     ),
     GameDescriptor(
         id="collusion_companion", family="collusion", mode=Mode.COMPANION,
@@ -118,7 +121,7 @@ CATALOG: tuple[GameDescriptor, ...] = (
         bots="game.bots.collusion_companion:make_bot",  # digital gold only: a bot holds no real bars
         screen="game.render.games.collusion_companion", phone="games/collusion_companion.js",
         strings=("screen", "screen_collusion_companion"), title_key="game.collusion_companion",
-        howto="game.howto.collusion_companion:SLIDES",
+        howto="game.howto.collusion_companion:SLIDES", phone_strings=("web_collusion", "web_collusion_companion"),
     ),
     GameDescriptor(
         id="speakeasy_companion", family="speakeasy", mode=Mode.COMPANION,
@@ -126,7 +129,7 @@ CATALOG: tuple[GameDescriptor, ...] = (
         bots=None,  # the clues describe the real people at the table: a bot can be neither described nor point
         screen="game.render.games.speakeasy_companion", phone="games/speakeasy_companion.js",
         strings=("screen", "screen_speakeasy_companion"), title_key="game.speakeasy_companion",
-        howto="game.howto.speakeasy_companion:SLIDES",
+        howto="game.howto.speakeasy_companion:SLIDES", phone_strings=("web_speakeasy", "web_speakeasy_companion"),
     ),
 )
 
@@ -154,6 +157,17 @@ def games(mode: Mode | None = None) -> tuple[GameDescriptor, ...]:
 
 def ids(mode: Mode | None = None) -> tuple[str, ...]:
     return tuple(d.id for d in games(mode))
+
+
+def phone_domains() -> tuple[str, ...]:
+    """The games' phone string domains (each once, in catalog order): the table serves them with
+    the shared ``web`` words as one object per language (``/i18n/<lang>.json``)."""
+    return tuple(dict.fromkeys(domain for d in games() for domain in d.phone_strings))
+
+
+def folders() -> tuple[Path, ...]:
+    """The plug-in games' own folders (where their phone modules and string files are)."""
+    return tuple(Path(d.folder) for d in games() if d.folder)
 
 
 def variant(game_id: str, mode: Mode) -> GameDescriptor:

@@ -49,7 +49,7 @@ def shown_value(frame: Frame, spec: SettingSpec, value: Any) -> str:
 
 def _words(frame: Frame, key: str) -> str | None:
     """``key`` in the TV's strings, else in the phone's (one label key for both: the schema's)."""
-    for domain in ("screen", "web"):
+    for domain in ("screen", "web", *catalog.get(frame.snapshot.game).phone_strings):
         if i18n.has(frame.lang, domain, key):
             return i18n.text(frame.lang, domain, key)
     return None

@@ -3,7 +3,7 @@ import { h } from "../dom.js";
 import { has, num, plainNumber, t, typedNumber, LANGS } from "../i18n.js";
 import { seatToken } from "../symbols.js";
 import { botMark, card, numberInput, seatName } from "../ui.js";
-import { settingLabel, smallTableNote } from "./lobby.js";
+import { gameNote, settingLabel } from "./lobby.js";
 import { ownerCard } from "./owner.js";
 
 export const PIN_KEY = "tabletop.pin";
@@ -197,8 +197,9 @@ function claimsCard(claims, seats, send) {
 
 /**
  * @param {any} state the host socket's latest state @param {HostSend} send @param {Node | null} table the public game view
+ * @param {import("../games/common.js").GameModule | null} game the game's phone module (its lobby note)
  */
-export function hostConsole(state, send, table) {
+export function hostConsole(state, send, table, game) {
   const lobby = state.lobby;
   const inLobby = state.phase === "lobby";
   const actions = inLobby
@@ -228,7 +229,7 @@ export function hostConsole(state, send, table) {
       h("ul", { class: "plain-list seat-list" }, ...lobby.seats.map((/** @type {any} */ s) => seatRow(s, lobby, send))),
       h("p", { class: "muted small", text: t("host.codes_hint") }),
       lobby.seats.some((/** @type {any} */ s) => s.status === "joined") ? h("p", { class: "muted small", "data-testid": "kick-hint", text: t("host.kick_hint") }) : null),
-    smallTableNote(lobby),
+    gameNote(lobby, game),
     arcadeCard(lobby, send),
     inLobby && settings.length ? card(t("lobby.settings"), ...settings) : null,
     tableSettings.length ? card(t("host.table_settings"), ...tableSettings) : null,
