@@ -1,8 +1,11 @@
 """The game catalog: one :class:`GameDescriptor` per game and per variant, the one registry the
 session, the server, the screen and the phone app read.
 
-Adding a game = its files (engine, bots, screen, phone module, strings, how-to-play slides) and one line in
-:data:`CATALOG`. Nothing else branches on a game's name. Module paths are resolved lazily, so
+Adding a game = its files (engine, bots, screen with its scripted moments, phone module, strings,
+how-to-play slides) and one line in :data:`CATALOG`. Nothing else branches on a game's name: its
+settings menus come from its engine's ``settings_schema()``, its phone words from its own
+``phone_strings`` files. A game kept outside the tree (a plug-in: ``tests/conformance/toygame``) names
+its ``folder``, where its phone module and string files are. Module paths are resolved lazily, so
 importing the catalog imports no game (and no pygame).
 
 Tests register extra games (a toy game) with :func:`register`; :func:`unregister` takes them off.
@@ -12,13 +15,12 @@ from __future__ import annotations
 import enum
 import importlib
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from game.bots import Bot, BotKind
     from game.howto import Slide
-    from game.render.tapes import Tapes
+    from game.render.moments import Tapes
     from game.rules.base import GameEngine
 
 
@@ -71,7 +73,7 @@ class GameDescriptor:
 
     def load_tapes(self) -> Tapes:
         """The game's scripted moments (screenshots, scene tests, the README's pictures): a
-        :class:`game.render.tapes.Tapes` in its screen package (imports pygame)."""
+        :class:`game.render.moments.Tapes` in its screen package (imports pygame)."""
         return _resolve(self.tapes or f"{self.screen}.tapes:TAPES")
 
     def load_engine(self) -> GameEngine:
@@ -165,9 +167,9 @@ def phone_domains() -> tuple[str, ...]:
     return tuple(dict.fromkeys(domain for d in games() for domain in d.phone_strings))
 
 
-def folders() -> tuple[Path, ...]:
+def folders() -> tuple[str, ...]:
     """The plug-in games' own folders (where their phone modules and string files are)."""
-    return tuple(Path(d.folder) for d in games() if d.folder)
+    return tuple(d.folder for d in games() if d.folder)
 
 
 def variant(game_id: str, mode: Mode) -> GameDescriptor:

@@ -54,7 +54,7 @@ def load(lang: str, domain: str) -> Mapping[str, str]:
     name = f"{domain}_{lang}.json"
     from game import catalog  # the catalog imports no game: no cycle
 
-    path = next((folder / name for folder in (_HERE, *catalog.folders()) if (folder / name).exists()), None)
+    path = next((folder / name for folder in (_HERE, *map(Path, catalog.folders())) if (folder / name).exists()), None)
     if path is None:
         return MappingProxyType({})  # not kept: a plug-in registered later may bring it
     _loaded[(lang, domain)] = strings = _read(path)

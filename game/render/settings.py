@@ -150,7 +150,7 @@ class SettingsScene(Scene):
         box, hint, rows = self._rows(frame)
         shapes.panel(surface, box, theme.PANEL, theme.ACCENT, radius=round(14 * u), width=max(2, round(3 * u)))
         title = pygame.Rect(box.x, box.y + round(frame.size[1] * 0.02), box.width, round(frame.size[1] * 0.08))
-        game = frame.s(f"game.{frame.snapshot.game}")
+        game = frame.game_title()
         ctx.text.draw(surface, frame.s("settings.title", game=game), frame.lang, title.inflate(-40, 0),
                       TextStyle(round(34 * u), theme.GOLD, bold=True, align=Align.CENTER, max_lines=1))
         items = self._items(frame)

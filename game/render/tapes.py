@@ -13,34 +13,25 @@ the seats given to them in the lobby.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from game import catalog
 from game.config import TableConfig
 from game.render.app import Screen
 from game.render.kit.scene import RenderContext
+from game.render.moments import Moment, PhoneShot, Tapes
 from game.render.settings import SettingsScene
 from game.rules.base import RulesError
 from game.session.scheduler import VirtualTime
 from game.session.session import Session
 from game.session.snapshot import Mode, TablePhase, TableSnapshot
 
+__all__ = ["Moment", "PhoneShot", "Recorder", "ScriptedTable", "Tapes", "companion_table", "lobby_snapshot", "play_moment"]
+
 JOIN_BASE = "http://192.168.1.50:8765"
 NAMES: tuple[str, ...] = ("Ali", "พลอย", "Mina", "سارا", "Tom", "สมชาย", "Reza", "Lena", "نیما", "Kai", "ดาว", "Zoë")
 THINK_MS = 2_500
 AWAY_SEAT = 1  # this seat's phone is away: its plate shows the mark
-
-
-@dataclass(frozen=True, slots=True)
-class Moment:
-    """A scene worth a picture: the snapshots to feed the screen, then how long to let it play."""
-
-    name: str
-    snapshots: tuple[TableSnapshot, ...]
-    play_s: float = 1.0
-    settings_open: bool = False
 
 
 class Recorder:
@@ -217,25 +208,3 @@ def companion_table(family: str, language: str, n: int, *, seed: int, preset: st
     assert catalog.get(t.session.table.game).mode is catalog.Mode.COMPANION, t.session.table.game
     t.start()
     return t
-
-
-@dataclass(frozen=True, slots=True)
-class PhoneShot:
-    """A README picture of a phone at a real table: ``seats`` seats, the first one's phone named,
-    the game started, then each ``clicks`` test id clicked; taken once ``shown`` is on the page."""
-
-    file: str
-    seats: int
-    clicks: tuple[str, ...]
-    shown: str
-
-
-@dataclass(frozen=True, slots=True)
-class Tapes:
-    """A game's scripted moments (its screen package's ``TAPES``, the catalog's ``tapes``): every
-    scene in play order, and which of them (and which phone page) the README shows."""
-
-    moments: Callable[[str], Iterator[Moment]]  # language -> the moments
-    readme: Mapping[str, str] = dataclasses.field(default_factory=dict)  # moment name -> picture file
-    phone: PhoneShot | None = None
-

@@ -159,7 +159,7 @@ def phone_strings(i18n_dir: Path, lang: str) -> dict[str, str] | None:
     strings: dict[str, str] = json.loads(shared.read_text(encoding="utf-8"))
     for domain in catalog.phone_domains():
         name = f"{domain}_{lang}.json"
-        path = next((folder / name for folder in (i18n_dir, *catalog.folders()) if (folder / name).is_file()), None)
+        path = next((folder / name for folder in (i18n_dir, *map(Path, catalog.folders())) if (folder / name).is_file()), None)
         if path is not None:
             strings.update(json.loads(path.read_text(encoding="utf-8")))
     return strings
