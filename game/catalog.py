@@ -161,6 +161,11 @@ def ids(mode: Mode | None = None) -> tuple[str, ...]:
     return tuple(d.id for d in games(mode))
 
 
+def default_game() -> str:
+    """The game a table starts with when its configuration names none: the catalog's first table game."""
+    return games(Mode.TABLE)[0].id
+
+
 def phone_domains() -> tuple[str, ...]:
     """The games' phone string domains (each once, in catalog order): the table serves them with
     the shared ``web`` words as one object per language (``/i18n/<lang>.json``)."""
