@@ -45,12 +45,12 @@ def _check_language(lang: str) -> None:
 def load(lang: str, domain: str) -> Mapping[str, str]:
     """All strings of one language and domain (read once, read-only): the file beside this module,
     else in a plug-in game's own folder (``GameDescriptor.folder``). A missing file is empty."""
-    _check_language(lang)
-    if not domain.isidentifier():
-        raise ValueError(f"bad string domain {domain!r}")
     found = _loaded.get((lang, domain))
     if found is not None:
         return found
+    _check_language(lang)
+    if not domain.isidentifier():
+        raise ValueError(f"bad string domain {domain!r}")
     name = f"{domain}_{lang}.json"
     from game import catalog  # the catalog imports no game: no cycle
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
 import typing
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -83,9 +84,15 @@ def _spec(name: str, hint: Any, words: Mapping[str, tuple[str, ...]]) -> Setting
     return None
 
 
+@functools.cache
+def _hints(settings_type: type) -> dict[str, Any]:
+    """The resolved field types of a settings dataclass (resolved once per type)."""
+    return typing.get_type_hints(settings_type)
+
+
 def settings_schema(settings_type: type, words: Mapping[str, tuple[str, ...]] | None = None) -> tuple[SettingSpec, ...]:
     """The editable settings of a Settings dataclass, in field order. ``words``: the values of
     text fields that are one of a few words (a deck's language)."""
-    hints = typing.get_type_hints(settings_type)
+    hints = _hints(settings_type)
     specs = (_spec(f.name, hints[f.name], words or {}) for f in dataclasses.fields(settings_type))
     return tuple(s for s in specs if s is not None)
