@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from game import catalog
 from game.config import LANGUAGES
 from game.rules import GAMES, get_engine
 from game.rules.base import BadSettings
@@ -66,7 +67,7 @@ class KioskConfig:
     path: Path | None = None
     venue: Venue = field(default_factory=Venue)
     languages: tuple[str, ...] = LANGUAGES  # offered, the first is the table's language at start
-    game: str = "collusion"
+    game: str = field(default_factory=catalog.default_game)
     preset: str | None = None  # None: the game's default for the language
     volume: int = 70  # percent
     idle_minutes: int = 10
@@ -242,7 +243,7 @@ def _languages(reader: _Reader, table: Mapping[str, Any]) -> tuple[str, ...]:
 
 
 def _game(reader: _Reader, table: Mapping[str, Any], language: str) -> tuple[str, str | None]:
-    game = reader.text(table, "table", "game", "collusion")
+    game = reader.text(table, "table", "game", catalog.default_game())
     if game not in GAMES:
         raise reader.error("table", "game", f"unknown game {game!r}; choose from {', '.join(GAMES)}")
     if "preset" not in table:

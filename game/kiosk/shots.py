@@ -12,6 +12,7 @@ from game.render.app import Screen
 from game.session.session import Session
 from game.session.snapshot import Mode
 
+from .attract import AttractReel
 from .config import KioskConfig, Timers, Venue
 from .screen import KioskLayer, PinPrompt, draw_pin_prompt
 
@@ -38,7 +39,7 @@ def _config(lang: str, data: Path) -> TableConfig:
 
 def attract_picture(lang: str, size: tuple[int, int], game_turn: int = 0, seconds: float = 9.0,
                     url: str = LAN_URL) -> pygame.Surface:
-    """The attract loop ``seconds`` into the ``game_turn``-th game (0: Collusion)."""
+    """The attract loop ``seconds`` into the ``game_turn``-th game of its reel (0: the first)."""
     config = _config(lang, Path("/nonexistent"))
     session = Session.boot(config, None, None)
     session.set_base_url(url)
@@ -106,7 +107,7 @@ def write_kiosk_screens(out: Path, langs: tuple[str, ...], sizes: tuple[tuple[in
     count = 0
     for lang in langs:
         for w, h in sizes:
-            for turn, game in enumerate(("collusion", "speakeasy", "cheating_moth")):
+            for turn, game in enumerate(AttractReel(languages=(lang,)).games):
                 pygame.image.save(attract_picture(lang, (w, h), turn), str(out / f"kiosk_{lang}_{w}x{h}_attract_{game}.png"))
                 count += 1
             pygame.image.save(pin_picture(lang, (w, h)), str(out / f"kiosk_{lang}_{w}x{h}_pin.png"))

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar, Union
 
 from game.errors import TableError
+from game.rules.schema import SettingSpec, settings_schema
 
 Seat = int
 """A seat index, 0-based. ``None`` as the acting seat means the table itself (timers, race judge)."""
@@ -284,6 +285,8 @@ class GameEngine(Generic[T]):
     and inherits ``default_settings`` and ``presets``; one with computed presets overrides both."""
     fallback_preset: ClassVar[str | None] = None
     """The preset ``default_settings()`` gives when none is named (None: the first)."""
+    setting_words: ClassVar[Mapping[str, tuple[str, ...]]] = {}
+    """Text settings whose value is one of a few words (a deck's language): setting -> the words."""
 
     # settings
     def default_settings(self, preset: str | None = None) -> Any:
@@ -304,6 +307,11 @@ class GameEngine(Generic[T]):
         if language in presets:
             return language
         return presets[0] if presets else None
+
+    def settings_schema(self) -> tuple[SettingSpec, ...]:
+        """What the host may set and to what (the TV's settings screen and the host console read
+        it): derived from the fields of the default settings' type and :attr:`setting_words`."""
+        return settings_schema(type(self.default_settings()), self.setting_words)
 
     def settings_to_wire(self, settings: Any) -> dict[str, JSON]:
         return encode_fields(settings)
@@ -336,6 +344,15 @@ class GameEngine(Generic[T]):
 
     def race(self, state: T) -> RaceRequest | None:
         """The race the session must judge now (none by default; see :class:`RaceRequest`)."""
+        return None
+
+    def table_actions(self, state: T) -> list[Any]:
+        """What the table itself (seat ``None``: the host as referee) may do now; nothing by default."""
+        return []
+
+    def button_action(self, state: T, seat: Seat, presses: int) -> Any | None:
+        """The action ``presses`` quick presses of ``seat``'s arcade button mean now (while no race
+        runs), or None: by default a gesture means nothing."""
         return None
 
     def seats_to_act(self, state: T) -> tuple[Seat, ...]:

@@ -5,6 +5,7 @@ Routes and messages are documented in ``docs/protocol.md``.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import math
 import mimetypes
@@ -15,6 +16,7 @@ from pathlib import Path
 import fontpkg
 from aiohttp import WSMsgType, web
 
+from game import catalog
 from game.session.seats import normalise_code
 from game.session.session import HOUSEKEEPING_S, Session
 from game.session.snapshot import SeatStatus
@@ -153,12 +155,31 @@ async def font(request: web.Request) -> web.StreamResponse:
     return web.FileResponse(path, headers={"Content-Type": "font/ttf", "Cache-Control": f"max-age={FONT_CACHE_S}"})
 
 
+def phone_strings(i18n_dir: Path, lang: str) -> dict[str, str] | None:
+    """The phone's strings in ``lang``: the shared ``web_<lang>.json`` (None when there is none)
+    and every catalog game's own (``GameDescriptor.phone_strings``, beside it or in a plug-in's folder)."""
+    shared = i18n_dir / f"web_{lang}.json"
+    if lang not in LANG_FILES or not shared.is_file():
+        return None
+    strings: dict[str, str] = json.loads(shared.read_text(encoding="utf-8"))
+    for domain in catalog.phone_domains():
+        name = f"{domain}_{lang}.json"
+        path = next((folder / name for folder in (i18n_dir, *map(Path, catalog.folders())) if (folder / name).is_file()), None)
+        if path is not None:
+            strings.update(json.loads(path.read_text(encoding="utf-8")))
+    return strings
+
+
 async def i18n(request: web.Request) -> web.StreamResponse:
-    lang = request.match_info["lang"]
-    path = request.app[SETTINGS].i18n_dir / f"web_{lang}.json"  # the phone's strings
-    if lang not in LANG_FILES or not path.is_file():
+    strings = phone_strings(request.app[SETTINGS].i18n_dir, request.match_info["lang"])
+    if strings is None:
         raise web.HTTPNotFound()
-    return web.FileResponse(path, headers={"Content-Type": "application/json", "Cache-Control": "no-cache"})
+    return web.json_response(strings, headers={"Cache-Control": "no-cache"})
+
+
+def plugin_phone_module(path: str) -> Path | None:
+    """A plug-in game's phone module (``js/<its phone path>``), from its own folder."""
+    return next((Path(d.folder) / Path(d.phone).name for d in catalog.games() if d.folder and path == f"js/{d.phone}"), None)
 
 
 async def healthz(request: web.Request) -> web.Response:
@@ -173,6 +194,8 @@ async def static_file(request: web.Request) -> web.StreamResponse:
         path.relative_to(root_dir)
     except (ValueError, OSError):
         raise web.HTTPNotFound() from None
+    if not path.is_file():
+        path = plugin_phone_module(request.match_info["path"]) or path
     if not path.is_file():
         raise web.HTTPNotFound()
     content_type = mimetypes.guess_type(path.name)[0] or "application/octet-stream"

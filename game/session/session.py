@@ -1288,6 +1288,7 @@ class Session:
             "games": list(info.games), "language": t.language, "mode": self.mode.value,
             "play_mode": info.play_mode, "play_modes": list(info.play_modes),
             "settings": dict(t.settings), "table_settings": dict(info.table_settings),
+            "settings_schema": [spec.to_json() for spec in self.engine.settings_schema()],
             "seat_count": t.seat_count, "min_seats": info.min_seats, "max_seats": info.max_seats,
             "can_start": info.can_start, "arcade": self._board.to_json(self.table.arcade_map),
             "how_to_play": self.intro is not None,

@@ -15,7 +15,7 @@ from typing import Any
 
 import pygame
 
-from game import i18n
+from game import catalog, i18n
 from game.session.snapshot import Mode, TableSnapshot
 
 from .qr import QrCache
@@ -43,6 +43,13 @@ class Frame:
     def s(self, key: str, **values: Any) -> str:
         """A screen string in the table's language."""
         return i18n.text(self.lang, "screen", key, **values)
+
+    def game_title(self, game: str | None = None) -> str:
+        """A game's name (default: this table's) in the table's language: its title key in the
+        TV's shared strings, else in the game's own (a plug-in brings its name in its files)."""
+        desc = catalog.get(game or self.snapshot.game)
+        domain = next((d for d in ("screen", *desc.strings) if i18n.has(self.lang, d, desc.title_key)), "screen")
+        return i18n.text(self.lang, domain, desc.title_key)
 
     def timer_left_ms(self) -> int | None:
         timer = self.snapshot.timer

@@ -7,7 +7,7 @@ import { banner, countdown, fullMessage, openLanguageSheet, seatName, toast } fr
 import { seatToken } from "./symbols.js";
 import { keepAwake } from "./wake.js";
 import { loadGame } from "./games/index.js";
-import { seatLobby, seatList, gameSummary, smallTableNote } from "./screens/lobby.js";
+import { seatLobby, seatList, gameSummary, gameNote } from "./screens/lobby.js";
 import { askingHost, codeForm, hideConsent, nameForm, SEAT_KEY, showConsent } from "./screens/join.js";
 import { hostConsole, pinForm, PIN_KEY } from "./screens/host.js";
 
@@ -345,7 +345,7 @@ function screen() {
   }
   if (app.claim && !app.welcome) return claimScreen(app.claim);
   if (!app.welcome || !app.state) return { key: "boot", draw: () => h("div", { class: "boot" }, h("div", { class: "spinner", "aria-hidden": "true" }), h("p", { class: "muted", text: t("status.connecting") })) };
-  if (app.mode === Mode.HOST) return { key: "host", draw: () => hostConsole(app.state, host, hostTable()) };
+  if (app.mode === Mode.HOST) return { key: "host", draw: () => hostConsole(app.state, host, hostTable(), app.game) };
   if (app.mode === Mode.WATCH) return { key: "watch", draw: drawWatch };
   const me = mySeat();
   if (!me) return { key: "boot", draw: () => h("div", { class: "boot" }, h("div", { class: "spinner", "aria-hidden": "true" })) };
@@ -353,7 +353,7 @@ function screen() {
     return { key: `form:name:${lang()}`, draw: () => nameForm(me, me.name ?? "", sendName, me.name?.trim() ? () => { app.renaming = false; render(); } : null) };
   }
   if (app.state.phase === "lobby" || !app.state.view) {
-    return { key: "lobby", draw: () => seatLobby(app.state?.lobby, me, () => { app.renaming = true; render(); }, () => host("skip_intro")) };
+    return { key: "lobby", draw: () => seatLobby(app.state?.lobby, me, () => { app.renaming = true; render(); }, () => host("skip_intro"), app.game) };
   }
   return { key: `game:${app.state.game}`, draw: () => (app.game ? app.game.renderSeat(gameContext(app.welcome.seat)) : h("div")) };
 }
@@ -386,7 +386,7 @@ function drawWatch() {
       h("div", { class: "waiting" }, h("span", { class: "pulse", "aria-hidden": "true" }), t("watch.lobby")),
       h("p", { class: "muted center" }, t("watch.join_hint"), " ", h("a", { class: "link", href: "/join", text: t("join.title") })),
       h("section", { class: "card" }, h("h2", { class: "card-title", text: t("lobby.players", { n: st.lobby.seats.filter((/** @type {any} */ s) => s.status !== "free").length, total: st.lobby.seat_count }) }), seatList(st.lobby.seats, null)),
-      smallTableNote(st.lobby),
+      gameNote(st.lobby, app.game),
       gameSummary(st.lobby));
   }
   return app.game.renderPublic(gameContext(null));

@@ -29,6 +29,8 @@ import { seatNameNode } from "../ui.js";
  *   onMessage?: (msg: { kind: string, [field: string]: any }) => void, // server messages the app does
  *                                    // not handle itself (e.g. press_result)
  *   buzzOn?: readonly string[],      // engine event types after which the phone buzzes briefly (a reveal)
+ *   lobbyNote?: (lobby: any) => Array<Node | string> | null, // a note under the lobby's seats (the
+ *                                    // sentence's parts, as tn() gives them), or null
  * }} GameModule
  */
 
