@@ -14,9 +14,7 @@ import logging.handlers
 from pathlib import Path
 from typing import Any
 
-from game.session.arcade import ARCADE_UNPLUGGED
-from game.session.journal import Journal
-from game.session.session import NoticeCode, Session
+from game.session.api import ARCADE_UNPLUGGED, Journal, NoticeCode, Session
 
 from .archive import Archive, Outcome, archived_record
 from .config import DiskLimits

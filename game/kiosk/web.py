@@ -11,8 +11,7 @@ from aiohttp import web
 
 from game.config import TableConfig
 from game.server.app import HUB, SESSION
-from game.session.journal import Journal
-from game.session.session import Session
+from game.session.api import Journal, Session
 
 from .archive import Archive
 from .config import DiskLimits

@@ -12,6 +12,8 @@ from typing import Any, Protocol
 
 from game.rules.base import IllegalAction
 
+from .snapshot import ArcadeInfo
+
 ARCADE_UNPLUGGED = "arcade_unplugged"  # notice (i18n key): the board went away, phones take over
 
 
@@ -124,6 +126,14 @@ class ArcadeBoard:
         self._done = {}
         self._changed()
 
+    def info(self, mapping: ButtonMap) -> ArcadeInfo:
+        """The board as the snapshot shows it (the same facts as :meth:`to_json`)."""
+        bridge = self._bridge
+        return ArcadeInfo(present=bridge is not None, connected=bool(bridge is not None and bridge.connected),
+                          mapping_in_progress=bool(bridge is not None and bridge.mapping_in_progress),
+                          waiting_for=self._waiting, done=tuple(sorted(self._done.items())),
+                          mapping=tuple(sorted(dict(mapping).items())) if mapping else None)
+
     def to_json(self, mapping: ButtonMap) -> dict[str, Any]:
         """The board as JSON (the host console's ``lobby.arcade``; the snapshot's ``ArcadeInfo``): board present, the wizard's progress, the seat → button mapping."""
         bridge = self._bridge
@@ -133,3 +143,22 @@ class ArcadeBoard:
             "waiting_for": self._waiting, "done": {str(seat): button for seat, button in self._done.items()},
             "mapping": {str(seat): button for seat, button in dict(mapping).items()} if mapping else None,
         }
+
+
+GESTURE_MS = 400  # two presses of one arcade button this close, while no race runs, are a gesture
+
+
+class ArcadeGestures:
+    """Spots a double press of a seat's button (two within :data:`GESTURE_MS`) outside races."""
+
+    def __init__(self) -> None:
+        self._last: dict[int, float] = {}  # seat -> its button's last press (session ms)
+
+    def double(self, seat: int, t_ms: float) -> bool:
+        """A press of ``seat``'s button at ``t_ms``: whether it completes a double press."""
+        last = self._last.get(seat)
+        if last is None or t_ms - last > GESTURE_MS:
+            self._last[seat] = t_ms
+            return False
+        del self._last[seat]
+        return True
