@@ -8,13 +8,25 @@ and its finished seat → button mapping) and gives the screen its ``ArcadeInfo`
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from game.rules.base import IllegalAction
 
 from .snapshot import ArcadeInfo
 
+if TYPE_CHECKING:
+    from .race_floor import BoardButton
+
 ARCADE_UNPLUGGED = "arcade_unplugged"  # notice (i18n key): the board went away, phones take over
+
+
+class RaceButtons(Protocol):
+    """What the buttons use of the race floor (``race_floor.RaceFloor``)."""
+
+    @property
+    def armed(self) -> bool: ...
+
+    def press_button(self, button: BoardButton) -> None: ...
 
 
 class ArcadeLink(Protocol):
@@ -118,6 +130,17 @@ class ArcadeBoard:
         self._done = {}
         self._changed()
 
+    def map_buttons(self, seats: list[int], *, cancel: bool, racing: bool) -> None:
+        """The host starts ("press your button", seat by seat, for ``seats``) or ``cancel``s the
+        mapping wizard; not while a race runs (``racing``)."""
+        self.require_connected()
+        if cancel:
+            self.cancel_mapping()
+            return
+        if racing:
+            raise IllegalAction("not during a race")
+        self.start_mapping(seats)
+
     def cancel_mapping(self) -> None:
         self.require_connected()
         assert self._bridge is not None
@@ -148,17 +171,26 @@ class ArcadeBoard:
 GESTURE_MS = 400  # two presses of one arcade button this close, while no race runs, are a gesture
 
 
-class ArcadeGestures:
-    """Spots a double press of a seat's button (two within :data:`GESTURE_MS`) outside races."""
+class ArcadeButtons:
+    """A seat's arcade button pressed: a race press while a race runs (``races``: the race
+    floor), else — while a game is ``playing`` — maybe half of a double press (two within
+    :data:`GESTURE_MS`), whose seat ``gesture`` is told."""
 
-    def __init__(self) -> None:
-        self._last: dict[int, float] = {}  # seat -> its button's last press (session ms)
+    def __init__(self, races: RaceButtons, playing: Callable[[], bool], gesture: Callable[[int], None]) -> None:
+        self._races = races
+        self._playing = playing
+        self._gesture = gesture
+        self._last: dict[int, float] = {}  # seat -> its button's last press outside races (session ms)
 
-    def double(self, seat: int, t_ms: float) -> bool:
-        """A press of ``seat``'s button at ``t_ms``: whether it completes a double press."""
-        last = self._last.get(seat)
-        if last is None or t_ms - last > GESTURE_MS:
-            self._last[seat] = t_ms
-            return False
-        del self._last[seat]
-        return True
+    def down(self, button: BoardButton) -> None:
+        armed = self._races.armed
+        self._races.press_button(button)
+        press = button.to_press(None) if not armed and self._playing() else None
+        if press is None:
+            return
+        last = self._last.get(press.seat)
+        if last is None or press.t_ms - last > GESTURE_MS:
+            self._last[press.seat] = press.t_ms
+            return
+        del self._last[press.seat]
+        self._gesture(press.seat)

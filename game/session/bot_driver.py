@@ -1,17 +1,16 @@
 """The bots at the table: which seat has one, when each acts next, and how often in a row.
 
 The session owns the :class:`BotDriver` and tells it about every change (:meth:`BotDriver.schedule`
-with each seat's legal actions). A bot due to act asks the session, through the
-:class:`BotSeat` it was given, for its seat's view and legal actions and hands its choice back;
-the session checks and applies it like any input. Race presses of bots are asked by the race
+with each seat's legal actions). A bot due to act gets its seat's view (``view``) and legal actions
+and hands its choice to ``act``: the session checks and applies it like any input. Race presses of bots are asked by the race
 floor (``race_floor.py``) from :attr:`BotDriver.bots`.
 """
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import partial
-from typing import Any, Protocol
+from typing import Any
 
 from game.rules.base import BadSettings, RulesError
 
@@ -21,33 +20,22 @@ from .scheduler import Handle, Scheduler
 from .seats import BotKind
 from .table import TableRecord
 
-__all__ = ["BotDriver", "BotSeat"]
+__all__ = ["BotDriver"]
 
 log = logging.getLogger(__name__)
 
 
-class BotSeat(Protocol):
-    """What a bot's turn needs of the session."""
-
-    def bot_legal(self, seat: int) -> list[Any]:
-        """The seat's legal actions now (empty: nothing to do, or no game in play)."""
-        ...
-
-    def bot_view(self, seat: int) -> Any:
-        """The seat's view of the game in play."""
-        ...
-
-    def bot_acts(self, seat: int, action: Any) -> None:
-        """Check and apply the bot's choice (raises RulesError / JournalError)."""
-        ...
-
-
 class BotDriver:
-    def __init__(self, factory: BotFactory, scheduler: Scheduler, table: BotSeat, delay_scale: float = 1.0) -> None:
+    def __init__(self, factory: BotFactory, scheduler: Scheduler, *, view: Callable[[int], Any],
+                 act: Callable[[int, Any], None], delay_scale: float = 1.0) -> None:
+        """``view(seat)``: the seat's view of the game in play; ``act(seat, action)``: check and
+        apply a bot's choice (raises RulesError / JournalError)."""
         self._factory = factory
         self._scheduler = scheduler
-        self._table = table
+        self._view = view
+        self._act = act
         self._delay_scale = delay_scale
+        self._legal: Mapping[int, list[Any]] = {}  # each seat's legal actions, as of the latest change
         self._bots: dict[int, Bot] = {}
         self._handles: dict[int, Handle] = {}
         self._streak: dict[int, int] = {}
@@ -106,6 +94,7 @@ class BotDriver:
     def schedule(self, playing: bool, legal: Mapping[int, list[Any]]) -> None:
         """After a change: each bot with something to do acts ``think_ms()`` from now (a bot at
         :data:`MAX_BOT_STREAK` waits for another seat or the table); the others stand down."""
+        self._legal = legal if playing else {}
         if not playing:
             self.cancel()
             return
@@ -125,18 +114,18 @@ class BotDriver:
 
     def _turn(self, seat: int) -> None:
         self._handles.pop(seat, None)
-        bot, legal = self._bots.get(seat), self._table.bot_legal(seat)
+        bot, legal = self._bots.get(seat), self._legal.get(seat)
         if bot is None or not legal:
             return
         try:
-            action = bot.choose(self._table.bot_view(seat), list(legal))
+            action = bot.choose(self._view(seat), list(legal))
         except Exception:  # a bot's bug must not stop the table
             log.exception("bot at seat %d failed", seat)
             return
         if action is None:
             return
         try:
-            self._table.bot_acts(seat, action)
+            self._act(seat, action)
         except RulesError as exc:
             log.warning("bot at seat %d chose a refused action %r: %s", seat, action, exc)
         except JournalError as exc:

@@ -9,23 +9,75 @@ never reuses).
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Container, Iterator
+from dataclasses import dataclass, replace
 from typing import Any
 
-from game.rules.base import IllegalAction
+from game.config import LANGUAGES
+from game.rules.base import IllegalAction, MalformedAction, UnknownSeat
 
-from .seats import shown_name
-from .snapshot import ClaimInfo
+from .seats import AskHost, NameNeeded, SeatRecord, clean_name, shown_name
+from .snapshot import ClaimInfo, TablePhase
 from .table import TableRecord
 
-__all__ = ["CLAIM_ID_START", "MAX_CLAIMS", "Claim", "ClaimQueue"]
+__all__ = ["CLAIM_ID_START", "MAX_CLAIMS", "Claim", "ClaimQueue", "HandedOver", "check_lang", "granted_record", "join"]
 
 MAX_CLAIMS = 8  # phones waiting at once for the host to hand them a held seat
 # Claim ids start anywhere below this (and stay below 2**53 for the phones' JavaScript): a request
 # made again after a restart gets a new id, so an answer to the old one (a stale host console, a
 # seated phone's old "give my seat?" card) can never land on another phone's request.
 CLAIM_ID_START = 1 << 40
+
+
+class HandedOver(UnknownSeat):
+    """A link of a group the table was handed over from (kiosk): it shows nothing any more."""
+
+    code = "new_group"
+
+
+def check_lang(lang: Any) -> str:
+    if not isinstance(lang, str) or lang not in LANGUAGES:
+        raise MalformedAction(f"lang must be one of {', '.join(LANGUAGES)}")
+    return lang
+
+
+def join(table: TableRecord, token: Any, name: Any, lang: Any, retired: Container[str]) -> tuple[SeatRecord, SeatRecord]:
+    """A phone says hello with ``token``: the seat it takes, as (before, after). Its own device
+    key: back in its seat. The link of a free seat: the seat becomes this phone's (a new device
+    key). The link of a bot seat: with a name, in the lobby, the bot steps aside. Anything else (a
+    held seat, a bot mid-game) raises :class:`AskHost`: only the host hands it over (a claim)."""
+    if not isinstance(token, str) or not token:
+        raise UnknownSeat("this seat link is not valid at this table")
+    record = table.seat_by_device(token)
+    if record is not None:
+        return record, _named(record, name, lang)
+    record = table.seat_by_token(token)
+    if record is None:
+        if token in retired:
+            raise HandedOver("this table has a new game: scan the big screen to play again")
+        raise UnknownSeat("this seat link is not valid at this table")
+    if record.bot is None and not record.joined:
+        return record, _named(record.held_by(), name, lang)
+    if record.bot is not None and name is None:
+        raise NameNeeded("a bot plays this seat: type your name to take it", record.seat)
+    if record.bot is not None and table.phase is TablePhase.LOBBY:
+        return record, _named(record.held_by(), name, lang)
+    raise AskHost("this seat is taken: the host must allow this phone", record.seat)
+
+
+def _named(record: SeatRecord, name: Any, lang: Any) -> SeatRecord:
+    if name is not None:
+        record = replace(record, name=clean_name(name))
+    return replace(record, lang=check_lang(lang)) if lang is not None else record
+
+
+def granted_record(table: TableRecord, claim: Claim) -> SeatRecord:
+    """The seat of an allowed ``claim`` on its new phone: a new link, code and device key, with the
+    asker's name and language."""
+    updated = table.seats[claim.seat].rotated(table.codes()).held_by()
+    if claim.name:
+        updated = replace(updated, name=claim.name)
+    return replace(updated, lang=claim.lang) if claim.lang is not None else updated
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,11 +138,24 @@ class ClaimQueue:
             raise IllegalAction("no phone is asking for this seat")
         return claim
 
-    def answer(self, claim_id: int) -> Claim:
-        """The open request ``claim_id`` the host answers."""
+    def ask(self, table: TableRecord, seat: Any, name: Any, lang: Any) -> Claim:
+        """A phone asks for ``seat`` of ``table`` with its ``name`` and ``lang`` (either None)."""
+        self.check_room()
+        if not 0 <= seat < table.seat_count:
+            raise UnknownSeat(f"no seat {seat} at this table")
+        return self.request(seat, clean_name(name) if name is not None else "", check_lang(lang) if lang is not None else None)
+
+    def asking(self, claim_id: int) -> Claim:
+        """The open request ``claim_id`` (the host answers it)."""
         claim = self._open.get(claim_id)
         if claim is None:
             raise IllegalAction("this phone is no longer asking")
+        return claim
+
+    def refuse(self, claim_id: int) -> Claim:
+        """The host refuses the open request ``claim_id``: it leaves the queue."""
+        claim = self.asking(claim_id)
+        del self._open[claim_id]
         return claim
 
     def drop(self, claim_id: int) -> Claim | None:

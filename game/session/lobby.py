@@ -11,24 +11,28 @@ the table) move more than the record, so the session carries them out.
 from __future__ import annotations
 
 import enum
+import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
 from game import catalog
-from game.config import LANGUAGES
+from game.config import LANGUAGES, TableConfig
 from game.rules.base import BadSettings, GameEngine, IllegalAction, MalformedAction, UnknownSeat
 from game.seating import MAX_SEATS
 
 from .policy import TablePolicy
 from .seats import MIN_OFFERED_SEATS, BotKind, SeatRecord
-from .snapshot import TablePhase
+from .snapshot import Mode, TablePhase
 from .table import TableRecord, TableSettings
+
+DEFAULT_SEATS = 6
+ADMIN_PIN_DIGITS = 6  # a million PINs: with the server's backoffs, guessing one takes weeks
 
 __all__ = [
     "Abort", "AnswerClaim", "FillBots", "HostCommand", "Kick", "LobbyCommand", "LobbyRules", "MapButtons", "Next",
     "SetBot", "SetGame", "SetLanguage", "SetMode", "SetPreset", "SetSeats", "SetSetting", "SkipIntro", "Start",
-    "TableAction", "apply_lobby", "check_lang", "check_seat_range", "parse_host_command", "play_modes",
+    "TableAction", "apply_lobby", "check_seat_range", "kicked", "new_table", "parse_host_command", "play_modes",
 ]
 
 
@@ -199,10 +203,10 @@ _PARSERS: dict[HostCommand, Callable[[Mapping[str, Any]], Command]] = {
 }
 
 
-def parse_host_command(payload: Any) -> Command:
-    """A host payload as its typed command; anything malformed raises :class:`MalformedAction`."""
-    name = command_name(payload)
-    return _PARSERS[name](payload)
+def parse_host_command(payload: Any, name: HostCommand | None = None) -> Command:
+    """A host payload as its typed command (``name``: its :func:`command_name`, when the caller
+    read it already); anything malformed raises :class:`MalformedAction`."""
+    return _PARSERS[name if name is not None else command_name(payload)](payload)
 
 
 # ------------------------------------------------------------------------------- the lobby rules
@@ -230,21 +234,26 @@ def play_modes() -> tuple[catalog.Mode, ...]:
     return tuple(m for m in catalog.Mode if catalog.games(m))
 
 
-def check_lang(lang: Any) -> str:
-    if not isinstance(lang, str) or lang not in LANGUAGES:
-        raise MalformedAction(f"lang must be one of {', '.join(LANGUAGES)}")
-    return lang
-
-
 def check_seat_range(engine: GameEngine, count: int) -> None:
     low, high = max(MIN_OFFERED_SEATS, engine.min_seats), min(MAX_SEATS, engine.max_seats)
     if not low <= count <= high:
         raise BadSettings(f"{engine.name or 'this game'} takes {low} to {high} seats")
 
 
+def require_phase(table: TableRecord, phase: TablePhase, message: str) -> None:
+    if table.phase is not phase:
+        raise IllegalAction(message)
+
+
 def require_lobby(table: TableRecord) -> None:
-    if table.phase is not TablePhase.LOBBY:
-        raise IllegalAction("only in the lobby")
+    require_phase(table, TablePhase.LOBBY, "only in the lobby")
+
+
+def any_seat(table: TableRecord, seat: Any) -> SeatRecord:
+    """One of the table's seats, offered or not (a phone's own seat when the host shrank the table)."""
+    if not (isinstance(seat, int) and 0 <= seat < MAX_SEATS):
+        raise UnknownSeat(f"no seat {seat!r}")
+    return table.seats[seat]
 
 
 def offered_seat(table: TableRecord, seat: int) -> SeatRecord:
@@ -341,3 +350,26 @@ def _set_seats(table: TableRecord, count: int, rules: LobbyRules) -> TableRecord
         if record.bot is not None:
             table = table.with_seat(record.with_bot(None))
     return replace(table, seat_count=count)
+
+
+def new_table(config: TableConfig, engines: Callable[[str], GameEngine],
+              policy: TablePolicy) -> tuple[TableConfig, TableRecord]:
+    """A brand-new table for ``config`` (a companion table plays its game's companion variant):
+    the language's edition of the game with the house rules, six seats where the game allows, the
+    configured admin PIN or a random one. Returns the config it was made for."""
+    if config.mode is Mode.COMPANION and catalog.get(config.game).mode is not catalog.Mode.COMPANION:
+        config = replace(config, game=catalog.variant(config.game, catalog.Mode.COMPANION).id)
+    engine = engines(config.game)
+    language = config.language if config.language in LANGUAGES else LANGUAGES[0]
+    preset = policy.start_preset(engine, language)
+    settings = policy.game_settings(engine, config.game, preset)
+    count = max(MIN_OFFERED_SEATS, engine.min_seats, min(DEFAULT_SEATS, engine.max_seats, MAX_SEATS))
+    pin = config.admin_pin or f"{secrets.randbelow(10 ** ADMIN_PIN_DIGITS):0{ADMIN_PIN_DIGITS}d}"
+    return config, policy.fresh_table(TableRecord.fresh(config.game, preset, settings, language, count, pin))
+
+
+def kicked(table: TableRecord, record: SeatRecord, playing_seats: int) -> SeatRecord:
+    """``record``'s seat after the host kicks its player: free with a new link and code, or —
+    when it plays in the game in play (one of its first ``playing_seats``) — the default bot's."""
+    freed = record.freed(table.codes())
+    return freed.with_bot(table.table_settings.default_bot) if record.seat < playing_seats else freed

@@ -160,14 +160,16 @@ class RetiredLinks:
 
 
 class HandOverClock:
-    """A finished game's final scores stay :meth:`TablePolicy.results_ms`, then ``due`` is called
-    (on the scheduler, to the millisecond; the session's periodic idle check is only the backstop).
+    """A finished game's final scores stay :meth:`TablePolicy.results_ms`, then, while the game is
+    still ``finished``, ``due`` is called (on the scheduler, to the millisecond; the session's periodic idle check is only the backstop).
     Only on tables whose policy :meth:`~TablePolicy.hands_over`."""
 
-    def __init__(self, policy: TablePolicy, scheduler: Scheduler, due: Callable[[], None]) -> None:
+    def __init__(self, policy: TablePolicy, scheduler: Scheduler, due: Callable[[], None],
+                 finished: Callable[[], bool]) -> None:
         self._policy = policy
         self._scheduler = scheduler
         self._due = due
+        self._finished = finished  # whether the game is still over (its scores still showing)
         self._handle: Handle | None = None
 
     def game_finished(self) -> None:
@@ -183,4 +185,7 @@ class HandOverClock:
 
     def _fire(self) -> None:
         self._handle = None
-        self._due()
+        if self._finished():
+            log.info("kiosk: the final scores were shown for %d s; the table is handed to the next group",
+                     self._policy.results_ms() // 1000)
+            self._due()

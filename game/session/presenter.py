@@ -16,18 +16,16 @@ from game.seating import MAX_SEATS, look
 
 from .arcade import ArcadeBoard
 from .claims import Claim
+from .intro import Intro
 from .race_floor import RaceFloor
 from .seats import MIN_OFFERED_SEATS, SeatRecord, seat_public_json, shown_name
-from .snapshot import HostError, HowToPlayInfo, LobbyInfo, Mode, SeatInfo, SeatStatus, TablePhase, TableSnapshot
+from .snapshot import HostError, LobbyInfo, Mode, SeatInfo, SeatStatus, TablePhase, TableSnapshot
 from .table import TableRecord
 from .timers import RunningTimer
 
-__all__ = ["HEARTBEAT_MS", "Intro", "Presenter", "Shown", "can_start"]
+__all__ = ["HEARTBEAT_MS", "Presenter", "Shown", "can_start"]
 
 HEARTBEAT_MS = 5000
-
-Intro = HowToPlayInfo  # the how-to-play running before the first round
-
 
 class Play(Protocol):
     """The game in play (``session.GameRun``)."""
@@ -65,17 +63,9 @@ class Shown(Protocol):
     @property
     def claims(self) -> tuple[Claim, ...]: ...
 
-    @property
-    def board(self) -> ArcadeBoard: ...
-
-    @property
-    def races(self) -> RaceFloor: ...
-
     def is_connected(self, seat: int) -> bool: ...
 
     def legal_wire(self, seat: int) -> list[dict[str, Any]]: ...
-
-    def table_legal_wire(self) -> list[dict[str, Any]]: ...
 
 
 def can_start(table: TableRecord) -> bool:
@@ -88,8 +78,10 @@ def seat_url(base_url: str, record: SeatRecord) -> str:
 
 
 class Presenter:
-    def __init__(self, shown: Shown) -> None:
+    def __init__(self, shown: Shown, board: ArcadeBoard, races: RaceFloor) -> None:
         self._s = shown
+        self._board = board
+        self._races = races
         self._cache: dict[tuple[str, int | bool | None], dict[str, Any]] = {}
 
     def changed(self) -> None:
@@ -107,7 +99,7 @@ class Presenter:
             events=s.last_events, event_seq=s.event_seq,
             timer=running.info if running else None, clock_ms=s.clock(),
             join_url=f"{s.base_url}/join", spectator_url=f"{s.base_url}/watch",
-            notices=s.notices, lobby=self.lobby_info(), arcade=s.board.info(t.arcade_map), race=s.races.info(),
+            notices=s.notices, lobby=self.lobby_info(), arcade=self._board.info(t.arcade_map), race=self._races.info(),
             claims=tuple(c.info(t) for c in s.claims), how_to_play=s.intro,
         )
 
@@ -144,7 +136,7 @@ class Presenter:
             "play_mode": info.play_mode, "play_modes": list(info.play_modes),
             "settings": dict(t.settings), "table_settings": dict(info.table_settings),
             "seat_count": t.seat_count, "min_seats": info.min_seats, "max_seats": info.max_seats,
-            "can_start": info.can_start, "arcade": s.board.to_json(t.arcade_map),
+            "can_start": info.can_start, "arcade": self._board.to_json(t.arcade_map),
             "how_to_play": s.intro is not None,
             "seats": [{**seat_public_json(r, s.is_connected(r.seat), secrets_too=host, base_url=s.base_url),
                        "name": shown_name(r, t.language)}
@@ -164,9 +156,16 @@ class Presenter:
                 "lobby": self.lobby_json(host=host),
             }
             if host:
-                cached["table_legal"] = s.table_legal_wire()
+                cached["table_legal"] = self.table_legal_wire()
             self._cache[key] = cached
         return cached
+
+    def table_legal_wire(self) -> list[dict[str, Any]]:
+        """What the table itself (the host, as referee) may do now, in wire form."""
+        run = self._s.run
+        if run is None or self._s.table.phase is not TablePhase.PLAYING:
+            return []
+        return [run.engine.action_to_wire(a) for a in run.engine.table_actions(run.state)]
 
     def state_personal(self, seat: int | None) -> dict[str, Any]:
         key = ("seat", seat)
