@@ -144,7 +144,13 @@ class Presenter:
             **({"claims": [c.to_json(t) for c in s.claims]} if host else {}),
         }
 
+    def state_message(self, seat: int | None, *, host: bool = False) -> dict[str, Any]:
+        """The fields of the ``state`` message for a seat (its own view + legal) or the public one.
+        The server frames it (``server/protocol.py``) and adds ``timer`` at send time (:meth:`timer_json`)."""
+        return {**self.state_common(host=host), **self.state_personal(seat)}
+
     def state_common(self, *, host: bool) -> dict[str, Any]:
+        """The part of ``state`` every socket shares (host links: with seat codes); cached per change."""
         key = ("common", host)
         cached = self._cache.get(key)
         if cached is None:
@@ -168,6 +174,7 @@ class Presenter:
         return [run.engine.action_to_wire(a) for a in run.engine.table_actions(run.state)]
 
     def state_personal(self, seat: int | None) -> dict[str, Any]:
+        """``view`` and ``legal`` for a seat (``None``: the public view, nothing legal); cached per change."""
         key = ("seat", seat)
         cached = self._cache.get(key)
         if cached is None:
@@ -182,6 +189,7 @@ class Presenter:
         return running.to_json(self._s.clock()) if running else None
 
     def welcome_json(self, seat: int | None, role: str) -> dict[str, Any]:
+        """The fields of the ``welcome`` message (the server frames it)."""
         s = self._s
         t = s.table
         record = t.seats[seat] if seat is not None else None

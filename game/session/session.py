@@ -99,7 +99,8 @@ class Session:
         # what is shown (presenter.py): the big screen's snapshot and the server's message fields
         self._presenter = presenter = Presenter(self, self._board, self._races)
         self.lobby_json, self.welcome_json, self.timer_json = presenter.lobby_json, presenter.welcome_json, presenter.timer_json
-        self.state_common, self.state_personal = presenter.state_common, presenter.state_personal
+        self.state_message, self.state_common, self.state_personal = (presenter.state_message, presenter.state_common,
+                                                                      presenter.state_personal)
         self.seat_card = presenter.seat_card
         self.snapshot: TableSnapshot = self._presenter.snapshot()
 
@@ -202,12 +203,6 @@ class Session:
 
     def is_connected(self, seat: int) -> bool:
         return seat in self._connected
-
-    # ---------------------------------------------------------------------------- outputs
-    def state_message(self, seat: int | None, *, host: bool = False) -> dict[str, Any]:
-        """The fields of the ``state`` message for a seat (its own view + legal) or the public one.
-        The server frames it (``server/protocol.py``) and adds ``timer`` at send time (:meth:`timer_json`)."""
-        return {**self.state_common(host=host), **self.state_personal(seat)}
 
     # ------------------------------------------------------------------------ phone inputs
     def join_seat(self, token: str, name: Any = None, lang: Any = None) -> SeatRecord:
