@@ -29,18 +29,28 @@ class Bot(Protocol):
     """A player. ``choose`` returns one of ``legal`` or ``None`` (nothing to do now); ``think_ms``
     is how long a human-like bot waits before acting (for races: its reaction time).
 
-    Optional attribute ``uses_view: bool`` (default ``True``): ``False`` tells a simulator it may
-    pass ``None`` instead of building the view, for a bot that decides from the legal actions
-    alone. The session always passes the real view.
+    Bots subclass this protocol to inherit the defaults of its optional hooks (:attr:`uses_view`,
+    :meth:`race_press`); callers use the hooks directly, never probe for them.
     """
+
+    uses_view: bool = True
+    """``False`` tells a simulator it may pass ``None`` instead of building the view, for a bot that
+    decides from the legal actions alone. The session always passes the real view."""
 
     def choose(self, view: dict[str, Any] | None, legal: list[Any]) -> Any | None: ...
 
     def think_ms(self) -> int: ...
 
+    def race_press(self, view: Any) -> Any | None:
+        """A race opened (the engine's ``race``): anything but ``None`` means this bot presses,
+        ``think_ms()`` after the race opened. Asked once per race, from its seat's view. By default
+        a bot never races."""
+        return None
+
 
 def uses_view(bot: Bot) -> bool:
-    return bool(getattr(bot, "uses_view", True))
+    """Whether ``bot`` reads its view (:attr:`Bot.uses_view`)."""
+    return bool(bot.uses_view)
 
 
 def make_bot(game: str, kind: BotKind | str, seat: int, seed: int) -> Bot:

@@ -30,7 +30,7 @@ from ..rules.cheating_moth import (
     Kind,
     Play,
 )
-from . import UnknownBot
+from . import Bot, UnknownBot
 
 DEFAULT_CHEAT_MS = 1500
 MANY = 4  # what "many" cards (M11) is taken to mean when comparing hand sizes
@@ -59,7 +59,7 @@ def _required(legal: list[Any]) -> list[Any]:
     return [a for a in legal if isinstance(a, (Play, Draw, Give))]
 
 
-class _BaseBot:
+class _BaseBot(Bot):
     uses_view = True
 
     def __init__(self, seat: int, seed: int) -> None:

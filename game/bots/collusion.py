@@ -21,10 +21,10 @@ from ..rules.collusion import (
     Vote,
     showdown_payout,
 )
-from . import BotKind, UnknownBot
+from . import Bot, BotKind, UnknownBot
 
 
-class RandomBot:
+class RandomBot(Bot):
     """Puts down a uniformly random legal card (target, Ambush, showdown pick or ambush victim),
     then locks it; once locked it waits for the reveal. Needs no view."""
 
@@ -70,7 +70,7 @@ def _focal_seat(view: dict[str, Any]) -> int | None:
 _PRIOR = {"split": 2.0, "steal": 1.5, "take_one": 1.0}
 
 
-class HeuristicBot:
+class HeuristicBot(Bot):
     """Joins the likely majority (the bar leader, recent targets, whoever voted against it),
     ambushes when it expects to be the target (its victim is random, as C10 asks of bots), and in
     the showdown picks by expected bars given what the other survivor played before (or Take one

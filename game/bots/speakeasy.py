@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..rules.speakeasy import ENGINE, ChooseSubject, Continue, Identity, Phase, Point
-from . import BotKind, UnknownBot
+from . import Bot, BotKind, UnknownBot
 
 TIE_BREAK_CREDIT = 0.1  # S13: a correct point is worth a little even when it scores nothing
 SELF_REVEAL_COST = {Identity.INFORMANT: 2, Identity.CITIZEN: 1}  # S12 bonus lost when revealed
@@ -33,7 +33,7 @@ def _as_actions(legal: Sequence[Any]) -> list[Any]:
     return [ENGINE.action_from_wire(a) if isinstance(a, Mapping) else a for a in legal]
 
 
-class SpeakeasyBot(abc.ABC):
+class SpeakeasyBot(Bot, abc.ABC):
     """The shared part: when to act at all. Subclasses pick the subject and the target."""
 
     think_range_ms: tuple[int, int] = (1_000, 3_000)

@@ -15,9 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from game.records import HUMAN, UNKNOWN
-from game.session.arcade import ARCADE_UNPLUGGED
-from game.session.journal import Journal, prune_set_aside
-from game.session.session import NoticeCode, Session
+from game.session.api import ARCADE_UNPLUGGED, Journal, NoticeCode, Session
+from game.session.journal import prune_set_aside
 
 from .archive import Archive, Outcome, archived_record
 from .config import DiskLimits

@@ -9,7 +9,7 @@ import pygame
 
 from game.config import TableConfig
 from game.render.app import Screen
-from game.session.session import Session
+from game.session.api import Session
 from game.session.snapshot import Mode
 
 from .attract import AttractReel

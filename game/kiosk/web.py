@@ -18,8 +18,7 @@ from game.config import TableConfig
 from game.server.app import FRAMES, HUB, NOISE, SESSION
 from game.server.metrics import CONTENT_TYPE, ErrorCount, TableCollector, exposition
 from game.server.noise import NoiseKind
-from game.session.journal import Journal
-from game.session.session import Session
+from game.session.api import Journal, Session
 
 from .archive import Archive
 from .config import DiskLimits, Network

@@ -342,6 +342,22 @@ class GameEngine(Generic[T]):
     def timer(self, state: T) -> TimerRequest | None:
         return None
 
+    def table_actions(self, state: T) -> list[Any]:
+        """What the table itself (seat ``None``: the host as referee, a companion game's score pad)
+        may do now. None by default: table-mode games act as the table only through timers and races."""
+        return []
+
+    def legal_form(self, action: Any) -> Any:
+        """The form ``action`` has in :meth:`legal_actions` once its ``t_ms`` is zeroed (the session
+        zeroes that). An engine may zero more (a companion's entered points, which ``apply`` checks);
+        by default the action itself."""
+        return action
+
+    def button_action(self, state: T, seat: Seat, presses: int) -> Any | None:
+        """The action a seat's arcade-button gesture (``presses`` quick presses while no race runs)
+        makes now, or ``None``. Engines without gestures keep this default: gestures do nothing."""
+        return None
+
     def race(self, state: T) -> RaceRequest | None:
         """The race the session must judge now (none by default; see :class:`RaceRequest`)."""
         return None

@@ -17,8 +17,7 @@ import fontpkg
 from aiohttp import WSMsgType, web
 
 from game import catalog
-from game.session.seats import normalise_code
-from game.session.session import HOUSEKEEPING_S, Session
+from game.session.api import HOUSEKEEPING_S, Session, normalise_code
 from game.session.snapshot import SeatStatus
 
 from .capacity import connection_room, current_fd_limit, size_sockets
@@ -139,7 +138,7 @@ async def api_away(request: web.Request) -> web.Response:
     """Held seats whose phone is away, for the join page's "Phone died? Tap your seat": each link
     only asks the host (who allows it on the TV or the host console), so listing them gives nothing away."""
     session = request.app[SESSION]
-    seats = [{**session.seat_card(r.seat), "url": f"/s/{r.token}"} for r in session.table.offered
+    seats = [{**session.seat_card(r.seat), "url": f"/s/{r.token}"} for r in session.offered
              if r.status is SeatStatus.JOINED and not session.is_connected(r.seat)]
     return web.json_response({"seats": seats}, headers={"Cache-Control": "no-store"})
 

@@ -23,10 +23,17 @@ from aiohttp import WSMsgType, web
 from game.errors import TableError
 from game.rules.base import MalformedAction, StaleState, UnknownSeat
 from game.seating import MAX_SEATS
-from game.session.journal import JournalError
-from game.session.race_floor import PressSource
-from game.session.seats import AskHost, NameNeeded, SeatRecord
-from game.session.session import Claim, HandedOver, NoticeCode, Session
+from game.session.api import (
+    AskHost,
+    Claim,
+    HandedOver,
+    JournalError,
+    NameNeeded,
+    NoticeCode,
+    PressSource,
+    SeatRecord,
+    Session,
+)
 
 from .errors import BadPin, ClaimRefused, Forbidden, GalleryFull, RateLimited, ServerFault, TakenOver
 from .noise import NetworkNoise, NoiseKind
@@ -682,7 +689,7 @@ class Hub:
 
     def _hello_seat(self, client: Client, hello: Hello) -> None:
         token = hello.token or ""
-        known = self.session.table.seat_by_device(token) or self.session.seat_by_token(token)
+        known = self.session.seat_by_device(token) or self.session.seat_by_token(token)
         wait = self.token_failures.wait_s(client.address)
         if known is None and wait > 0:  # a right token (144 bits: never a guess) is never held back
             client.send_error(RateLimited(f"too many unknown seat links from this device; try again in {math.ceil(wait)} s"))

@@ -23,8 +23,7 @@ from firmware_bridge.bridge import ArcadeBridge
 from game.config import TableConfig
 from game.rules.base import RulesError
 from game.seating import look
-from game.session.journal import CorruptJournal, Journal, move_aside
-from game.session.session import Session
+from game.session.api import CorruptJournal, Journal, Session, move_aside
 from game.session.snapshot import InputEvent, Mode, TablePhase, TableSnapshot
 
 from .app import FRAMES, ServerSettings, guard_server, make_app
@@ -171,7 +170,7 @@ def join_links(started: Started) -> str:
     lines = []
     if started.message:
         lines.append(started.message)
-    for record in session.table.offered:
+    for record in session.offered:
         seat_look = look(record.seat)
         who = record.name or (f"bot ({record.bot.value})" if record.bot else "free")
         lines.append(f"Seat {record.seat + 1:>2} {seat_look.colour_name:<9} {session.seat_url(record)}"

@@ -8,11 +8,25 @@ and its finished seat → button mapping) and gives the screen its ``ArcadeInfo`
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from game.rules.base import IllegalAction
 
+from .snapshot import ArcadeInfo
+
+if TYPE_CHECKING:
+    from .race_floor import BoardButton
+
 ARCADE_UNPLUGGED = "arcade_unplugged"  # notice (i18n key): the board went away, phones take over
+
+
+class RaceButtons(Protocol):
+    """What the buttons use of the race floor (``race_floor.RaceFloor``)."""
+
+    @property
+    def armed(self) -> bool: ...
+
+    def press_button(self, button: BoardButton) -> None: ...
 
 
 class ArcadeLink(Protocol):
@@ -116,6 +130,17 @@ class ArcadeBoard:
         self._done = {}
         self._changed()
 
+    def map_buttons(self, seats: list[int], *, cancel: bool, racing: bool) -> None:
+        """The host starts ("press your button", seat by seat, for ``seats``) or ``cancel``s the
+        mapping wizard; not while a race runs (``racing``)."""
+        self.require_connected()
+        if cancel:
+            self.cancel_mapping()
+            return
+        if racing:
+            raise IllegalAction("not during a race")
+        self.start_mapping(seats)
+
     def cancel_mapping(self) -> None:
         self.require_connected()
         assert self._bridge is not None
@@ -123,6 +148,14 @@ class ArcadeBoard:
         self._waiting = None
         self._done = {}
         self._changed()
+
+    def info(self, mapping: ButtonMap) -> ArcadeInfo:
+        """The board as the snapshot shows it (the same facts as :meth:`to_json`)."""
+        bridge = self._bridge
+        return ArcadeInfo(present=bridge is not None, connected=bool(bridge is not None and bridge.connected),
+                          mapping_in_progress=bool(bridge is not None and bridge.mapping_in_progress),
+                          waiting_for=self._waiting, done=tuple(sorted(self._done.items())),
+                          mapping=tuple(sorted(dict(mapping).items())) if mapping else None)
 
     def to_json(self, mapping: ButtonMap) -> dict[str, Any]:
         """The board as JSON (the host console's ``lobby.arcade``; the snapshot's ``ArcadeInfo``): board present, the wizard's progress, the seat → button mapping."""
@@ -133,3 +166,31 @@ class ArcadeBoard:
             "waiting_for": self._waiting, "done": {str(seat): button for seat, button in self._done.items()},
             "mapping": {str(seat): button for seat, button in dict(mapping).items()} if mapping else None,
         }
+
+
+GESTURE_MS = 400  # two presses of one arcade button this close, while no race runs, are a gesture
+
+
+class ArcadeButtons:
+    """A seat's arcade button pressed: a race press while a race runs (``races``: the race
+    floor), else — while a game is ``playing`` — maybe half of a double press (two within
+    :data:`GESTURE_MS`), whose seat ``gesture`` is told."""
+
+    def __init__(self, races: RaceButtons, playing: Callable[[], bool], gesture: Callable[[int], None]) -> None:
+        self._races = races
+        self._playing = playing
+        self._gesture = gesture
+        self._last: dict[int, float] = {}  # seat -> its button's last press outside races (session ms)
+
+    def down(self, button: BoardButton) -> None:
+        armed = self._races.armed
+        self._races.press_button(button)
+        press = button.to_press(None) if not armed and self._playing() else None
+        if press is None:
+            return
+        last = self._last.get(press.seat)
+        if last is None or press.t_ms - last > GESTURE_MS:
+            self._last[press.seat] = press.t_ms
+            return
+        del self._last[press.seat]
+        self._gesture(press.seat)

@@ -24,6 +24,7 @@ import re
 import sqlite3
 import time
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -416,3 +417,43 @@ def prune_set_aside(data_dir: Path, keep_days: int, keep_mb: int, now: float | N
         log.info("a journal set aside on %s was deleted (keep_days %d, keep_mb %d)",
                  time.strftime("%Y-%m-%d", time.gmtime(entry.at)), keep_days, keep_mb)
     return deleted
+
+QUIET_MS = 2_000  # no journal write for this long: a good moment for a checkpoint
+
+
+class TableWrites:
+    """The session's writes to its journal (nothing without one), and whether a quiet moment has
+    come for a checkpoint (:data:`QUIET_MS` since the last write, with writes not yet folded in)."""
+
+    def __init__(self, journal: Journal | None, clock: Callable[[], int]) -> None:
+        self._journal = journal
+        self._clock = clock
+        self._last_ms = clock()
+        self._unfolded = False  # writes since the last checkpoint
+
+    def table(self, table: TableRecord, version: int, *, counts: bool = True) -> None:
+        """Journal ``table`` as ``version`` (``counts``: a write that waits for a checkpoint)."""
+        if self._journal is not None:
+            self._journal.save_table(table, version)
+            if counts:
+                self._wrote()
+
+    def action(self, game_no: int, seat: int | None, action: dict[str, Any], version: int) -> None:
+        if self._journal is not None:
+            self._journal.append_action(game_no, seat, action, version)
+            self._wrote()
+
+    def begin_game(self, table: TableRecord, seed: int, n: int, version: int) -> int:
+        """The new game's number (without a journal: the one after the table's last)."""
+        if self._journal is None:
+            return (table.game_no or 0) + 1
+        return self._journal.begin_game(table, table.game, table.preset, table.settings, seed, n, version)
+
+    def checkpoint_if_quiet(self) -> None:
+        if self._journal is not None and self._clock() - self._last_ms >= QUIET_MS and self._unfolded:
+            self._journal.checkpoint()
+            self._unfolded = False
+
+    def _wrote(self) -> None:
+        self._last_ms = self._clock()
+        self._unfolded = True

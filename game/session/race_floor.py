@@ -55,7 +55,7 @@ from game.rules.base import MalformedAction, RaceMode, RacePress, RaceRequest, R
 
 from .bots import Bot
 from .scheduler import Handle, Scheduler
-from .snapshot import InputEvent, InputSource
+from .snapshot import FalseStartInfo, InputEvent, InputSource, RaceDone, RaceInfo, RaceNow
 
 log = logging.getLogger(__name__)
 
@@ -160,6 +160,17 @@ class RaceOutcome:
         whole milliseconds (the error bound rounded up)."""
         return tuple(RacePress(s, max(0, round(self.times_ms[s] - self.armed_at_ms)),
                                math.ceil(self.error_per_seat.get(s, self.error_bound_ms))) for s in self.order)
+
+    def info(self, *, public: bool = True) -> RaceDone:
+        """The outcome as the snapshot shows it (the same facts as :meth:`to_wire`)."""
+        return RaceDone(
+            self.race_id, self.mode.value, self.order,
+            tuple(round(self.times_ms[s] - self.armed_at_ms, 3) for s in self.order),
+            tuple(round(m, 3) for m in self.margins_ms), tuple(self.source_per_seat[s].wire for s in self.order),
+            round(self.error_bound_ms, 3), self.ties,
+            () if not public else tuple(FalseStartInfo(f.seat, round(f.early_by_ms, 3), f.source.wire)
+                                        for f in self.false_starts),
+            self.missing if public else None, self.timed_out if public else None)
 
     def to_wire(self, *, public: bool = True) -> dict[str, Any]:
         """The outcome as JSON. ``public=False`` (a race whose eligible seats are secret) keeps only
@@ -382,13 +393,6 @@ class BoardButton(Protocol):
     def to_press(self, race_id: str | None) -> Press | None: ...
 
 
-class RaceBot(Protocol):
-    """A bot that races: ``race_press(view)`` answers once per race, from its seat's view; anything
-    but ``None`` means it presses, ``think_ms()`` after the race opened (its reaction time)."""
-
-    def race_press(self, view: Any) -> Any | None: ...
-
-
 @dataclass(slots=True)
 class LiveRace:
     """The race being judged: the engine's latest request for it and when it opened."""
@@ -472,6 +476,7 @@ class RaceFloor:
         self._decision: Handle | None = None
         self._bot_presses: dict[int, Handle] = {}
         self.last: dict[str, Any] | None = None  # the latest outcome, public facts only
+        self._last_info: RaceDone | None = None  # the same, as the snapshot shows it
 
     @property
     def current(self) -> LiveRace | None:
@@ -515,8 +520,7 @@ class RaceFloor:
             self._judge.disarm()  # nobody can press: only the timeout ends it
         self._schedule_decision()
         for seat, bot in bots.items():
-            ask = getattr(bot, "race_press", None)
-            if seat in request.eligible and callable(ask) and ask(view(seat)) is not None:
+            if seat in request.eligible and bot.race_press(view(seat)) is not None:
                 delay = max(0, bot.think_ms()) * self._bot_delay_scale
                 self._bot_presses[seat] = self._scheduler.call_later(delay, functools.partial(self._bot_press, seat))
 
@@ -609,12 +613,15 @@ class RaceFloor:
             outcome = self._judge.result(now)
             presses = outcome.presses()
             self.last = outcome.to_wire(public=not request.secret)
+            self._last_info = outcome.info(public=not request.secret)
         else:
             presses = ()
             self.last = {"race": request.key, "mode": request.mode.value, "order": [], "reaction_ms": [],
                          "margins_ms": [], "sources": [], "error_bound_ms": 0, "ties": [], "false_starts": []}
             if not request.secret:
                 self.last.update(missing=[], timed_out=True)
+            self._last_info = RaceDone(request.key, request.mode.value, (), (), (), (), 0.0, (), (),
+                                       None if request.secret else (), None if request.secret else True)
         self._disarm()
         try:
             action = request.on_result(presses)
@@ -646,6 +653,18 @@ class RaceFloor:
                        "pressed": [] if secret else sorted(live.pressed),
                        "false_starts": [] if secret else self.false_starts()}
         return {"current": current, "last": self.last}
+
+    def info(self) -> RaceInfo:
+        """The races as the snapshot shows them (the same public facts as :meth:`to_json`)."""
+        live, current = self._live, None
+        if live is not None:
+            secret = live.request.secret
+            starts = () if secret or not live.request.eligible else tuple(
+                FalseStartInfo(f.seat, round(f.early_by_ms, 3), f.source.wire) for f in self._judge.result().false_starts)
+            current = RaceNow(str(live.key), live.request.mode.value, round(live.armed_at_ms), live.request.timeout_ms,
+                              live.request.label, () if secret else tuple(sorted(live.request.eligible)),
+                              () if secret else tuple(sorted(live.pressed)), starts)
+        return RaceInfo(current, self._last_info)
 
     def false_starts(self) -> list[dict[str, Any]]:
         """False starts of the armed race so far (for the big screen)."""

@@ -19,7 +19,7 @@ from typing import Any
 
 from game.bots import BotKind
 from game.rules.base import MalformedAction, RulesError
-from game.seating import MAX_SEATS, look
+from game.seating import MAX_SEATS, bot_name, look
 
 from .snapshot import SeatStatus
 
@@ -199,3 +199,8 @@ def seat_public_json(record: SeatRecord, connected: bool, *, secrets_too: bool, 
         out["code"] = record.code
         out["url"] = f"{base_url}/s/{record.token}"
     return out
+
+
+def shown_name(record: SeatRecord, lang: str) -> str:
+    """A seat's name as the big screen and every phone show it: the player's own, or its bot's."""
+    return record.name or (bot_name(record.seat, lang) if record.bot is not None else "")

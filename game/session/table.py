@@ -93,6 +93,16 @@ class TableRecord:
     def seat_by_code(self, code: str) -> SeatRecord | None:
         return next((r for r in self.offered if r.code == code), None)
 
+    def check_pin(self, pin: object) -> bool:
+        """``pin`` is this table's admin PIN (compared in constant time; anything but text: no)."""
+        if not isinstance(pin, str) or not pin:
+            return False
+        try:
+            typed = pin.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate is never the PIN
+            return False
+        return secrets.compare_digest(typed, self.admin_pin.encode())
+
     def codes(self) -> set[str]:
         return {r.code for r in self.seats}
 

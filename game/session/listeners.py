@@ -1,0 +1,58 @@
+"""What the session tells its listeners (the WebSocket hub, the kiosk's keeper): that the table
+changed, that a seat was taken from its phone and why, a notice for everyone, and (to the hub) a
+seat-claim's answer."""
+from __future__ import annotations
+
+import enum
+from typing import Protocol, runtime_checkable
+
+from .claims import Claim
+from .seats import SeatRecord
+
+__all__ = ["ClaimListener", "Listeners", "NoticeCode", "SessionListener"]
+
+
+class NoticeCode(enum.Enum):
+    KICKED = "kicked"
+    TABLE_RESET = "table_reset"
+    GAME_STARTED = "game_started"
+    GAME_FINISHED = "game_finished"
+    NEW_TABLE = "new_table"
+    NEW_GROUP = "new_group"  # kiosk: the table was handed to the next group (fresh links and codes)
+    SEAT_MOVED = "seat_moved"  # the host handed this seat to another phone
+
+
+class SessionListener(Protocol):
+    def table_changed(self) -> None: ...
+
+    def seat_revoked(self, seat: int, reason: NoticeCode = NoticeCode.KICKED) -> None: ...
+
+    def notice(self, code: NoticeCode) -> None: ...
+
+
+@runtime_checkable
+class ClaimListener(Protocol):
+    """A listener that also seats or sends away phones waiting for the host (the WebSocket hub)."""
+
+    def claim_answered(self, claim: Claim, record: SeatRecord | None) -> None: ...
+
+
+class Listeners(list[SessionListener]):
+    """The session's listeners, told in the order they attached."""
+
+    def table_changed(self) -> None:
+        for listener in list(self):
+            listener.table_changed()
+
+    def notice(self, code: NoticeCode) -> None:
+        for listener in list(self):
+            listener.notice(code)
+
+    def seat_revoked(self, seat: int, reason: NoticeCode = NoticeCode.KICKED) -> None:
+        for listener in list(self):
+            listener.seat_revoked(seat, reason)
+
+    def claim_answered(self, claim: Claim, record: SeatRecord | None) -> None:
+        for listener in list(self):
+            if isinstance(listener, ClaimListener):
+                listener.claim_answered(claim, record)
