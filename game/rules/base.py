@@ -362,15 +362,6 @@ class GameEngine(Generic[T]):
         """The race the session must judge now (none by default; see :class:`RaceRequest`)."""
         return None
 
-    def table_actions(self, state: T) -> list[Any]:
-        """What the table itself (seat ``None``: the host as referee) may do now; nothing by default."""
-        return []
-
-    def button_action(self, state: T, seat: Seat, presses: int) -> Any | None:
-        """The action ``presses`` quick presses of ``seat``'s arcade button mean now (while no race
-        runs), or None: by default a gesture means nothing."""
-        return None
-
     def seats_to_act(self, state: T) -> tuple[Seat, ...]:
         """Seats that have at least one legal action now (the session asks their bots)."""
         return tuple(s for s in range(self.n_seats(state)) if self.legal_actions(state, s))
