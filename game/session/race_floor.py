@@ -251,6 +251,11 @@ class RaceJudge:
     def eligible(self) -> frozenset[int]:
         return self._race.eligible if self._race else frozenset()
 
+    @property
+    def settle_ms(self) -> float:
+        """How long the armed race stays open after the press that could decide it."""
+        return self._require().settle_ms
+
     def arm(
         self,
         race_id: str,
@@ -646,8 +651,15 @@ class RaceFloor:
                        "timeout_ms": live.request.timeout_ms, "label": live.request.label,
                        "eligible": [] if secret else sorted(live.request.eligible),
                        "pressed": [] if secret else sorted(live.pressed),
-                       "false_starts": [] if secret else self.false_starts()}
+                       "false_starts": [] if secret else self.false_starts(), **self._closing(live)}
         return {"current": current, "last": self.last}
+
+    def _closing(self, live: LiveRace) -> dict[str, float]:
+        """A public fastest-wins race with a press closes ``settle`` after it: the screen shows the
+        moment (a closing bar) so a right card after a wrong one is still laid in time (M15)."""
+        if live.request.secret or live.request.mode is not RaceMode.FASTEST_WINS or not live.pressed:
+            return {}
+        return {"closes_at_ms": round(self._judge.decides_at(), 3), "window_ms": self._judge.settle_ms}
 
     def false_starts(self) -> list[dict[str, Any]]:
         """False starts of the armed race so far (for the big screen)."""

@@ -76,7 +76,13 @@ function raceTimes(ctx) {
     ...r.order.map((/** @type {number} */ s, /** @type {number} */ i) => h("li", { class: "table-row" }, chip(ctx, s),
       h("span", { class: "row-state", text: t("moth.race_ms", { ms: measure(r.times_ms[i]) }) }),
       h("strong", { class: "row-bars", text: i === 0 ? "" : t("moth.race_margin", { ms: measure(r.margins_ms[i]) }) }))),
-    h("li", { class: "muted small", text: t("moth.race_error", { ms: measure(err) }) }));
+    h("li", { class: "muted small", text: t("moth.race_error", { ms: measure(err) }) }),
+    drawnLine(r));
+}
+
+/** A place too close to call, decided by a draw (game/rules/race.py): said exactly. @param {any} r */
+function drawnLine(r) {
+  return r.within_ms > 0 ? h("li", { class: "notice", "data-testid": "race-drawn", text: t("moth.race_drawn", { ms: measure(r.within_ms) }) }) : null;
 }
 
 /** @param {GameContext} ctx @param {number} seat */

@@ -143,6 +143,7 @@ function lastRace(ctx) {
     give,
     r.order.length ? h("ol", { class: "plain-list table-list", "data-testid": "race-times" }, ...rows,
       h("li", { class: "muted small", text: t("moth.race_error", { ms: measure(err) }) })) : null,
+    r.within_ms > 0 ? h("p", { class: "notice", "data-testid": "race-drawn", text: t("moth.race_drawn", { ms: measure(r.within_ms) }) }) : null,
     undo);
 }
 
