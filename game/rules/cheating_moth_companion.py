@@ -122,6 +122,14 @@ class WrongWin:
     """The table checked the Beetle winner's card and it does not fit (M15): the next fastest wins."""
 
 
+@ACTIONS.register("annul_race")
+@dataclass(frozen=True, slots=True)
+class AnnulRace:
+    """The host: the open race, or the latest decided one (Mosquito too), did not happen — a call
+    nobody meant, a race run on the wrong card. Its verdict is dropped, the turn goes back to the
+    race's caller (the table hands back any card it moved), and the pad keeps a trace line."""
+
+
 @ACTIONS.register("round_over")
 @dataclass(frozen=True, slots=True)
 class RoundOver:
@@ -178,7 +186,7 @@ class RaceDone:
     rule: int = race_rule.LEGACY_RULE
 
 
-TABLE_ONLY = (RaceDone, UndoPoints)
+TABLE_ONLY = (RaceDone, UndoPoints, AnnulRace)
 ANYONE = (NextRound,)
 
 # ---------------------------------------------------------------------------------------- events
@@ -247,6 +255,16 @@ class WinUndone:
     winner: int | None  # the next fastest, or nobody
     by: int | None
     cause: str = "M15"
+
+
+@EVENTS.register("race_annulled")
+@dataclass(frozen=True, slots=True)
+class RaceAnnulled:
+    race: int
+    kind: CallKind
+    caller: int  # their turn again
+    decided: bool  # False: annulled while it ran
+    cause: str
 
 
 @EVENTS.register("guard_passed")
@@ -319,6 +337,16 @@ class LastRace:
 
 
 @dataclass(frozen=True, slots=True)
+class Annulment:
+    """A trace line: the host annulled race ``race`` (a ``kind`` called by ``caller``) in ``round``."""
+
+    race: int
+    kind: CallKind
+    caller: int
+    round: int
+
+
+@dataclass(frozen=True, slots=True)
 class State:
     settings: Settings
     n: int
@@ -335,6 +363,7 @@ class State:
     out: int | None = None  # the player who went out this round
     pad: ScorePad = ScorePad(1)
     final: GameEnded | None = None
+    annulled: tuple[Annulment, ...] = ()  # every race the host annulled, oldest first (the pad's trace)
 
     @property
     def seats(self) -> range:
@@ -398,6 +427,26 @@ def _on_pass_guard(state: State, by: int | None, action: PassGuard) -> tuple[Sta
     _require(by is None or by == state.guard, "only the guard hands the guard bug on (M10)")
     _require(0 <= action.to < state.n and action.to != state.guard, "hand the guard bug to another player")
     return replace(state, guard=action.to), [GuardPassed(state.guard, action.to)]
+
+
+def _annullable(state: State) -> tuple[int, CallKind, int, bool] | None:
+    """The race the host may annul now: the open one, else the round's latest decided one."""
+    if state.phase in (Phase.MOSQUITO_RACE, Phase.BEETLE_RACE):
+        return state.race_no, _open_kind(state), _caller(state), False
+    if state.phase is Phase.PLAY and state.last is not None:
+        return state.last.race, state.last.kind, state.last.caller, True
+    return None
+
+
+def _on_annul_race(state: State, by: int | None, action: AnnulRace) -> tuple[State, Events]:
+    _require(by is None, "only the host annuls a race")
+    race = _annullable(state)
+    _require(race is not None, "there is no race to annul now")
+    assert race is not None
+    number, kind, caller, decided = race
+    trace = Annulment(number, kind, caller, state.round)
+    state = replace(state, phase=Phase.PLAY, caller=None, last=None, turn=caller, annulled=state.annulled + (trace,))
+    return state, [RaceAnnulled(number, kind, caller, decided, RULE_OF[kind]), TurnPassed(caller)]
 
 
 def _on_round_over(state: State, by: int | None, action: RoundOver) -> tuple[State, Events]:
@@ -624,6 +673,8 @@ def legal_actions(state: State, seat: int | None) -> list[Any]:
         out += [EditPoints(s, state.round, 0) for s in sorted(done) if host or s == seat]
         if not todo:
             out.append(NextRound())
+    if host and _annullable(state) is not None:
+        out.append(AnnulRace())
     if host and state.pad.changes:
         out += [UndoPoints()] if state.pad.to_wire()["can_undo"] else []
         out += [EditPoints(s, r, 0) for s, r, _ in state.pad.cells
@@ -641,7 +692,7 @@ def _open_match(action: Any) -> Any:
 _HANDLERS: dict[type, Callable[[State, int | None, Any], tuple[State, Events]]] = {
     Call: _on_call, EndTurn: _on_end_turn, PassGuard: _on_pass_guard, WrongWin: _on_wrong_win,
     RoundOver: _on_round_over, EnterPoints: _on_enter_points, EditPoints: _on_edit_points,
-    UndoPoints: _on_undo_points, NextRound: _on_next_round,
+    UndoPoints: _on_undo_points, NextRound: _on_next_round, AnnulRace: _on_annul_race,
 }
 
 
@@ -655,8 +706,8 @@ def apply(state: State, seat: int | None, action: Any) -> tuple[State, Events]:
     handler = _HANDLERS.get(type(action))
     if handler is None:
         raise MalformedAction(f"{type(action).__name__} is not a Cheating Moth companion action")
-    if seat is not None and isinstance(action, UndoPoints):
-        raise IllegalAction("only the host undoes a score pad change")
+    if seat is not None and isinstance(action, (UndoPoints, AnnulRace)):
+        raise IllegalAction("only the host undoes a score pad change or annuls a race")
     return handler(state, seat, action)
 
 
@@ -689,6 +740,7 @@ def public_view(state: State) -> dict[str, JSON]:
         "guard": state.guard, "round_guard": state.round_guard, "turn": state.turn, "n": state.n,
         "race": _race_view(state), "last_race": _last_view(state.last), "out": state.out,
         "pad": state.pad.to_wire(upto=state.round),
+        "annulled": [{"race": a.race, "kind": a.kind.value, "caller": a.caller, "round": a.round} for a in state.annulled],
         "waiting_for": sorted(set(state.seats) - state.pad.entered(state.round)) if state.phase is Phase.SCORING else [],
         "final": None if final is None else {"ranking": list(final.ranking), "totals": list(final.totals),
                                              "places": list(final.places), "rule": final.cause},
@@ -812,6 +864,9 @@ def describe_event(e: Mapping[str, Any], name: Callable[[int], str] = str) -> st
     if kind == "win_undone":
         nxt = name(e["winner"]) if e.get("winner") is not None else "nobody"
         return f"{name(e['loser'])}'s card did not fit: the Beetle goes to {nxt} (M15)."
+    if kind == "race_annulled":
+        when = "after its verdict" if e.get("decided") else "while it ran"
+        return f"The host annulled race {e['race']} ({e['kind']}, {e['cause']}) {when}: {name(e['caller'])}'s turn again."
     if kind == "guard_passed":
         return f"{name(e['new'])} caught cheating: now the guard (M10)."
     if kind == "round_ended":

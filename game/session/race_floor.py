@@ -63,6 +63,8 @@ from .snapshot import InputEvent, InputSource
 log = logging.getLogger(__name__)
 
 SETTLE_MS = 150.0  # after the deciding press, wait this long for a more precise press in flight
+GESTURE_MS = 400.0  # two presses of one button this close, while no race runs, are a gesture (a call)
+AFTER_WINDOW_MS = 1500.0  # after a race ends, presses are late slaps of it: never a gesture
 KEYBOARD_ERROR_MS = 17.0  # a host key is stamped when the renderer sees it: about one frame
 UNSYNCED_PHONE_ERROR_MS = 250.0  # a phone without a clock estimate: stamped on arrival
 
@@ -478,6 +480,8 @@ class RaceFloor:
         self._decision: Handle | None = None
         self._bot_presses: dict[int, Handle] = {}
         self.last: dict[str, Any] | None = None  # the latest outcome, public facts only
+        self._gesture_first: dict[int, float] = {}  # seat -> the first press of a possible double press
+        self._quiet_until = -math.inf  # the end of the latest race's after-window (session ms)
 
     @property
     def current(self) -> LiveRace | None:
@@ -529,6 +533,9 @@ class RaceFloor:
 
     def _disarm(self) -> None:
         had_judge = self._live is not None and bool(self._live.request.eligible)
+        if self._live is not None:
+            self._quiet_until = self._clock() + AFTER_WINDOW_MS
+            self._gesture_first.clear()
         self._judge.disarm()
         self._live = None
         self._cancel_schedule()
@@ -573,6 +580,21 @@ class RaceFloor:
         self._bot_presses.pop(seat, None)
         if self._live is not None:
             self.press(seat, self._clock(), PressSource.BOT)
+
+    # ---------------------------------------------------------------------------- gestures
+    def double_press(self, seat: Seat, t_ms: float) -> bool:
+        """Is this button press (``t_ms`` on the session clock) the second of a double press that
+        may call a race? Never while a race runs or within ``AFTER_WINDOW_MS`` after one ended
+        (slapping on after the verdict is part of that race: issue 23's four slaps 150 ms apart),
+        and never with a first press from then."""
+        if self._live is not None or t_ms < self._quiet_until:
+            self._gesture_first.pop(seat, None)
+            return False
+        first = self._gesture_first.pop(seat, None)
+        if first is not None and 0 <= t_ms - first <= GESTURE_MS:
+            return True
+        self._gesture_first[seat] = t_ms
+        return False
 
     # ------------------------------------------------------------------------ the decision
     def _schedule_decision(self) -> None:

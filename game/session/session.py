@@ -70,7 +70,6 @@ log = logging.getLogger(__name__)
 DEFAULT_SEATS = 6
 HOUSEKEEPING_S = 5.0
 QUIET_MS = 2_000  # no journal write for this long: a good moment for a checkpoint
-GESTURE_MS = 400  # two presses of one arcade button this close, while no race runs, are a gesture
 ADMIN_PIN_DIGITS = 6  # a million PINs: with the server's backoffs, guessing one takes weeks
 MAX_CLAIMS = 8  # phones waiting at once for the host to hand them a held seat
 # Claim ids start anywhere below this (and stay below 2**53 for the phones' JavaScript): a request
@@ -267,7 +266,6 @@ class Session:
         self._last_write_ms = clock()
         self._unfolded = False  # journal writes since the last checkpoint
         self._cache: dict[tuple[str, int | bool | None], dict[str, Any]] = {}
-        self._gestures: dict[int, float] = {}  # seat -> its button's last press outside a race (session ms)
         self._board = ArcadeBoard(changed=self._publish, pressed=self._button_down, notice_on=self.add_notice,
                                   notice_off=self._clear_notice, mapped=self._save_button_map)
         self._races = RaceFloor(clock, self._scheduler, self._board, touched=self._touch, changed=self._publish,
@@ -1185,7 +1183,7 @@ class Session:
             self._button_gesture(button)
 
     def _button_gesture(self, button: BoardButton) -> None:
-        """Two presses of a seat's button within ``GESTURE_MS`` while no race runs: the action the
+        """A double press of a seat's button (``RaceFloor.double_press``: no race running or just ended): the action the
         engine's ``button_action(state, seat, presses)`` gives (a companion player calls a race
         from their button); engines without that method ignore gestures."""
         run = self.run if self.phase is TablePhase.PLAYING else None
@@ -1193,11 +1191,8 @@ class Session:
         press = button.to_press(None)
         if run is None or not callable(gesture) or press is None:
             return
-        last = self._gestures.get(press.seat)
-        if last is None or press.t_ms - last > GESTURE_MS:
-            self._gestures[press.seat] = press.t_ms
+        if not self._races.double_press(press.seat, press.t_ms):
             return
-        self._gestures.pop(press.seat, None)
         action = gesture(run.state, press.seat, 2)
         if action is None:
             return

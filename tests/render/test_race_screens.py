@@ -25,7 +25,8 @@ DOMAIN = "screen_cheating_moth_companion"
 
 def race_moments(lang: str) -> Iterator[Moment]:
     """Two phones 3 ms apart with 9 ms errors (a draw for slowest), then a Beetle pressed for
-    300 ms ago (still open), then the right card 330 ms after the wrong one (M15)."""
+    300 ms ago (still open), then the right card 330 ms after the wrong one (M15), then a
+    Mosquito the host annuls."""
     m = MothCompanionTable(lang)
     t = m.t
     m.call("mosquito")
@@ -43,6 +44,9 @@ def race_moments(lang: str) -> Iterator[Moment]:
     m.slap(2, 518)
     m.decide()
     yield Moment("beetle_decided", (t.snapshot(),))
+    m.call("mosquito")
+    t.act(None, {"type": "annul_race"})  # a call nobody meant: the host's one tap
+    yield Moment("mosquito_annulled", (t.snapshot(),))
 
 
 def drawn_texts(moment: Moment) -> list[str]:
@@ -75,6 +79,13 @@ def test_M15_a_pressed_beetle_shows_its_closing_bar_and_the_right_card_still_cou
     assert i18n.load(lang, DOMAIN)["race.closing"] in drawn_texts(moments["beetle_closing"])
     last = moments["beetle_decided"].snapshots[-1].public_view["last_race"]
     assert last["order"] == [0, 2]  # the card 330 ms after the first press is in the race
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_M14_an_annulled_race_is_a_trace_line_on_the_pad(lang: str) -> None:
+    moment = next(m for m in race_moments(lang) if m.name == "mosquito_annulled")
+    assert moment.snapshots[-1].public_view["annulled"][0]["kind"] == "mosquito"
+    assert any(words_of(lang, "trace.annul_mosquito").strip() in text for text in drawn_texts(moment))
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")

@@ -62,12 +62,13 @@ class DoneRace:
 
 @dataclass(frozen=True, slots=True)
 class TraceLine:
-    kind: str  # "edit" | "undo"
-    seat: int
+    kind: str  # "edit" | "undo" | "annul_mosquito" | "annul_beetle" (the host annulled race ``race``)
+    seat: int  # an annulled race: its caller, whose turn it is again
     round: int
     old: int | None
     new: int | None
     by: int | None
+    race: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,12 +153,16 @@ def _done_race(view: Mapping[str, Any], floor: RaceInfo) -> DoneRace | None:
                     max(_nums(last.get("error_ms")), default=0), starts, _num(last.get("within_ms")))
 
 
-def _trace(pad: Mapping[str, Any]) -> tuple[TraceLine, ...]:
+def _trace(pad: Mapping[str, Any], annulled: Any) -> tuple[TraceLine, ...]:
+    """The pad's corrections, then the races the host annulled (issue 23: traced on the pad)."""
     items = pad.get("trace")
-    if not isinstance(items, Sequence):
-        return ()
-    return tuple(TraceLine(str(c.get("kind", "")), _int(c.get("seat")), _int(c.get("round")), _opt(c.get("old")),
-                           _opt(c.get("new")), _opt(c.get("by"))) for c in items if isinstance(c, Mapping))
+    lines = tuple(TraceLine(str(c.get("kind", "")), _int(c.get("seat")), _int(c.get("round")), _opt(c.get("old")),
+                            _opt(c.get("new")), _opt(c.get("by")))
+                  for c in (items if isinstance(items, Sequence) else ()) if isinstance(c, Mapping))
+    races = tuple(TraceLine(f"annul_{a.get('kind')}", _int(a.get("caller")), _int(a.get("round")), None, None, None,
+                            _int(a.get("race")))
+                  for a in (annulled if isinstance(annulled, Sequence) else ()) if isinstance(a, Mapping))
+    return lines + races
 
 
 def model_of(snapshot: TableSnapshot) -> CompanionModel:
@@ -173,7 +178,7 @@ def model_of(snapshot: TableSnapshot) -> CompanionModel:
         guard=_int(view.get("guard")), turn=_int(view.get("turn")), race=_open_race(view, snapshot.race),
         last=_done_race(view, snapshot.race),
         rows=tuple(tuple(_opt(v) for v in row) for row in rows if isinstance(row, Sequence)),
-        totals=_ints(pad.get("totals")) or (0,) * n, trace=_trace(pad), out=_opt(view.get("out")),
+        totals=_ints(pad.get("totals")) or (0,) * n, trace=_trace(pad, view.get("annulled")), out=_opt(view.get("out")),
         waiting_for=_ints(view.get("waiting_for")),
         places=_ints(final.get("places")) if final else None, ranking=_ints(final.get("ranking")) if final else None,
     )

@@ -4,7 +4,7 @@ the millisecond with every margin and time source, and the score pad with its co
 Laid out for reading from three metres: the left two thirds tell the table what happens now (a
 turn, a race, a race's verdict, the round's scoring, the final standings), the right third is the
 score pad. Host keys: S calls a Mosquito, B a Beetle (for the player in turn), Enter ends the turn,
-U undoes a wrong Beetle win; 1–9 and 0 press for seats 1–10 during a race (the app's race keys)."""
+U undoes a wrong Beetle win, X annuls the race; 1–9 and 0 press for seats 1–10 during a race (the app's race keys)."""
 from __future__ import annotations
 
 import math
@@ -21,7 +21,7 @@ from game.render.kit.text import Align, TextStyle, VAlign
 from game.rules import race as race_rule
 from game.session.snapshot import Mode, TableSnapshot
 
-from .model import CompanionModel, DoneRace, FalseStartModel, OpenRace, model_of
+from .model import CompanionModel, DoneRace, FalseStartModel, OpenRace, TraceLine, model_of
 
 DOMAIN = "screen_cheating_moth_companion"
 FLASH_S = 0.6  # how long the screen flashes when a race opens
@@ -32,6 +32,7 @@ KEY_ACTIONS: dict[int, dict[str, Any]] = {
     pygame.K_RETURN: {"type": "end_turn"},
     pygame.K_KP_ENTER: {"type": "end_turn"},
     pygame.K_u: {"type": "wrong_win"},
+    pygame.K_x: {"type": "annul_race"},
 }
 HOST_KEYS = frozenset(KEY_ACTIONS)
 
@@ -432,7 +433,7 @@ def draw_pad(surface: pygame.Surface, frame: Frame, ctx: RenderContext, m: Compa
     trace = pygame.Rect(inner.x, inner.bottom - trace_h - round(30 * u), inner.width, trace_h)
     for i, c in enumerate(trace_lines):
         line = pygame.Rect(trace.x, trace.y + round(34 * u) * i, trace.width, round(34 * u))
-        _text(surface, frame, ctx, trace_text(frame, c.kind, c.seat, c.round, c.old, c.new, c.by), line, 22, theme.ACCENT)
+        _text(surface, frame, ctx, trace_line(frame, c), line, 22, theme.ACCENT)
     foot = pygame.Rect(inner.x, inner.bottom - round(30 * u), inner.width, round(30 * u))
     _text(surface, frame, ctx, s(frame, "pad.lowest", rule="M19"), foot, 20, theme.TEXT_DIM)
 
@@ -442,6 +443,13 @@ def _pad_name(frame: Frame, m: CompanionModel, seat: int) -> str:
     if seat == m.guard:
         tags.append(s(frame, "pad.guard"))
     return seat_name(frame, seat) + (f" ({', '.join(tags)})" if tags else "")
+
+
+def trace_line(frame: Frame, line: TraceLine) -> str:
+    """A trace line of the pad: a correction, or a race the host annulled."""
+    if line.kind in ("annul_mosquito", "annul_beetle"):
+        return s(frame, f"trace.{line.kind}", n=i18n.number(frame.lang, line.race or 0), name=seat_name(frame, line.seat))
+    return trace_text(frame, line.kind, line.seat, line.round, line.old, line.new, line.by)
 
 
 def trace_text(frame: Frame, kind: str, seat: int, round_no: int, old: int | None, new: int | None, by: int | None) -> str:

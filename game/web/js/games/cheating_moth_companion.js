@@ -340,7 +340,14 @@ function hostFix(ctx) {
 /** @param {GameContext} ctx */
 function renderHost(ctx) {
   return h("div", { class: "game cheating-moth companion host-table" }, statusBar(ctx), finalCard(ctx), lastRace(ctx),
-    hostPlay(ctx), hostScoring(ctx), tableCard(ctx), padCard(ctx), hostFix(ctx));
+    hostAnnul(ctx), hostPlay(ctx), hostScoring(ctx), tableCard(ctx), padCard(ctx), hostFix(ctx));
+}
+
+/** One tap annuls the open or latest race, Mosquito too (traced on the pad). @param {GameContext} ctx */
+function hostAnnul(ctx) {
+  if (!isLegal(ctx.legal, { type: "annul_race" })) return null;
+  return h("button", { class: "btn btn-danger", type: "button", "data-testid": "host-annul-race", disabled: ctx.pending,
+    onclick: () => ctx.act({ type: "annul_race" }), text: t("mothc.annul") });
 }
 
 /** @type {import("./common.js").GameModule} */
