@@ -58,6 +58,7 @@ class ArcadeBoard:
         self._notice_on = notice_on
         self._notice_off = notice_off
         self._mapped = mapped
+        self._unplugged = False  # the board went away (the notice is up) and has not come back
 
     def attach(self, bridge: ArcadeLink, mapping: ButtonMap) -> None:
         """Use ``bridge`` for races, with the journaled button ``mapping`` restored."""
@@ -87,8 +88,10 @@ class ArcadeBoard:
         elif kind == "BoardLost":
             self._waiting = None
             self._done = {}
+            self._unplugged = True
             self._notice_on(ARCADE_UNPLUGGED)
         elif kind == "BoardFound":
+            self._unplugged = False
             self._notice_off(ARCADE_UNPLUGGED)
         elif kind == "MappingStep":
             self._waiting = event.waiting_for
@@ -125,10 +128,13 @@ class ArcadeBoard:
         self._changed()
 
     def to_json(self, mapping: ButtonMap) -> dict[str, Any]:
-        """The board as JSON (the host console's ``lobby.arcade``; the snapshot's ``ArcadeInfo``): board present, the wizard's progress, the seat → button mapping."""
+        """The board as JSON (every phone's and the host console's ``lobby.arcade``; the snapshot's
+        ``ArcadeInfo``): board present, unplugged (the phones say so: races are on them now), the
+        wizard's progress, the seat → button mapping."""
         bridge = self._bridge
         return {
             "present": bridge is not None, "connected": bool(bridge is not None and bridge.connected),
+            "unplugged": self._unplugged,
             "mapping_in_progress": bool(bridge is not None and bridge.mapping_in_progress),
             "waiting_for": self._waiting, "done": {str(seat): button for seat, button in self._done.items()},
             "mapping": {str(seat): button for seat, button in dict(mapping).items()} if mapping else None,

@@ -4,12 +4,14 @@ M16); a Beetle someone pressed for shows a closing bar until it closes (M15). Ev
 text cut or too small."""
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterator
+from typing import Any
 
 import pygame
 import pytest
-from scene_checks import LANGS, SIZES, assert_no_text_overflows
+from scene_checks import LANGS, SIZES, assert_no_text_overflows, overflow_probe
 
 from game import i18n
 from game.render.companion_tapes import MothCompanionTable
@@ -92,3 +94,22 @@ def test_M14_an_annulled_race_is_a_trace_line_on_the_pad(lang: str) -> None:
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_race_screens_fit(lang: str, size: tuple[int, int]) -> None:
     assert_no_text_overflows(list(race_moments(lang)), size)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_M16_the_unplugged_board_notice_is_big_on_the_tv(lang: str) -> None:
+    """Read from across the room: at least 24 px at 720p (the old band's was 11), whole, in a race."""
+    moment = next(m for m in race_moments(lang) if m.name == "beetle_closing")
+    snap = dataclasses.replace(moment.snapshots[-1], notices=("arcade_unplugged",))
+    sizes: list[int] = []
+    problems: list[str] = []
+    probe = overflow_probe(problems, (1280, 720))
+
+    def record(text: str, text_lang: str, box: pygame.Rect, fitted: Any) -> None:
+        if text == i18n.text(lang, "screen", "notice.arcade_unplugged"):
+            sizes.append(fitted.px)
+            probe(text, text_lang, box, fitted)
+
+    ctx = RenderContext(TextRenderer(record), QrCache(), SoundBank(enabled=False))
+    play_moment(Moment("unplugged", (snap,), play_s=0.1), (1280, 720), ctx).draw(pygame.Surface((1280, 720)))
+    assert sizes and min(sizes) >= 24 and not problems, (sizes, problems)

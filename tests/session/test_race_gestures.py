@@ -49,7 +49,7 @@ class Board:
 
 
 @pytest.fixture
-def table() -> tuple[MothCompanionTable, Callable[[int, float], None]]:
+def table() -> tuple[MothCompanionTable, Callable[[int, float], None], Board]:
     m = MothCompanionTable("en")
     board = Board()
     m.t.session.attach_arcade(board)
@@ -60,11 +60,11 @@ def table() -> tuple[MothCompanionTable, Callable[[int, float], None]]:
         for listener in board.listeners:
             listener(ButtonDown(10 + seat, seat, at_ms, 0.5, int(at_ms * 1000), clock="board"))
 
-    return m, slap
+    return m, slap, board
 
 
 def test_M14_four_slaps_150_ms_apart_the_last_two_after_the_verdict_call_nothing(table: Any) -> None:
-    m, slap = table
+    m, slap, _ = table
     t = m.t
     m.call("mosquito")  # seat 0 put the Mosquito down
     armed = t.session.snapshot.race.current.armed_at_ms
@@ -80,7 +80,7 @@ def test_M14_four_slaps_150_ms_apart_the_last_two_after_the_verdict_call_nothing
 
 
 def test_M14_a_double_press_calls_only_from_the_seat_in_turn_and_only_after_the_after_window(table: Any) -> None:
-    m, slap = table
+    m, slap, _ = table
     t = m.t
     m.call("mosquito")
     armed = t.session.snapshot.race.current.armed_at_ms
@@ -103,7 +103,7 @@ def test_M14_a_double_press_calls_only_from_the_seat_in_turn_and_only_after_the_
 
 @pytest.mark.parametrize("decided", [False, True], ids=["running", "decided"])
 def test_M14_the_host_annuls_a_mosquito_in_one_tap_and_the_pad_traces_it(table: Any, decided: bool) -> None:
-    m, slap = table
+    m, slap, _ = table
     t = m.t
     m.call("mosquito")
     armed = t.session.snapshot.race.current.armed_at_ms
@@ -121,7 +121,7 @@ def test_M14_the_host_annuls_a_mosquito_in_one_tap_and_the_pad_traces_it(table: 
 
 
 def test_M15_the_right_card_0_4_s_after_a_wrong_one_is_in_the_race_and_wrong_win_hands_it_the_win(table: Any) -> None:
-    m, slap = table
+    m, slap, _ = table
     t = m.t
     t.act(0, {"type": "end_turn"})
     m.call("beetle")  # seat 1's Beetle; every seat may slap (the program cannot see cards)
@@ -134,3 +134,19 @@ def test_M15_the_right_card_0_4_s_after_a_wrong_one_is_in_the_race_and_wrong_win
     t.act(None, {"type": "wrong_win"})
     last = t.view["last_race"]
     assert last["winner"] == 2 and last["undone"] == [3] and t.view["turn"] == 3  # after the winner (M15)
+
+
+def test_M16_an_unplugged_board_is_said_on_every_phone_and_the_tv(table: Any) -> None:
+    from firmware_bridge.bridge import BoardFound, BoardLost
+
+    m, _, board = table
+    session = m.t.session
+    assert all(session.state_message(s)["lobby"]["arcade"]["unplugged"] is False for s in range(4))
+    for listener in board.listeners:
+        listener(BoardLost("/dev/ttyACM0", "unplugged"))
+    assert "arcade_unplugged" in session.snapshot.notices
+    assert all(session.state_message(s)["lobby"]["arcade"]["unplugged"] is True for s in (*range(4), None))
+    for listener in board.listeners:
+        listener(BoardFound("/dev/ttyACM0", None))
+    assert "arcade_unplugged" not in session.snapshot.notices
+    assert session.state_message(0)["lobby"]["arcade"]["unplugged"] is False

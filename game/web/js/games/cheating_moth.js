@@ -9,7 +9,7 @@ import { phoneNow } from "../net.js";
 import { secret } from "../secret.js";
 import { seatToken } from "../symbols.js";
 import { botMark, card as section, seatName, seatChip, seatNameNode } from "../ui.js";
-import { hasType, isLegal, lobbySeat, nameList } from "./common.js";
+import { boardNotice, hasType, isLegal, lobbySeat, nameList } from "./common.js";
 
 /** @typedef {import("./common.js").GameContext} GameContext */
 /** @typedef {{id: number, kind: string, number: number}} Card */
@@ -288,13 +288,13 @@ function finalBanner(ctx) {
 
 /** @param {GameContext} ctx */
 function renderSeat(ctx) {
-  return h("div", { class: "game cheating-moth" }, statusBar(ctx), finalBanner(ctx), racePanel(ctx), pileCard(ctx), ...happenings(ctx),
+  return h("div", { class: "game cheating-moth" }, boardNotice(ctx), statusBar(ctx), finalBanner(ctx), racePanel(ctx), pileCard(ctx), ...happenings(ctx),
     handPanel(ctx), guardPanel(ctx), scoreCard(ctx));
 }
 
 /** @param {GameContext} ctx */
 function renderPublic(ctx) {
-  return h("div", { class: "game cheating-moth public" }, statusBar(ctx), finalBanner(ctx), pileCard(ctx), ...happenings(ctx), scoreCard(ctx));
+  return h("div", { class: "game cheating-moth public" }, boardNotice(ctx), statusBar(ctx), finalBanner(ctx), pileCard(ctx), ...happenings(ctx), scoreCard(ctx));
 }
 
 /** @type {import("./common.js").GameModule} */

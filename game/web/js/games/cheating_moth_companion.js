@@ -8,7 +8,7 @@ import { measure, num, t, tn, typedNumber } from "../i18n.js";
 import { phoneNow } from "../net.js";
 import { seatToken } from "../symbols.js";
 import { card as section, numberInput, seatChip, seatNameNode } from "../ui.js";
-import { hasType, isLegal, lobbySeat, nameList } from "./common.js";
+import { boardNotice, hasType, isLegal, lobbySeat, nameList } from "./common.js";
 
 /** @typedef {import("./common.js").GameContext} GameContext */
 
@@ -278,13 +278,13 @@ function finalCard(ctx) {
 
 /** @param {GameContext} ctx */
 function renderSeat(ctx) {
-  return h("div", { class: "game cheating-moth companion" }, statusBar(ctx), finalCard(ctx), racePanel(ctx), turnPanel(ctx),
+  return h("div", { class: "game cheating-moth companion" }, boardNotice(ctx), statusBar(ctx), finalCard(ctx), racePanel(ctx), turnPanel(ctx),
     lastRace(ctx), scoringPanel(ctx), tableCard(ctx), tablePanel(ctx), padCard(ctx), quickRules(ctx));
 }
 
 /** @param {GameContext} ctx */
 function renderPublic(ctx) {
-  return h("div", { class: "game cheating-moth companion public" }, statusBar(ctx), finalCard(ctx), lastRace(ctx), tableCard(ctx), padCard(ctx), quickRules(ctx));
+  return h("div", { class: "game cheating-moth companion public" }, boardNotice(ctx), statusBar(ctx), finalCard(ctx), lastRace(ctx), tableCard(ctx), padCard(ctx), quickRules(ctx));
 }
 
 // ------------------------------------------------------------------------------ the host as referee
@@ -339,7 +339,7 @@ function hostFix(ctx) {
 
 /** @param {GameContext} ctx */
 function renderHost(ctx) {
-  return h("div", { class: "game cheating-moth companion host-table" }, statusBar(ctx), finalCard(ctx), lastRace(ctx),
+  return h("div", { class: "game cheating-moth companion host-table" }, boardNotice(ctx), statusBar(ctx), finalCard(ctx), lastRace(ctx),
     hostAnnul(ctx), hostPlay(ctx), hostScoring(ctx), tableCard(ctx), padCard(ctx), hostFix(ctx));
 }
 
