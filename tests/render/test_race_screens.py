@@ -19,7 +19,7 @@ from game.render.kit.qr import QrCache
 from game.render.kit.scene import RenderContext
 from game.render.kit.sound import SoundBank
 from game.render.kit.text import TextRenderer
-from game.render.tapes import Moment, play_moment
+from game.render.tapes import Moment, moth_moments, play_moment
 from game.session.race_floor import PressSource
 
 DOMAIN = "screen_cheating_moth_companion"
@@ -113,3 +113,19 @@ def test_M16_the_unplugged_board_notice_is_big_on_the_tv(lang: str) -> None:
     ctx = RenderContext(TextRenderer(record), QrCache(), SoundBank(enabled=False))
     play_moment(Moment("unplugged", (snap,), play_s=0.1), (1280, 720), ctx).draw(pygame.Surface((1280, 720)))
     assert sizes and min(sizes) >= 24 and not problems, (sizes, problems)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_M14_M16_the_table_race_result_says_a_draw_decided_within_how_many_ms(lang: str) -> None:
+    """The table-mode verdict panel: a drawn slowest (``within_ms``) is said exactly, not as the
+    old 'too close to call' and 'settled by the shuffle' pair."""
+    moment = next(m for m in moth_moments(lang) if m.name == "m12_mosquito_result")
+    snap = moment.snapshots[-1]
+    last = {**snap.public_view["last_race"], "tie_broken_by_rng": True, "close": True, "within_ms": 34.0}
+    last["tied"] = last["order"][-2:]
+    drawn_moment = dataclasses.replace(moment, snapshots=(*moment.snapshots[:-1], dataclasses.replace(
+        snap, public_view={**snap.public_view, "last_race": last})))
+    texts = drawn_texts(drawn_moment)
+    fixed = max(re.split(r"\{\w+\}", i18n.load(lang, "screen_cheating_moth")["result.drawn"]), key=len).strip()
+    assert any(fixed in text for text in texts), texts
+    assert i18n.text(lang, "screen_cheating_moth", "result.by_rng") not in texts
