@@ -245,8 +245,10 @@ class RacePress:
     """One seat's counted press, as the session's judge hands it to the engine."""
 
     seat: Seat
-    t_ms: int  # ms since the race opened, on the session clock (never negative: false starts are the session's)
-    error_ms: int  # the press's error bound (arcade < phone < keyboard)
+    t_ms: float  # ms since the race opened, on the session clock, full device precision (never negative)
+    error_ms: float  # the press's error bound (arcade < phone < keyboard)
+    clock: str = ""  # the shared clock that stamped it (one arcade board): see game.rules.race
+    resolution_ms: float = 0.0  # that clock's step: presses on one clock compare to within it
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,7 +261,9 @@ class RaceRequest:
 
     ``eligible``: the seats whose presses count (empty: nobody can press; the timeout ends it).
     ``secret``: ``eligible`` is private (a Beetle's holders): the session shows nobody's
-    eligibility, who has pressed while it runs, or who stayed still — only presses made."""
+    eligibility, who has pressed while it runs, or who stayed still — only presses made.
+    ``settle_ms``: how long a race stays open after the press that could decide it, for a later
+    (or more precise) press to count (``None``: the session's default)."""
 
     key: str
     mode: RaceMode
@@ -268,6 +272,7 @@ class RaceRequest:
     on_result: Callable[[tuple[RacePress, ...]], Any]
     label: str = ""
     secret: bool = False
+    settle_ms: float | None = None
 
 
 # ------------------------------------------------------------------------------------ the engine

@@ -28,6 +28,8 @@ class RaceButtons(Protocol):
 
     def press_button(self, button: BoardButton) -> None: ...
 
+    def double_press(self, seat: int, t_ms: float) -> bool: ...
+
 
 class ArcadeLink(Protocol):
     """What the session uses of :class:`firmware_bridge.bridge.ArcadeBridge`."""
@@ -72,6 +74,7 @@ class ArcadeBoard:
         self._notice_on = notice_on
         self._notice_off = notice_off
         self._mapped = mapped
+        self._unplugged = False  # the board went away (the notice is up) and has not come back
 
     def attach(self, bridge: ArcadeLink, mapping: ButtonMap) -> None:
         """Use ``bridge`` for races, with the journaled button ``mapping`` restored."""
@@ -101,8 +104,10 @@ class ArcadeBoard:
         elif kind == "BoardLost":
             self._waiting = None
             self._done = {}
+            self._unplugged = True
             self._notice_on(ARCADE_UNPLUGGED)
         elif kind == "BoardFound":
+            self._unplugged = False
             self._notice_off(ARCADE_UNPLUGGED)
         elif kind == "MappingStep":
             self._waiting = event.waiting_for
@@ -158,29 +163,28 @@ class ArcadeBoard:
                           mapping=tuple(sorted(dict(mapping).items())) if mapping else None)
 
     def to_json(self, mapping: ButtonMap) -> dict[str, Any]:
-        """The board as JSON (the host console's ``lobby.arcade``; the snapshot's ``ArcadeInfo``): board present, the wizard's progress, the seat → button mapping."""
+        """The board as JSON (every phone's and the host console's ``lobby.arcade``; the snapshot's
+        ``ArcadeInfo``): board present, unplugged (the phones say so: races are on them now), the
+        wizard's progress, the seat → button mapping."""
         bridge = self._bridge
         return {
             "present": bridge is not None, "connected": bool(bridge is not None and bridge.connected),
+            "unplugged": self._unplugged,
             "mapping_in_progress": bool(bridge is not None and bridge.mapping_in_progress),
             "waiting_for": self._waiting, "done": {str(seat): button for seat, button in self._done.items()},
             "mapping": {str(seat): button for seat, button in dict(mapping).items()} if mapping else None,
         }
 
 
-GESTURE_MS = 400  # two presses of one arcade button this close, while no race runs, are a gesture
-
-
 class ArcadeButtons:
     """A seat's arcade button pressed: a race press while a race runs (``races``: the race
-    floor), else — while a game is ``playing`` — maybe half of a double press (two within
-    :data:`GESTURE_MS`), whose seat ``gesture`` is told."""
+    floor), else — while a game is ``playing`` — maybe half of a double press (the race floor's
+    ``double_press``: never during a race or its after-window), whose seat ``gesture`` is told."""
 
     def __init__(self, races: RaceButtons, playing: Callable[[], bool], gesture: Callable[[int], None]) -> None:
         self._races = races
         self._playing = playing
         self._gesture = gesture
-        self._last: dict[int, float] = {}  # seat -> its button's last press outside races (session ms)
 
     def down(self, button: BoardButton) -> None:
         armed = self._races.armed
@@ -188,9 +192,5 @@ class ArcadeButtons:
         press = button.to_press(None) if not armed and self._playing() else None
         if press is None:
             return
-        last = self._last.get(press.seat)
-        if last is None or press.t_ms - last > GESTURE_MS:
-            self._last[press.seat] = press.t_ms
-            return
-        del self._last[press.seat]
-        self._gesture(press.seat)
+        if self._races.double_press(press.seat, press.t_ms):
+            self._gesture(press.seat)

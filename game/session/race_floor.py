@@ -33,10 +33,12 @@ Rules the judge applies:
   over Wi-Fi still wins), when every eligible seat has pressed, or at the timeout.
 * **Result.** :class:`RaceOutcome` gives the order (fastest first), each seat's time, the margins
   between consecutive places, the source used per seat, the error bound (largest ``error_ms``
-  among the counted presses), groups of seats too close to call (``ties``: consecutive places
-  whose gap is within the sum of their errors — or of their resolutions when both were stamped
-  by the same ``clock``, e.g. one arcade board; the engine breaks ties by its seeded RNG),
-  false starts and missing seats. ``to_wire(public=...)`` gives the JSON the screen shows: for a
+  among the counted presses), groups of seats too close to call (``ties``, by the one rule of
+  :mod:`game.rules.race`: consecutive places whose gap is within the sum of their errors — or of
+  their resolutions when both were stamped by the same ``clock``, e.g. one arcade board; the
+  engine draws among a tie by its seeded RNG, with the same rule on the same numbers), false
+  starts and missing seats. ``presses()`` hands the engine the times since the race opened at
+  full precision (never rounded), each with its error, clock and resolution. ``to_wire(public=...)`` gives the JSON the screen shows: for a
   race whose eligibility is secret (``RaceRequest.secret``) it leaves out who stayed still.
 
 Errors: bad arguments raise :class:`RaceError` (a ``ValueError``) and change nothing.
@@ -51,6 +53,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from game.rules import race as race_rule
 from game.rules.base import MalformedAction, RaceMode, RacePress, RaceRequest, RulesError, Seat, UnknownSeat
 
 from .bots import Bot
@@ -60,6 +63,8 @@ from .snapshot import FalseStartInfo, InputEvent, InputSource, RaceDone, RaceInf
 log = logging.getLogger(__name__)
 
 SETTLE_MS = 150.0  # after the deciding press, wait this long for a more precise press in flight
+GESTURE_MS = 400.0  # two presses of one button this close, while no race runs, are a gesture (a call)
+AFTER_WINDOW_MS = 1500.0  # after a race ends, presses are late slaps of it: never a gesture
 KEYBOARD_ERROR_MS = 17.0  # a host key is stamped when the renderer sees it: about one frame
 UNSYNCED_PHONE_ERROR_MS = 250.0  # a phone without a clock estimate: stamped on arrival
 
@@ -116,11 +121,8 @@ class Press:
             raise RaceError("bad clock or resolution")
 
     def too_close(self, other: Press) -> bool:
-        """Can the order of these two presses not be told apart?"""
-        gap = abs(other.t_ms - self.t_ms)
-        if self.clock and self.clock == other.clock:
-            return gap <= self.resolution_ms + other.resolution_ms
-        return gap <= self.error_ms + other.error_ms
+        """Can the order of these two presses not be told apart? (:func:`game.rules.race.too_close`)"""
+        return race_rule.too_close(self, other)
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +148,8 @@ class RaceOutcome:
     missing: tuple[int, ...]  # eligible seats with no valid press (sorted)
     timed_out: bool
     error_per_seat: dict[int, float] = field(default_factory=dict)  # seat -> its counted press's error_ms
+    clock_per_seat: dict[int, str] = field(default_factory=dict)  # seat -> the clock that stamped it
+    resolution_per_seat: dict[int, float] = field(default_factory=dict)  # seat -> that clock's resolution
 
     @property
     def winner(self) -> int | None:
@@ -156,10 +160,16 @@ class RaceOutcome:
         return None if t is None else t - self.armed_at_ms
 
     def presses(self) -> tuple[RacePress, ...]:
-        """The counted presses as the engine takes them: fastest first, ms since the race opened,
-        whole milliseconds (the error bound rounded up)."""
-        return tuple(RacePress(s, max(0, round(self.times_ms[s] - self.armed_at_ms)),
-                               math.ceil(self.error_per_seat.get(s, self.error_bound_ms))) for s in self.order)
+        """The counted presses as the engine takes them: fastest first, ms since the race opened at
+        full precision, with each press's error, clock and resolution (the engine applies the same
+        :mod:`game.rules.race` rule to them as the judge's ``ties``)."""
+        return tuple(RacePress(s, self.reaction(s), self.error_per_seat.get(s, self.error_bound_ms),
+                               self.clock_per_seat.get(s, ""), self.resolution_per_seat.get(s, 0.0))
+                     for s in self.order)
+
+    def reaction(self, seat: int) -> float:
+        """``seat``'s counted press in ms since the race opened (never negative)."""
+        return max(0.0, self.times_ms[seat] - self.armed_at_ms)
 
     def info(self, *, public: bool = True) -> RaceDone:
         """The outcome as the snapshot shows it (the same facts as :meth:`to_wire`)."""
@@ -254,6 +264,11 @@ class RaceJudge:
     def eligible(self) -> frozenset[int]:
         return self._race.eligible if self._race else frozenset()
 
+    @property
+    def settle_ms(self) -> float:
+        """How long the armed race stays open after the press that could decide it."""
+        return self._require().settle_ms
+
     def arm(
         self,
         race_id: str,
@@ -342,8 +357,10 @@ class RaceJudge:
     def result(self, now_ms: float | None = None) -> RaceOutcome:
         """The outcome so far (final once ``is_complete``). ``now_ms`` only sets ``timed_out``."""
         race = self._require()
-        ranked = sorted(race.best.values(), key=lambda p: (p.t_ms, -p.source, p.seat))
+        ranked = race_rule.ranked(race.best.values())
         order = tuple(p.seat for p in ranked)
+        since_open = [race_rule.Timing(p.seat, max(0.0, p.t_ms - race.armed_at_ms), p.error_ms, p.clock,
+                                       p.resolution_ms) for p in ranked]  # the engine's numbers exactly
         margins = tuple(b.t_ms - a.t_ms for a, b in zip(ranked, ranked[1:]))
         return RaceOutcome(
             race_id=race.race_id,
@@ -354,28 +371,19 @@ class RaceJudge:
             margins_ms=margins,
             source_per_seat={p.seat: p.source for p in ranked},
             error_bound_ms=max((p.error_ms for p in ranked), default=0.0),
-            ties=_ties(ranked),
+            ties=race_rule.tie_groups(race_rule.ranked(since_open)),
             false_starts=tuple(sorted(race.false_starts, key=lambda f: (f.t_ms, f.seat))),
             missing=tuple(sorted(race.eligible - race.best.keys())),
             timed_out=now_ms is not None and now_ms >= race.deadline_ms and len(race.best) < len(race.eligible),
             error_per_seat={p.seat: p.error_ms for p in ranked},
+            clock_per_seat={p.seat: p.clock for p in ranked},
+            resolution_per_seat={p.seat: p.resolution_ms for p in ranked},
         )
 
     def _require(self) -> _Race:
         if self._race is None:
             raise RaceError("no race is armed")
         return self._race
-
-
-def _ties(ranked: list[Press]) -> tuple[tuple[int, ...], ...]:
-    groups: list[list[int]] = []
-    for a, b in zip(ranked, ranked[1:]):
-        if a.too_close(b):
-            if groups and groups[-1][-1] == a.seat:
-                groups[-1].append(b.seat)
-            else:
-                groups.append([a.seat, b.seat])
-    return tuple(tuple(g) for g in groups)
 
 
 # ------------------------------------------------------------------------------------ the floor
@@ -477,6 +485,8 @@ class RaceFloor:
         self._bot_presses: dict[int, Handle] = {}
         self.last: dict[str, Any] | None = None  # the latest outcome, public facts only
         self._last_info: RaceDone | None = None  # the same, as the snapshot shows it
+        self._gesture_first: dict[int, float] = {}  # seat -> the first press of a possible double press
+        self._quiet_until = -math.inf  # the end of the latest race's after-window (session ms)
 
     @property
     def current(self) -> LiveRace | None:
@@ -513,8 +523,9 @@ class RaceFloor:
         now = float(self._clock())
         self._live = LiveRace(request, now)
         if request.eligible:
+            settle = self._settle_ms if request.settle_ms is None else request.settle_ms
             self._judge.arm(request.key, request.eligible, now, request.timeout_ms, mode=request.mode,
-                            settle_ms=self._settle_ms)
+                            settle_ms=settle)
             self._lamps.arm_race(request.key, request.eligible)
         else:
             self._judge.disarm()  # nobody can press: only the timeout ends it
@@ -526,6 +537,9 @@ class RaceFloor:
 
     def _disarm(self) -> None:
         had_judge = self._live is not None and bool(self._live.request.eligible)
+        if self._live is not None:
+            self._quiet_until = self._clock() + AFTER_WINDOW_MS
+            self._gesture_first.clear()
         self._judge.disarm()
         self._live = None
         self._cancel_schedule()
@@ -570,6 +584,21 @@ class RaceFloor:
         self._bot_presses.pop(seat, None)
         if self._live is not None:
             self.press(seat, self._clock(), PressSource.BOT)
+
+    # ---------------------------------------------------------------------------- gestures
+    def double_press(self, seat: Seat, t_ms: float) -> bool:
+        """Is this button press (``t_ms`` on the session clock) the second of a double press that
+        may call a race? Never while a race runs or within ``AFTER_WINDOW_MS`` after one ended
+        (slapping on after the verdict is part of that race: four slaps 150 ms apart call nothing),
+        and never with a first press from then."""
+        if self._live is not None or t_ms < self._quiet_until:
+            self._gesture_first.pop(seat, None)
+            return False
+        first = self._gesture_first.pop(seat, None)
+        if first is not None and 0 <= t_ms - first <= GESTURE_MS:
+            return True
+        self._gesture_first[seat] = t_ms
+        return False
 
     # ------------------------------------------------------------------------ the decision
     def _schedule_decision(self) -> None:
@@ -651,7 +680,7 @@ class RaceFloor:
                        "timeout_ms": live.request.timeout_ms, "label": live.request.label,
                        "eligible": [] if secret else sorted(live.request.eligible),
                        "pressed": [] if secret else sorted(live.pressed),
-                       "false_starts": [] if secret else self.false_starts()}
+                       "false_starts": [] if secret else self.false_starts(), **self._closing(live)}
         return {"current": current, "last": self.last}
 
     def info(self) -> RaceInfo:
@@ -663,8 +692,15 @@ class RaceFloor:
                 FalseStartInfo(f.seat, round(f.early_by_ms, 3), f.source.wire) for f in self._judge.result().false_starts)
             current = RaceNow(str(live.key), live.request.mode.value, round(live.armed_at_ms), live.request.timeout_ms,
                               live.request.label, () if secret else tuple(sorted(live.request.eligible)),
-                              () if secret else tuple(sorted(live.pressed)), starts)
+                              () if secret else tuple(sorted(live.pressed)), starts, **self._closing(live))
         return RaceInfo(current, self._last_info)
+
+    def _closing(self, live: LiveRace) -> dict[str, float]:
+        """A public fastest-wins race with a press closes ``settle`` after it: the screen shows the
+        moment (a closing bar) so a right card after a wrong one is still laid in time (M15)."""
+        if live.request.secret or live.request.mode is not RaceMode.FASTEST_WINS or not live.pressed:
+            return {}
+        return {"closes_at_ms": round(self._judge.decides_at(), 3), "window_ms": self._judge.settle_ms}
 
     def false_starts(self) -> list[dict[str, Any]]:
         """False starts of the armed race so far (for the big screen)."""

@@ -120,6 +120,8 @@ class RaceNow:
     eligible: tuple[int, ...]
     pressed: tuple[int, ...]
     false_starts: tuple[FalseStartInfo, ...]
+    closes_at_ms: float | None = None  # a fastest-wins race with a press: when it closes (a public race only)
+    window_ms: float = 0.0  # how long it stays open after its first press
 
 
 @dataclass(frozen=True, slots=True)
@@ -246,7 +248,9 @@ def _false_starts(data: Any) -> tuple[FalseStartInfo, ...]:
 def _race_now(d: Mapping[str, Any]) -> RaceNow:
     return RaceNow(str(d.get("race", "")), str(d.get("mode", "")), int(d.get("armed_at_ms", 0) or 0),
                    int(d.get("timeout_ms", 0) or 0), str(d.get("label", "")), _ints(d.get("eligible")),
-                   _ints(d.get("pressed")), _false_starts(d.get("false_starts")))
+                   _ints(d.get("pressed")), _false_starts(d.get("false_starts")),
+                   float(c) if isinstance(c := d.get("closes_at_ms"), (int, float)) else None,
+                   float(d.get("window_ms", 0) or 0))
 
 
 def _race_done(d: Mapping[str, Any]) -> RaceDone:

@@ -365,7 +365,7 @@ function gameContext(seat) {
     ? countdown(app.deadline, st.timer.duration_ms ?? 0, has(`timer.${st.timer.label}`) ? t(`timer.${st.timer.label}`) : "")
     : null;
   return {
-    view: st.view, legal: st.legal ?? [], seat, seats: st.lobby?.seats ?? [], events: st.events ?? [],
+    view: st.view, legal: st.legal ?? [], seat, seats: st.lobby?.seats ?? [], events: st.events ?? [], arcade: st.lobby?.arcade ?? null,
     timer, timerLabel: st.timer?.label ?? null, act, send, pending: app.pending, rerender: () => render(),
   };
 }

@@ -84,7 +84,7 @@ class Timeout:
 class Buzzed:
     round: int
     seats: tuple[int, ...] = ()
-    times_ms: tuple[int, ...] = ()
+    times_ms: tuple[float, ...] = ()  # the judge's full precision (RacePress.t_ms)
 
 
 @EVENTS.register("picked")
