@@ -89,6 +89,7 @@ class NoticeCode(enum.Enum):
     NEW_TABLE = "new_table"
     NEW_GROUP = "new_group"  # kiosk: the table was handed to the next group (fresh links and codes)
     SEAT_MOVED = "seat_moved"  # the host handed this seat to another phone
+    SEAT_GIVEN = "seat_given"  # the seated phone itself gave its seat to the phone asking for it
 
 
 class HostCommand(enum.Enum):
@@ -802,7 +803,7 @@ class Session:
         if claim is None or claim.seat != seat:
             raise IllegalAction("no phone is asking for this seat")
         self._touch()
-        self._give_seat(claim)
+        self._give_seat(claim, NoticeCode.SEAT_GIVEN)
 
     def _host_claim(self, p: Mapping[str, Any]) -> None:
         claim = self._claims.get(_field(p, "id", int))
@@ -815,7 +816,7 @@ class Session:
             return
         self._give_seat(claim)
 
-    def _give_seat(self, claim: Claim) -> None:
+    def _give_seat(self, claim: Claim, reason: NoticeCode = NoticeCode.SEAT_MOVED) -> None:
         """The host allowed ``claim``: the seat moves to the new phone with a new link, code and
         device key; its old phone is told, the other requests for it are refused."""
         record = self.table.seats[claim.seat]
@@ -832,7 +833,7 @@ class Session:
         others = [c for c in self._claims.values() if c.seat == claim.seat and c.id != claim.id]
         self._claims = {i: c for i, c in self._claims.items() if c.seat != claim.seat}
         if not was_bot:
-            self._revoke(claim.seat, NoticeCode.SEAT_MOVED)
+            self._revoke(claim.seat, reason)
         self._answer(claim, updated)
         for other in others:
             self._answer(other, None)
@@ -1355,6 +1356,7 @@ class Session:
         return {
             "role": role, "seat": seat,
             "token": record.device if record else None, "code": record.code if record else None,
+            "link": record.token if record else None,
             "colour": seat_look.colour if seat_look else None,
             "colour_name": seat_look.colour_name if seat_look else None,
             "symbol": seat_look.symbol if seat_look else None,

@@ -201,24 +201,72 @@ export function cleanName(raw) {
   return Array.from(raw.replace(/[\u0000-\u001f\u007f-\u009f]/g, "").replace(/\s+/g, " ").trim()).slice(0, NAME_MAX).join("");
 }
 
+export const CONSENT_ARM_MS = 1000; // no input on the consent screen this long after it shows
+export const CONSENT_HOLD_MS = 1000; // giving the seat: press and hold this long
+
 /**
- * The seated phone's own say: another phone asks for this seat. "Give it my seat" hands it over
- * at once (as the host's Allow would); "Keep it" only hides the card — the host still decides.
+ * The seated phone's own say, as its own screen (it replaces the game's buttons while open):
+ * another phone asks for this seat. Nothing on it takes input for ``CONSENT_ARM_MS`` after it
+ * shows (a finger in motion meant for the game lands on nothing; the buttons fade in when they
+ * work), "Keep my seat" goes back to the game (the host still decides), and giving the seat needs a
+ * press and hold of ``CONSENT_HOLD_MS`` with a visible fill — a tap never gives it.
  * @param {any} msg the ``claim`` message (state "asked") @param {(claim: number) => void} onGive
+ * @param {() => void} onKeep
  */
-export function showConsent(msg, onGive) {
-  hideConsent();
-  document.body.append(h("section", {
-    id: "consent", class: "card claims", role: "alertdialog", "data-testid": "consent",
-    style: { position: "fixed", left: "12px", right: "12px", bottom: "12px", zIndex: "40", margin: "0" },
-  },
-  h("p", { class: "lead", text: msg.name ? t("consent.named", { who: msg.name }) : t("consent.body") }),
-  h("p", { class: "muted small", text: t("consent.hint") }),
-  h("div", { class: "stack" },
-    h("button", { class: "btn btn-primary", type: "button", "data-testid": "consent-give", onclick: () => { hideConsent(); onGive(msg.claim); }, text: t("consent.give") }),
-    h("button", { class: "btn btn-ghost", type: "button", "data-testid": "consent-keep", onclick: hideConsent, text: t("consent.keep") }))));
+export function consentScreen(msg, onGive, onKeep) {
+  const keep = /** @type {HTMLButtonElement} */ (h("button", {
+    class: "btn btn-primary btn-big", type: "button", "data-testid": "consent-keep", disabled: true, onclick: onKeep, text: t("consent.keep"),
+  }));
+  const give = holdButton(t("consent.give"), CONSENT_HOLD_MS, () => onGive(msg.claim));
+  give.dataset.testid = "consent-give";
+  const screen = h("section", { class: "join consent", role: "alertdialog", "aria-labelledby": "consent-title", "data-testid": "consent" },
+    seatCard(msg.seat, t("consent.your_seat")),
+    h("h1", { id: "consent-title", class: "consent-title", text: msg.name ? t("consent.named", { who: msg.name }) : t("consent.body") }),
+    h("p", { class: "lead", text: t("consent.hint") }),
+    h("div", { class: "stack consent-actions" },
+      keep,
+      give,
+      h("p", { class: "muted small center", text: t("consent.hold_hint") })));
+  setTimeout(() => {
+    keep.disabled = false;
+    give.disabled = false;
+    screen.classList.add("armed");
+  }, CONSENT_ARM_MS);
+  return screen;
 }
 
-export function hideConsent() {
-  document.getElementById("consent")?.remove();
+/**
+ * A button that acts only when pressed and held for ``holdMs`` (a fill grows across it); let go
+ * early and nothing happens. A click alone never acts. Starts disabled.
+ * @param {string} label @param {number} holdMs @param {() => void} onDone
+ */
+function holdButton(label, holdMs, onDone) {
+  const fill = h("span", { class: "hold-fill", "aria-hidden": "true" });
+  const button = /** @type {HTMLButtonElement} */ (h("button", { class: "btn btn-ghost btn-big hold-btn", type: "button", disabled: true },
+    fill, h("span", { class: "hold-label", text: label })));
+  /** @type {ReturnType<typeof setTimeout> | null} */
+  let timer = null;
+  const stop = () => {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    button.classList.remove("holding");
+    fill.style.transitionDuration = "0ms";
+  };
+  const start = () => {
+    if (button.disabled || timer) return;
+    button.classList.add("holding");
+    fill.style.transitionDuration = `${holdMs}ms`;
+    timer = setTimeout(() => {
+      timer = null;
+      button.disabled = true;
+      onDone();
+    }, holdMs);
+  };
+  button.addEventListener("pointerdown", (e) => { e.preventDefault(); start(); });
+  for (const end of ["pointerup", "pointerleave", "pointercancel", "blur"]) button.addEventListener(end, stop);
+  button.addEventListener("keydown", (e) => { if ((e.key === "Enter" || e.key === " ") && !e.repeat) { e.preventDefault(); start(); } });
+  button.addEventListener("keyup", stop);
+  button.addEventListener("contextmenu", (e) => e.preventDefault()); // a long press is not the phone's menu
+  button.addEventListener("click", (e) => e.preventDefault());
+  return button;
 }
