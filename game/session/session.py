@@ -438,7 +438,7 @@ class Session:
 
     def _take_seat(self, record: SeatRecord, updated: SeatRecord, name: Any, lang: Any) -> SeatRecord:
         if name is not None:
-            updated = replace(updated, name=clean_name(name))
+            updated = replace(updated, name=clean_name(name, self._names_beside(record.seat)))
         if lang is not None:
             updated = replace(updated, lang=self._check_lang(lang))
         self._touch()
@@ -451,8 +451,15 @@ class Session:
 
     def set_name(self, seat: int, name: Any) -> None:
         record = self._seat(seat)
+        name = clean_name(name, self._names_beside(seat))
+        if name == record.name:
+            return  # the same name again: no version, no journal row, no broadcast
         self._touch()
-        self._lobby_change(self.table.with_seat(replace(record, name=clean_name(name))))
+        self._lobby_change(self.table.with_seat(replace(record, name=name)))
+
+    def _names_beside(self, seat: int) -> list[str]:
+        """The other seats' names (a new name must be told apart from them: game.session.names)."""
+        return [r.name for r in self.table.seats if r.seat != seat]
 
     def set_lang(self, seat: int, lang: Any) -> None:
         record = self._seat(seat)
@@ -786,7 +793,7 @@ class Session:
             raise IllegalAction("too many phones are asking for seats; try again in a moment")
         self._offered_seat(seat)
         self._claim_seq += 1
-        claim = Claim(self._claim_seq, seat, clean_name(name) if name is not None else "",
+        claim = Claim(self._claim_seq, seat, clean_name(name, self._names_beside(seat)) if name is not None else "",
                       self._check_lang(lang) if lang is not None else None)
         self._claims[claim.id] = claim
         self._publish()

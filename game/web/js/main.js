@@ -394,7 +394,8 @@ function screen() {
   const consent = app.consent;
   if (consent) return { key: `form:consent:${consent.claim}:${lang()}`, draw: () => consentScreen(consent, giveSeat, keepSeat) };
   if (app.renaming || !me.name?.trim()) {
-    return { key: `form:name:${lang()}`, draw: () => nameForm(me, me.name ?? "", sendName, me.name?.trim() ? () => { app.renaming = false; render(); } : null) };
+    const others = (app.state.lobby?.seats ?? []).filter((/** @type {any} */ s) => s.seat !== me.seat).map((/** @type {any} */ s) => s.name ?? "");
+    return { key: `form:name:${lang()}`, draw: () => nameForm(me, me.name ?? "", sendName, me.name?.trim() ? () => { app.renaming = false; render(); } : null, null, others) };
   }
   if (app.state.phase === "lobby" || !app.state.view) {
     return { key: "lobby", draw: () => seatLobby(app.state?.lobby, me, () => { app.renaming = true; render(); }, () => host("skip_intro")) };
