@@ -87,11 +87,13 @@ NOTICE_TEXT: dict[NoticeCode, str] = {
     NoticeCode.NEW_TABLE: "This is a new table: the previous one was closed.",
     NoticeCode.NEW_GROUP: "This table has a new game. Thanks for playing!",
     NoticeCode.SEAT_MOVED: "The host moved your seat to another phone.",
+    NoticeCode.SEAT_GIVEN: "You gave this seat to another phone.",
 }
 REVOKE_CLOSE: dict[NoticeCode, tuple[CloseCode, str]] = {
     NoticeCode.KICKED: (CloseCode.KICKED, "kicked"),
     NoticeCode.NEW_GROUP: (CloseCode.NEW_GROUP, "new group"),
     NoticeCode.SEAT_MOVED: (CloseCode.TAKEN_OVER, "seat moved"),
+    NoticeCode.SEAT_GIVEN: (CloseCode.TAKEN_OVER, "seat given"),
 }
 
 

@@ -50,24 +50,29 @@ def join(table: TableRecord, token: Any, name: Any, lang: Any, retired: Containe
         raise UnknownSeat("this seat link is not valid at this table")
     record = table.seat_by_device(token)
     if record is not None:
-        return record, _named(record, name, lang)
+        return record, _named(record, name, lang, names_beside(table, record.seat))
     record = table.seat_by_token(token)
     if record is None:
         if token in retired:
             raise HandedOver("this table has a new game: scan the big screen to play again")
         raise UnknownSeat("this seat link is not valid at this table")
     if record.bot is None and not record.joined:
-        return record, _named(record.held_by(), name, lang)
+        return record, _named(record.held_by(), name, lang, names_beside(table, record.seat))
     if record.bot is not None and name is None:
         raise NameNeeded("a bot plays this seat: type your name to take it", record.seat)
     if record.bot is not None and table.phase is TablePhase.LOBBY:
-        return record, _named(record.held_by(), name, lang)
+        return record, _named(record.held_by(), name, lang, names_beside(table, record.seat))
     raise AskHost("this seat is taken: the host must allow this phone", record.seat)
 
 
-def _named(record: SeatRecord, name: Any, lang: Any) -> SeatRecord:
+def names_beside(table: TableRecord, seat: int) -> list[str]:
+    """The other seats' names: a new name for ``seat`` must be told apart from them (``names.py``)."""
+    return [r.name for r in table.seats if r.seat != seat]
+
+
+def _named(record: SeatRecord, name: Any, lang: Any, taken: list[str]) -> SeatRecord:
     if name is not None:
-        record = replace(record, name=clean_name(name))
+        record = replace(record, name=clean_name(name, taken))
     return replace(record, lang=check_lang(lang)) if lang is not None else record
 
 
@@ -143,7 +148,8 @@ class ClaimQueue:
         self.check_room()
         if not 0 <= seat < table.seat_count:
             raise UnknownSeat(f"no seat {seat} at this table")
-        return self.request(seat, clean_name(name) if name is not None else "", check_lang(lang) if lang is not None else None)
+        named = clean_name(name, names_beside(table, seat)) if name is not None else ""
+        return self.request(seat, named, check_lang(lang) if lang is not None else None)
 
     def asking(self, claim_id: int) -> Claim:
         """The open request ``claim_id`` (the host answers it)."""

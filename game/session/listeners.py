@@ -20,6 +20,7 @@ class NoticeCode(enum.Enum):
     NEW_TABLE = "new_table"
     NEW_GROUP = "new_group"  # kiosk: the table was handed to the next group (fresh links and codes)
     SEAT_MOVED = "seat_moved"  # the host handed this seat to another phone
+    SEAT_GIVEN = "seat_given"  # the seated phone itself gave its seat to the phone asking for it
 
 
 class SessionListener(Protocol):

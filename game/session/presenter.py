@@ -196,7 +196,7 @@ class Presenter:
         record = t.seats[seat] if seat is not None else None
         seat_look = look(seat) if seat is not None else None
         return {
-            "role": role, "seat": seat,
+            "role": role, "seat": seat, "link": record.token if record else None,
             "token": record.device if record else None, "code": record.code if record else None,
             "colour": seat_look.colour if seat_look else None,
             "colour_name": seat_look.colour_name if seat_look else None,

@@ -223,7 +223,10 @@ class Session:
     def set_name(self, seat: int, name: Any) -> None:
         record = lobby.any_seat(self.table, seat)
         self._touch()
-        self._lobby_change(self.table.with_seat(replace(record, name=clean_name(name))))
+        name = clean_name(name, claims.names_beside(self.table, seat))
+        if name == record.name:
+            return  # the same name again: no version, no journal row, no broadcast
+        self._lobby_change(self.table.with_seat(replace(record, name=name)))
 
     def set_lang(self, seat: int, lang: Any) -> None:
         record = lobby.any_seat(self.table, seat)
@@ -414,7 +417,7 @@ class Session:
         """The seated phone agrees: the phone asking for its seat takes it (as if the host allowed)."""
         claim = self._claims.for_seat(seat, claim_id)
         self._touch()
-        self._give_seat(claim)
+        self._give_seat(claim, NoticeCode.SEAT_GIVEN)
 
     def _answer_claim(self, claim_id: int, allow: bool) -> None:
         if allow:
@@ -423,7 +426,7 @@ class Session:
         self._listeners.claim_answered(self._claims.refuse(claim_id), None)
         self._publish()
 
-    def _give_seat(self, claim: Claim) -> None:
+    def _give_seat(self, claim: Claim, reason: NoticeCode = NoticeCode.SEAT_MOVED) -> None:
         """The host allowed ``claim``: the seat moves to the new phone with a new link, code and
         device key; its old phone is told, the other requests for it are refused."""
         record, updated = self.table.seats[claim.seat], claims.granted_record(self.table, claim)
@@ -434,7 +437,7 @@ class Session:
         self.table = table
         others = self._claims.granted(claim)
         if not was_bot:
-            self._listeners.seat_revoked(claim.seat, NoticeCode.SEAT_MOVED)
+            self._listeners.seat_revoked(claim.seat, reason)
         self._listeners.claim_answered(claim, updated)
         for other in others:
             self._listeners.claim_answered(other, None)
