@@ -339,7 +339,7 @@ class Session:
         self._handover.cancel()
         self._retired.retire(self.table)
         self._retired.save(self._journal)
-        self._end_game(replace(self.table, seats=fresh_seats()))
+        self._end_game(replace(self.table, seats=fresh_seats(avoid=self.table.codes())))
         for seat in range(MAX_SEATS):
             self._listeners.seat_revoked(seat, NoticeCode.NEW_GROUP)
         self._connected.clear()
