@@ -28,7 +28,7 @@ from . import claims, lobby
 from .arcade import ARCADE_UNPLUGGED, ArcadeBoard, ArcadeButtons, ArcadeLink
 from .bot_driver import BotDriver
 from .bots import BotFactory, default_bot_factory
-from .claims import Claim, ClaimQueue, HandedOver, check_lang
+from .claims import Claim, ClaimEnd, ClaimQueue, HandedOver, check_lang
 from .intro import HowToPlay, Intro
 from .journal import Journal, JournalError, Saved, TableWrites
 from .legal import LegalBook, is_timed, legal_form
@@ -80,7 +80,7 @@ class Session:
         self._listeners = Listeners()
         self._legal = LegalBook()
         self._connected: set[int] = set()
-        self._claims = ClaimQueue()
+        self._claims = ClaimQueue(scheduler=self._scheduler, ended=self._claim_ended, clock=clock)
         self._bots = BotDriver(bot_factory, self._scheduler, view=lambda seat: self._require_play().view(seat),
                                act=self._bot_acts, delay_scale=bot_delay_scale)
         self._last_input_ms = clock()
@@ -180,7 +180,8 @@ class Session:
 
     @property
     def claims(self) -> tuple[Claim, ...]:
-        return tuple(self._claims)
+        """The open requests as shown: urgent ("my phone died") first, each oldest first."""
+        return self._claims.ordered()
 
     @property
     def offered(self) -> tuple[SeatRecord, ...]:
@@ -340,6 +341,7 @@ class Session:
         self._retired.retire(self.table)
         self._retired.save(self._journal)
         self._end_game(replace(self.table, seats=fresh_seats(avoid=self.table.codes())))
+        self._claims.clear()  # the last group's requests: their phones hear of the new group
         for seat in range(MAX_SEATS):
             self._listeners.seat_revoked(seat, NoticeCode.NEW_GROUP)
         self._connected.clear()
@@ -399,16 +401,19 @@ class Session:
         self._refresh()
 
     # ------------------------------------------------------------------------ seat claims
-    def request_claim(self, seat: int, name: Any = None, lang: Any = None) -> Claim:
-        """A phone asks for a held seat; the TV and the host console show the request."""
-        claim = self._claims.ask(self.table, seat, name, lang)
-        self._publish()
+    def request_claim(self, seat: int, name: Any = None, lang: Any = None, asker: str = "") -> Claim:
+        """A phone (``asker``: its address) asks for a held seat (the rules: ``claims.py``)."""
+        claim = self._claims.ask(self.table, seat, name, lang, asker, self._connected)
+        self._publish(claims_only=True)
         return claim
 
     def drop_claim(self, claim_id: int) -> None:
         """The asking phone went away: its request disappears from the TV."""
-        if self._claims.drop(claim_id) is not None:
-            self._publish()
+        self._claims.drop(claim_id)
+
+    def _claim_ended(self, claim: Claim, why: ClaimEnd) -> None:
+        self._listeners.claim_ended(claim, why)
+        self._publish(claims_only=True)
 
     def give_seat(self, seat: int, claim_id: int) -> None:
         """The seated phone agrees: the phone asking for its seat takes it (as if the host allowed)."""
@@ -421,7 +426,7 @@ class Session:
             self._give_seat(self._claims.asking(claim_id))
             return
         self._listeners.claim_answered(self._claims.refuse(claim_id), None)
-        self._publish()
+        self._publish(claims_only=True)
 
     def _give_seat(self, claim: Claim) -> None:
         """The host allowed ``claim``: the seat moves to the new phone with a new link, code and
@@ -520,10 +525,11 @@ class Session:
         self._handover.game_finished()
         return True
 
-    def _publish(self) -> None:
+    def _publish(self, *, claims_only: bool = False) -> None:
+        """``claims_only``: only the seat claims changed (the TV and host consoles show them, no seat's state)."""
         self._presenter.changed()
         self.snapshot = self._presenter.snapshot()
-        self._listeners.table_changed()
+        (self._listeners.claims_changed if claims_only else self._listeners.table_changed)()
 
     def _touch(self) -> None:
         self._last_input_ms = self.clock()
