@@ -84,9 +84,8 @@ class Session:
         self._bots = BotDriver(bot_factory, self._scheduler, view=lambda seat: self._require_play().view(seat),
                                act=self._bot_acts, delay_scale=bot_delay_scale)
         self._last_input_ms = clock()
-        self._finished_ms: int | None = None  # when the game in play ended (kiosk: hand-over after results)
-        self._handover = HandOverClock(self.policy, self._scheduler, self.hand_over,
-                                       lambda: self.phase is TablePhase.FINISHED)
+        self._handover = HandOverClock(self.policy, self._scheduler, self.hand_over, lambda: self.phase is TablePhase.FINISHED,
+                                       clock=clock, wall=wall, journal=journal)
         self._retired = RetiredLinks()
         self._howto = HowToPlay(clock, self._scheduler, start=self._start_game, changed=self._publish,
                                 in_lobby=lambda: self.phase is TablePhase.LOBBY)
@@ -132,6 +131,7 @@ class Session:
             self.last_events, self.event_seq = replayed.events, replayed.event_seq
             self._bots.seat_all(self._bots.make_all(self.table, replayed.run.seed))
             self._timer.resumed = saved.timer  # a restarted game picks its timer up
+            self._handover.resume(saved.timer, table)  # restarted at the results: the hand-over's time left
         elif table.phase is not TablePhase.LOBBY:
             self.table = replace(table, phase=TablePhase.LOBBY, game_no=None)
         self._refresh(bump=False)
@@ -327,7 +327,7 @@ class Session:
         """Kiosk: after ``idle_reset_minutes`` without input, or ``results_s`` after a game ended,
         the table is handed to the next group (:meth:`hand_over`). The scheduler hands over on
         time after the results (``HandOverClock``); this periodic check is the backstop."""
-        due = self.policy.hand_over_due(self.table, self.clock(), self._last_input_ms, self._finished_ms)
+        due = self.policy.hand_over_due(self.table, self.clock(), self._last_input_ms, self._handover.finished_ms)
         if self.policy.hands_over() and due:
             log.info("kiosk: the table is handed to the next group (idle, or its final scores were shown)")
             self.hand_over()
@@ -520,9 +520,8 @@ class Session:
         if run is None or self.phase is not TablePhase.PLAYING or not run.engine.is_over(run.state):
             return False
         self.table = replace(self.table, phase=TablePhase.FINISHED)
-        self._finished_ms = self.clock()
         self._writes.table(self.table, self.version, counts=False)
-        self._handover.game_finished()
+        self._handover.game_finished(self.table.game_no)
         return True
 
     def _publish(self, *, claims_only: bool = False) -> None:
