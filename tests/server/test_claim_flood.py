@@ -11,7 +11,8 @@ from typing import Any
 
 import aiohttp
 
-from game.session.claims import MAX_CLAIMS
+from game.session.claims import CLAIM_TTL_MS, MAX_CLAIMS, REFUSED_WAIT_MS
+from game.session.scheduler import VirtualTime
 
 MakeTable = Callable[..., Any]
 FLOOD = 1000
@@ -92,3 +93,36 @@ async def test_item2_a_claim_flood_from_four_addresses_never_blocks_my_phone_die
             kinds.append(json.loads((await mine.receive(timeout=5)).data)["kind"])
         assert t.session.table.seats[0].name == "Ali" and t.session.is_connected(0)
         await mine.close()
+
+
+async def test_item2_a_request_nobody_answers_expires_and_its_phone_asks_again_at_the_back(make_table: MakeTable) -> None:
+    vt = VirtualTime()
+    t = await make_table(seats=3, time=vt)
+    ali, _, _ = await t.seat(0, name="Ali")
+    first, claim = await t.ask(0)
+    asked = await ali.recv("claim")
+    assert claim["state"] == "waiting" and asked["state"] == "asked"
+    vt.advance(CLAIM_TTL_MS)
+    assert await first.closed() == 1008  # the phone reconnects by itself and asks again
+    closed = await ali.recv("claim")
+    assert closed["state"] == "closed" and closed["claim"] == asked["claim"]
+    assert t.session.claims == () and t.session.snapshot.claims == ()
+
+
+async def test_item2_a_refused_address_waits_before_asking_again(make_table: MakeTable) -> None:
+    vt = VirtualTime()
+    t = await make_table(seats=3, time=vt)
+    await t.seat(0, name="Ali")
+    phone = await t.connect("192.168.1.77")
+    await phone.send("hello", token=t.session.table.seats[0].token, name="Sara")
+    await phone.recv("claim")
+    t.command("claim", id=t.session.claims[0].id, allow=False)
+    assert (await phone.error())["code"] == "claim_refused"
+    again = await t.connect("192.168.1.77")
+    await again.send("hello", token=t.session.table.seats[0].token, name="Sara")
+    error = await again.error()
+    assert error["code"] == "rate_limited" and await again.closed() == 4003
+    vt.advance(REFUSED_WAIT_MS[0])
+    later = await t.connect("192.168.1.77")
+    await later.send("hello", token=t.session.table.seats[0].token, name="Sara")
+    assert (await later.recv("claim"))["state"] == "waiting"
