@@ -4,20 +4,25 @@ gets no new state for a request, the TV shows one request, and a real "my phone 
 a new address is shown first and goes through (the rules: ``game/session/claims.py``)."""
 from __future__ import annotations
 
-import asyncio
-import json
+import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
-import aiohttp
+from tabletop_wsphone import PIN
 
-from game.session.claims import CLAIM_TTL_MS, MAX_CLAIMS, REFUSED_WAIT_MS
-from game.session.scheduler import VirtualTime
+RELIABILITY_TESTS = Path(__file__).resolve().parent.parent / "reliability"
+if str(RELIABILITY_TESTS) not in sys.path:
+    sys.path.insert(0, str(RELIABILITY_TESTS))
+
+from claim_flood_kit import claim_flood  # noqa: E402
+
+from game.session.claims import CLAIM_TTL_MS, MAX_CLAIMS, REFUSED_WAIT_MS  # noqa: E402
+from game.session.scheduler import VirtualTime  # noqa: E402
 
 MakeTable = Callable[..., Any]
 FLOOD = 1000
-ATTACKERS = ("127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5")
-NEW_PHONE = "127.0.0.50"
+ATTACKERS = 4  # 127.0.0.2 … 127.0.0.5
 
 
 class Watch:
@@ -37,62 +42,19 @@ class Watch:
         pass
 
 
-async def ask_from(url: str, address: str, token: str, count: int, first: int) -> int:
-    """``count`` requests for the seat of ``token``, each on a new socket from ``address``; the
-    previous socket stays open until the table closes it. Returns how many were told "waiting"."""
-    waiting = 0
-    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(local_addr=(address, 0), force_close=True)) as http:
-        previous: aiohttp.ClientWebSocketResponse | None = None
-        for i in range(count):
-            ws = await http.ws_connect(url)
-            await ws.send_str(json.dumps({"v": 1, "kind": "hello", "token": token, "name": f"Sara {first + i}"}))
-            reply = await ws.receive(timeout=5)
-            if reply.type == aiohttp.WSMsgType.TEXT and json.loads(reply.data).get("state") == "waiting":
-                waiting += 1
-            if previous is not None:
-                await previous.close()
-            previous = ws
-        if previous is not None:
-            await previous.close()
-    return waiting
-
-
 async def test_item2_a_claim_flood_from_four_addresses_never_blocks_my_phone_died(make_table: MakeTable) -> None:
     t = await make_table(seats=3)
-    ali, _, _ = await t.seat(0, name="Ali")
-    host = await t.host()
     watch = Watch(t.session)
     t.session.attach(watch)
-    url = str(t.client.make_url("/ws"))
-    token = t.session.table.seats[0].token
-    per = FLOOD // len(ATTACKERS)
-    told = await asyncio.gather(*(ask_from(url, a, token, per, n * per) for n, a in enumerate(ATTACKERS)))
-    assert sum(told) == FLOOD  # every request was heard (each address renewing its own)
-    await ali.quiet(0.3)  # what the flood sent Ali's phone has arrived
-    cards = [m for m in ali.seen if m["kind"] == "claim"]
-    open_cards = 0
-    for card in cards:  # asked about one phone at a time
-        open_cards += 1 if card["state"] == "asked" else -1
-        assert 0 <= open_cards <= 1
-    asked = [c for c in cards if c["state"] == "asked"]
-    assert 1 <= len(asked) <= 4, len(asked)
-    assert not [m for m in ali.seen if m["kind"] == "state"][1:]  # no new state for a request
-    assert watch.pending_max <= len(ATTACKERS) < MAX_CLAIMS and watch.tv_max <= 1
-
-    await ali.ws.close()  # Ali's phone dies; Ali opens the seat's link on a new phone
-    await asyncio.sleep(0.05)
-    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(local_addr=(NEW_PHONE, 0))) as http:
-        mine = await http.ws_connect(url)
-        await mine.send_str(json.dumps({"v": 1, "kind": "hello", "token": token}))
-        assert json.loads((await mine.receive(timeout=5)).data)["state"] == "waiting"
-        shown = t.session.snapshot.claims
-        assert len(shown) == 1 and shown[0].name == ""  # the TV shows Ali's own request first
-        await host.send("host", command="claim", args={"id": shown[0].id, "allow": True})
-        kinds = []
-        while "welcome" not in kinds:
-            kinds.append(json.loads((await mine.receive(timeout=5)).data)["kind"])
-        assert t.session.table.seats[0].name == "Ali" and t.session.is_connected(0)
-        await mine.close()
+    flood = await claim_flood(str(t.client.make_url("/ws")), t.session.table.seats[0].token, PIN,
+                              claims=FLOOD, addresses=ATTACKERS)
+    assert not flood.problems and flood.real_claim_s is not None  # "my phone died" went through
+    assert flood.waiting == FLOOD  # every request was heard (each address renewing its own)
+    assert flood.prompts_open_max == 1 and 1 <= flood.prompts <= 4, flood  # one card at a time, not 400
+    assert flood.holder_states == 0  # no new state for a request
+    assert flood.pending_max <= ATTACKERS < MAX_CLAIMS
+    assert watch.pending_max <= ATTACKERS and watch.tv_max == 1  # the TV: one request at a time
+    assert t.session.table.seats[0].name == "Ali" and t.session.claims == ()  # Ali plays on from the new phone
 
 
 async def test_item2_a_request_nobody_answers_expires_and_its_phone_asks_again_at_the_back(make_table: MakeTable) -> None:
