@@ -21,7 +21,7 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from game.errors import TableError
-from game.rules.base import IllegalAction, MalformedAction, StaleState, UnknownSeat
+from game.rules.base import MalformedAction, StaleState, UnknownSeat
 from game.seating import MAX_SEATS
 from game.session.api import (
     AskHost,
@@ -579,12 +579,9 @@ class Hub:
             return
         client.claim = None
         if why is ClaimEnd.REPLACED:
-            client.close(CloseCode.REFUSED, "asked again from another page")
-        elif why is ClaimEnd.PUSHED_OUT:
-            client.send_error(IllegalAction("too many phones are asking for seats; try again in a moment"))
-            client.close(CloseCode.POLICY, "too many phones asking")
-        else:
-            client.close(CloseCode.POLICY, "nobody answered; ask again")
+            client.close(CloseCode.TAKEN_OVER, "asked again from another page")
+        else:  # the phone reconnects by itself and asks again (or hears of the new group)
+            client.close(CloseCode.POLICY, "pushed out by other requests" if why is ClaimEnd.PUSHED_OUT else "nobody answered")
 
     def claims_changed(self) -> None:
         """Only the open claims changed: the host consoles list them (the TV reads the snapshot)."""
@@ -746,7 +743,7 @@ class Hub:
             return
         for earlier in [c for c in self.clients if c is not client and c.claim is not None and c.claim.id == claim.id]:
             earlier.claim = None  # the same phone asked again: its request lives on in this socket
-            earlier.close(CloseCode.REFUSED, "asked again from another page")
+            earlier.close(CloseCode.TAKEN_OVER, "asked again from another page")
         client.send(claim_message("waiting", self._seat_card(seat)))
         self._ask_holder(seat)
 

@@ -88,3 +88,33 @@ async def test_item2_a_refused_address_waits_before_asking_again(make_table: Mak
     later = await t.connect("192.168.1.77")
     await later.send("hello", token=t.session.table.seats[0].token, name="Sara")
     assert (await later.recv("claim"))["state"] == "waiting"
+
+
+async def test_item2_asking_again_from_the_same_address_keeps_one_request(make_table: MakeTable) -> None:
+    t = await make_table(seats=3)
+    ali, _, _ = await t.seat(0, name="Ali")
+    token = t.session.table.seats[0].token
+    first = await t.connect("192.168.1.40")
+    await first.send("hello", token=token, name="Sam")
+    await first.recv("claim")
+    card = await ali.recv("claim")
+    second = await t.connect("192.168.1.40")
+    await second.send("hello", token=token, name="Sam")
+    assert (await second.recv("claim"))["state"] == "waiting"
+    assert await first.closed() == 4001  # its request lives on in the newer page
+    assert [c.id for c in t.session.claims] == [card["claim"]]  # the same request: the card still holds
+    assert await ali.quiet() == []
+
+
+async def test_item2_a_full_queue_lets_a_new_address_in_and_the_oldest_asks_again(make_table: MakeTable) -> None:
+    t = await make_table(seats=3)
+    await t.seat(0, name="Ali")
+    token = t.session.table.seats[0].token
+    waiting = []
+    for i in range(MAX_CLAIMS + 1):
+        phone = await t.connect(f"192.168.1.{50 + i}")
+        await phone.send("hello", token=token)
+        assert (await phone.recv("claim"))["state"] == "waiting"  # never "too many phones are asking"
+        waiting.append(phone)
+    assert await waiting[0].closed() == 1008  # pushed out: it reconnects by itself and asks again
+    assert len(t.session.claims) == MAX_CLAIMS
