@@ -12,7 +12,7 @@ may ask and for how long, so that no address on the LAN can lock the table's sea
 - at most :data:`MAX_CLAIMS` open at once; when full, a new asker's request pushes out the oldest
   one that is not more urgent, and "my phone died" (the seat's own phone is not connected) comes
   first and is only pushed out by another such request, so a flood never refuses it;
-- the TV and the seat's holder see one request at a time (:meth:`ClaimQueue.first`).
+- the TV and the seat's holder see one request at a time, the first of :meth:`ClaimQueue.ordered`.
 
 Ids are ones a restarted table never reuses.
 """
@@ -145,7 +145,7 @@ class _Open:
 
 
 class ClaimQueue:
-    """The open requests, oldest first (urgent ones first in :meth:`first`). ``scheduler``: where
+    """The open requests, oldest first (urgent ones first in :meth:`ordered`). ``scheduler``: where
     requests expire (``None``: they never do, for tests of the other rules); ``ended``: told of
     each request that leaves unanswered (:class:`ClaimEnd`); ``clock``: the session clock (ms) a refused asker's wait is kept on."""
 
@@ -168,10 +168,6 @@ class ClaimQueue:
     def ordered(self) -> tuple[Claim, ...]:
         """The open requests in the order they are shown: urgent ones first, each oldest first."""
         return tuple(sorted(self, key=lambda c: not c.urgent))
-
-    def first(self, seat: int) -> Claim | None:
-        """The one request ``seat``'s phone is asked about."""
-        return next((c for c in self.ordered() if c.seat == seat), None)
 
     def request(self, seat: int, name: str, lang: str | None, asker: str = "", urgent: bool = False) -> Claim:
         """A new request for ``seat`` (the caller checked the seat, the name and the language)."""
