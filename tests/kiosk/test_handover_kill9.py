@@ -32,9 +32,9 @@ from game.session.scheduler import VirtualTime  # noqa: E402
 from game.session.session import Session  # noqa: E402
 from game.session.snapshot import Mode, TablePhase  # noqa: E402
 
-RESULTS_S = 12
+RESULTS_S = 20
 KILL_AFTER_S = 4.0  # into the results
-SLACK_S = 4.0  # the restarted kiosk's hand-over may come this much late (a loaded machine; the periodic check)
+SLACK_S = 6.0  # the restarted kiosk's hand-over may come this much late (a loaded machine, a slow start)
 
 
 def free_port() -> int:
