@@ -38,7 +38,8 @@ class ClaimListener(Protocol):
     def claim_answered(self, claim: Claim, record: SeatRecord | None) -> None: ...
 
     def claim_ended(self, claim: Claim, why: ClaimEnd) -> None:
-        """``claim`` left the queue unanswered (expired, replaced by its asker, pushed out)."""
+        """``claim`` left the queue unanswered (``why``: expired, replaced by its asker, pushed out,
+        its phone gone, the table handed over)."""
         ...
 
     def claims_changed(self) -> None:
@@ -72,6 +73,7 @@ class Listeners(list[SessionListener]):
                 listener.claim_ended(claim, why)
 
     def claims_changed(self) -> None:
+        """Claim listeners hear :meth:`ClaimListener.claims_changed`; the others, ``table_changed``."""
         for listener in list(self):
             if isinstance(listener, ClaimListener):
                 listener.claims_changed()
