@@ -1,6 +1,7 @@
 """Hostile messages: 10,000 (or more) fuzzed WebSocket messages against the real server app.
 
     python3 bench/bench_hostile.py [--messages 10000] [--game collusion] [--flood-tries 20] [--flood-only]
+                                   [--claims 1000] [--claims-only]
 
 Hypothesis draws plans of up to 50 hostile frames (wrong fields, random JSON, lone surrogates,
 huge numbers, deep nesting, other seats' actions, replays, binary and oversized frames) sent by a
@@ -14,6 +15,13 @@ loopback addresses (127.0.0.2 … 127.0.0.141), 40 each, re-opened as the table 
 meanwhile the seated phone reconnects (its usual address and a new one) and the host logs in,
 ``--flood-tries`` times. Prints their p50/p99/max, the failures, and the log's bytes per 1,000
 hostile connections (the table at ``-v``: INFO and up), also for 1,000 malformed HTTP requests.
+
+Then a seat-claim flood (``tests/reliability/claim_flood_kit.py``) against a real table in a
+subprocess: ``--claims`` requests for a held seat from 4 loopback addresses (127.0.0.2 … 127.0.0.5)
+while its phone and the host's console watch; then the seat's phone dies and its player asks from a
+new phone. Prints the requests waiting at once (claims pending max), the "give your seat?" cards
+the seat's phone got (holder prompts) and at most at once, its states during the flood, and how
+long the real "my phone died" request took to be seated once the host allowed the first one shown.
 """
 from __future__ import annotations
 
@@ -29,6 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "reliability")]
 
 import flood_kit  # noqa: E402
+from claim_flood_kit import claim_flood  # noqa: E402
 from hostile_kit import FAST_DIR, SENDERS, Frame, Run, make_plans, play_hostile  # noqa: E402
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 
@@ -38,10 +47,14 @@ def main() -> int:
     parser.add_argument("--messages", type=int, default=10_000)
     parser.add_argument("--game", default="collusion")
     parser.add_argument("--flood-tries", type=int, default=20, help="reconnects measured per open-file limit")
-    parser.add_argument("--flood-only", action="store_true", help="only the half-open flood")
+    parser.add_argument("--flood-only", action="store_true", help="only the half-open flood (and the claim flood)")
+    parser.add_argument("--claims", type=int, default=1000, help="seat claims in the claim flood")
+    parser.add_argument("--claims-only", action="store_true", help="only the seat-claim flood")
     args = parser.parse_args()
+    if args.claims_only:
+        return claims_flood(args.claims)
     if args.flood_only:
-        return half_open_flood(args.flood_tries)
+        return half_open_flood(args.flood_tries) or claims_flood(args.claims)
     totals: Counter[str] = Counter()
     closes: Counter[int] = Counter()
     tables = 0
@@ -75,7 +88,7 @@ def main() -> int:
         print(f"BREACH: {breach}")
         return 1
     print("breaches: 0")
-    return half_open_flood(args.flood_tries)
+    return half_open_flood(args.flood_tries) or claims_flood(args.claims)
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -119,6 +132,22 @@ def half_open_flood(tries: int) -> int:
         failures += len(result.failed) + tracebacks
     print(f"half-open flood: worst seated/host time {worst * 1000:.0f} ms, failures {failures}")
     return 0 if failures == 0 and worst <= 2.0 else 1
+
+
+def claims_flood(claims: int) -> int:
+    """See module docs; 1 when the real claim did not go through or the seat's phone got two cards at once."""
+    with tempfile.TemporaryDirectory(prefix="claims-") as tmp, flood_kit.table(Path(tmp)) as table:
+        result = asyncio.run(claim_flood(f"http://127.0.0.1:{table.port}/ws", table.seat_token, flood_kit.PIN,
+                                         claims=claims))
+        tracebacks = flood_kit.tracebacks(table.log_text())
+    print(f"claim flood: {result.sent} claims from 4 addresses in {result.seconds:.1f} s, {result.waiting} told to wait")
+    print(f"  claims pending max {result.pending_max}; holder prompts {result.prompts} "
+          f"(at most {result.prompts_open_max} at once), holder states during the flood {result.holder_states}")
+    real = f"{result.real_claim_s * 1000:.0f} ms" if result.real_claim_s is not None else "NOT SEATED"
+    print(f"  'my phone died' from a new address: shown first, seated in {real}; tracebacks {tracebacks}"
+          + (f"; problems: {result.problems}" if result.problems else ""))
+    ok = result.real_claim_s is not None and result.prompts_open_max <= 1 and tracebacks == 0
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":

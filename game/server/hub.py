@@ -26,6 +26,7 @@ from game.seating import MAX_SEATS
 from game.session.api import (
     AskHost,
     Claim,
+    ClaimEnd,
     HandedOver,
     JournalError,
     NameNeeded,
@@ -97,6 +98,7 @@ REVOKE_CLOSE: dict[NoticeCode, tuple[CloseCode, str]] = {
 }
 
 
+CARD_GAP_S = 2.0  # a seated phone's "give your seat?" card: the next one at least this long after the last
 TRUSTED_ADDRESSES = 64  # addresses of seated phones and host links remembered (the most recent)
 SEAT_RESERVE = 2 * MAX_SEATS + 8  # seated phones (one reconnecting while its old socket closes) and host links
 MAX_SPECTATORS = 1000  # the gallery: /watch sockets at once, if the open-file limit allows
@@ -470,6 +472,7 @@ class Hub:
         self.token_failures = Backoff(clock, free=TOKEN_FREE_FAILURES)
         self.clients: set[Client] = set()
         self.by_seat: dict[int, Client] = {}
+        self._cards: dict[int, int | None] = {}  # seat: the claim its phone is asked about (None: a pause)
         self.feed = SpectatorFeed(self)
         session.attach(self)
 
@@ -522,8 +525,7 @@ class Hub:
         client.stop_sync()
         if client.claim is not None:
             claim, client.claim = client.claim, None
-            self.session.drop_claim(claim.id)
-            self._claim_closed(claim)
+            self.session.drop_claim(claim.id)  # its end (ClaimEnd.GONE) takes the holder's card away
         seat = client.seat
         if client.role is Role.SEAT and seat is not None and self.by_seat.get(seat) is client:
             del self.by_seat[seat]
@@ -568,6 +570,27 @@ class Hub:
             client.close(CloseCode.REFUSED, "refused by the host")
             return
         self._seat_client(client, record.seat, client.hello)
+
+    def claim_ended(self, claim: Claim, why: ClaimEnd) -> None:
+        """A waiting phone's request left unanswered: expired or the table handed over (the phone
+        reconnects and asks again: at the back of the queue, or hears of the new group), replaced
+        by its own newer request, pushed out, or its phone went away."""
+        client = next((c for c in self.clients if c.claim is not None and c.claim.id == claim.id), None)
+        self._claim_closed(claim)
+        if client is None or client.closing:
+            return
+        client.claim = None
+        if why is ClaimEnd.REPLACED:
+            client.close(CloseCode.TAKEN_OVER, "asked again from another page")
+        else:  # the phone reconnects by itself and asks again (or hears of the new group)
+            client.close(CloseCode.POLICY, "pushed out by other requests" if why is ClaimEnd.PUSHED_OUT else "nobody answered")
+
+    def claims_changed(self) -> None:
+        """Only the open claims changed: the host consoles list them (the TV reads the snapshot)."""
+        frames = StateFrames(self.session)
+        for client in list(self.clients):
+            if client.role is Role.HOST and not client.closing:
+                client.outbox.put(frames.get(None, host=True), state=True)
 
     def notice(self, code: NoticeCode) -> None:
         self.feed.catch_up()
@@ -715,32 +738,45 @@ class Hub:
     def _ask_host(self, client: Client, seat: int, hello: Hello) -> None:
         """A held seat's link or code on a new phone: it waits until the host allows or refuses."""
         try:
-            client.claim = self.session.request_claim(seat, hello.name, hello.lang)
+            claim = client.claim = self.session.request_claim(seat, hello.name, hello.lang, client.address)
         except TableError as exc:
             client.send_error(exc)
             client.close(CloseCode.REFUSED, "cannot ask now")
             return
+        for earlier in [c for c in self.clients if c is not client and c.claim is not None and c.claim.id == claim.id]:
+            earlier.claim = None  # the same phone asked again: its request lives on in this socket
+            earlier.close(CloseCode.TAKEN_OVER, "asked again from another page")
         client.send(claim_message("waiting", self._seat_card(seat)))
-        holder = self.by_seat.get(seat)
-        if holder is not None and not holder.closing:  # the seated phone may give its seat itself
-            holder.send(self._asked(client.claim))
+        self._ask_holder(seat)
 
-    def _ask_holder(self, holder: Client, seat: int) -> None:
-        """A seated phone that (re)connects is asked about every phone waiting for its seat: after
-        a restart the waiting phone is often back first."""
-        for claim in self.session.claims:
-            if claim.seat == seat:
-                holder.send(self._asked(claim))
+    def _ask_holder(self, seat: int) -> None:
+        """The seated phone may give its seat itself: it is asked about one waiting phone at a time
+        (the first for its seat), and the next one only :data:`CARD_GAP_S` after the last card went."""
+        holder, claim = self.by_seat.get(seat), next((c for c in self.session.claims if c.seat == seat), None)
+        if seat in self._cards or holder is None or holder.closing or claim is None:
+            return
+        self._cards[seat] = claim.id
+        holder.send(self._asked(claim))
 
     def _asked(self, claim: Claim) -> dict[str, Any]:
         """The seated phone's "another phone asks for your seat: give it?" message."""
         return {**claim_message("asked", self._seat_card(claim.seat)), "claim": claim.id, "name": claim.name}
 
     def _claim_closed(self, claim: Claim) -> None:
-        """The seated phone's "give my seat?" card goes away (the request was answered or dropped)."""
+        """The seated phone's "give my seat?" card goes away (the request was answered or dropped);
+        after a pause, it is asked about the next waiting phone, if any."""
+        if self._cards.get(claim.seat) != claim.id:
+            return  # its phone was never asked about this one
+        self._cards[claim.seat] = None
         holder = self.by_seat.get(claim.seat)
         if holder is not None and not holder.closing:
             holder.send({**claim_message("closed", self._seat_card(claim.seat)), "claim": claim.id})
+        asyncio.get_running_loop().call_later(CARD_GAP_S, self._next_card, claim.seat)
+
+    def _next_card(self, seat: int) -> None:
+        if seat in self._cards and self._cards[seat] is None:
+            del self._cards[seat]
+            self._ask_holder(seat)
 
     def _seat_card(self, seat: int) -> dict[str, Any]:
         """What a waiting phone shows of the seat it asks for (public: colour, symbol, name)."""
@@ -755,7 +791,9 @@ class Hub:
         self._greet(client, Role.SEAT, seat, hello)
         self.session.set_connected(seat, True)
         self._probe(client)  # the join burst of clock-sync round trips
-        self._ask_holder(client, seat)
+        if self._cards.get(seat) is not None:
+            del self._cards[seat]  # a new page: asked afresh
+        self._ask_holder(seat)
 
     def _hello_host(self, client: Client, hello: Hello) -> None:
         wait = self.pin_failures.wait_s(client.address)

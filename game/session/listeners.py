@@ -1,12 +1,13 @@
 """What the session tells its listeners (the WebSocket hub, the kiosk's keeper): that the table
 changed, that a seat was taken from its phone and why, a notice for everyone, and (to the hub) a
-seat-claim's answer."""
+seat-claim's answer, its end, and that the open claims changed (only the TV and the host consoles
+show them: the seats' phones get no new state for a claim)."""
 from __future__ import annotations
 
 import enum
 from typing import Protocol, runtime_checkable
 
-from .claims import Claim
+from .claims import Claim, ClaimEnd
 from .seats import SeatRecord
 
 __all__ = ["ClaimListener", "Listeners", "NoticeCode", "SessionListener"]
@@ -37,6 +38,15 @@ class ClaimListener(Protocol):
 
     def claim_answered(self, claim: Claim, record: SeatRecord | None) -> None: ...
 
+    def claim_ended(self, claim: Claim, why: ClaimEnd) -> None:
+        """``claim`` left the queue unanswered (``why``: expired, replaced by its asker, pushed out,
+        its phone gone, the table handed over)."""
+        ...
+
+    def claims_changed(self) -> None:
+        """The open claims changed (and nothing else): the host consoles' lists and the TV."""
+        ...
+
 
 class Listeners(list[SessionListener]):
     """The session's listeners, told in the order they attached."""
@@ -57,3 +67,16 @@ class Listeners(list[SessionListener]):
         for listener in list(self):
             if isinstance(listener, ClaimListener):
                 listener.claim_answered(claim, record)
+
+    def claim_ended(self, claim: Claim, why: ClaimEnd) -> None:
+        for listener in list(self):
+            if isinstance(listener, ClaimListener):
+                listener.claim_ended(claim, why)
+
+    def claims_changed(self) -> None:
+        """Claim listeners hear :meth:`ClaimListener.claims_changed`; the others, ``table_changed``."""
+        for listener in list(self):
+            if isinstance(listener, ClaimListener):
+                listener.claims_changed()
+            else:
+                listener.table_changed()

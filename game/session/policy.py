@@ -18,20 +18,21 @@ from typing import TYPE_CHECKING, Any
 from game.config import LANGUAGES, TableConfig
 from game.rules.base import GameEngine
 
-from .journal import Journal, JournalError
-from .scheduler import Handle, Scheduler
+from .journal import Journal, JournalError, SavedTimer
+from .scheduler import Handle, Scheduler, wall_ms
 from .snapshot import Mode, TablePhase
 from .table import TableRecord
 
 if TYPE_CHECKING:
     from game.kiosk.config import KioskConfig
 
-__all__ = ["RESULTS_MS", "RETIRED_TOKENS", "HandOverClock", "KioskPolicy", "RetiredLinks", "TablePolicy", "policy_for"]
+__all__ = ["HAND_OVER_KEY", "RESULTS_MS", "RETIRED_TOKENS", "HandOverClock", "KioskPolicy", "RetiredLinks", "TablePolicy", "policy_for"]
 
 log = logging.getLogger(__name__)
 
 RESULTS_MS = 60_000  # the final scores' time on a kiosk without an operator's file
 RETIRED_TOKENS = 256  # links of earlier groups recognised (to tell them kindly), newest kept
+HAND_OVER_KEY = "table:hand_over"  # the journaled timer of the results before a hand-over (never a game's key)
 
 
 class TablePolicy:
@@ -161,22 +162,55 @@ class RetiredLinks:
 
 class HandOverClock:
     """A finished game's final scores stay :meth:`TablePolicy.results_ms`, then, while the game is
-    still ``finished``, ``due`` is called (on the scheduler, to the millisecond; the session's periodic idle check is only the backstop).
-    Only on tables whose policy :meth:`~TablePolicy.hands_over`."""
+    still ``finished``, ``due`` is called (on the scheduler, to the millisecond; the session's
+    periodic idle check is only the backstop). Only on tables whose policy :meth:`~TablePolicy.hands_over`.
+
+    The deadline is journaled like the game's timer (its wall-clock deadline under
+    :data:`HAND_OVER_KEY`), so a table restarted at the results (a crash, a power cut) hands over
+    with what was left of ``results_s``, not after the idle time."""
 
     def __init__(self, policy: TablePolicy, scheduler: Scheduler, due: Callable[[], None],
-                 finished: Callable[[], bool]) -> None:
+                 finished: Callable[[], bool], *, clock: Callable[[], int] = lambda: 0,
+                 wall: Callable[[], int] = wall_ms, journal: Journal | None = None) -> None:
         self._policy = policy
         self._scheduler = scheduler
         self._due = due
         self._finished = finished  # whether the game is still over (its scores still showing)
+        self._clock = clock
+        self._wall = wall
+        self._journal = journal
         self._handle: Handle | None = None
+        self.finished_ms: int | None = None  # when the results began, on the session clock
 
-    def game_finished(self) -> None:
+    def game_finished(self, game_no: int | None = None) -> None:
+        """Game ``game_no`` just ended: its results begin now (journaled with their deadline)."""
+        self.finished_ms = self._clock()
         if not self._policy.hands_over():
             return
+        self._start(self._policy.results_ms())
+        if self._journal is not None and game_no is not None:
+            try:
+                self._journal.save_timer(SavedTimer(game_no, HAND_OVER_KEY, self._wall() + self._policy.results_ms()))
+            except JournalError as exc:
+                log.warning("hand-over deadline not journaled (a restart would give the results afresh): %s", exc)
+
+    def resume(self, saved: SavedTimer | None, table: TableRecord) -> None:
+        """A restarted ``table``: if its game's results were showing, the journaled deadline's time
+        left (none journaled: the whole ``results_s``)."""
+        if table.phase is not TablePhase.FINISHED:
+            return
+        full = self._policy.results_ms()
+        left = full
+        if saved is not None and (saved.game_no, saved.key) == (table.game_no, HAND_OVER_KEY):
+            left = min(full, max(0, saved.deadline_wall_ms - self._wall()))
+        self.finished_ms = self._clock() - (full - left)
+        if self._policy.hands_over():
+            log.info("kiosk: restarted at the results; the table is handed over in %d s", left // 1000)
+            self._start(left)
+
+    def _start(self, delay_ms: int) -> None:
         self.cancel()
-        self._handle = self._scheduler.call_later(self._policy.results_ms(), self._fire)
+        self._handle = self._scheduler.call_later(delay_ms, self._fire)
 
     def cancel(self) -> None:
         if self._handle is not None:

@@ -100,7 +100,7 @@ class Presenter:
             timer=running.info if running else None, clock_ms=s.clock(),
             join_url=f"{s.base_url}/join", spectator_url=f"{s.base_url}/watch",
             notices=s.notices, lobby=self.lobby_info(), arcade=self._board.info(t.arcade_map), race=self._races.info(),
-            claims=tuple(c.info(t) for c in s.claims), how_to_play=s.intro,
+            claims=tuple(c.info(t) for c in s.claims[:1]), how_to_play=s.intro,
         )
 
     def _seat_infos(self, t: TableRecord) -> Iterable[SeatInfo]:

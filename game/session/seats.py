@@ -12,7 +12,7 @@ that phone) returns silently; the link or code of a held seat only asks the host
 from __future__ import annotations
 
 import secrets
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -33,10 +33,13 @@ def new_token() -> str:
     return secrets.token_urlsafe(TOKEN_BYTES)
 
 
-def new_code(taken: Collection[str]) -> str:
+Choose = Callable[[Sequence[str]], str]  # picks one letter of the code alphabet
+
+
+def new_code(taken: Collection[str], choose: Choose = secrets.choice) -> str:
     """A fresh code not in ``taken`` (16**4 = 65536 codes for at most 12 seats)."""
     while True:
-        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+        code = "".join(choose(CODE_ALPHABET) for _ in range(CODE_LENGTH))
         if code not in taken:
             return code
 
@@ -122,12 +125,15 @@ class SeatRecord:
                    bot=BotKind(bot) if bot else None, joined=joined, device=device)
 
 
-def fresh_seats() -> tuple[SeatRecord, ...]:
-    codes: list[str] = []
+def fresh_seats(avoid: Collection[str] = (), choose: Choose = secrets.choice) -> tuple[SeatRecord, ...]:
+    """Every seat with a new link and a code unlike each other's and unlike ``avoid`` (the codes of
+    the group a kiosk table was handed over from: an old group's typed code never opens a seat of
+    the next group)."""
+    codes: set[str] = set(avoid)
     seats = []
     for index in range(MAX_SEATS):
-        code = new_code(codes)
-        codes.append(code)
+        code = new_code(codes, choose)
+        codes.add(code)
         seats.append(SeatRecord(index, new_token(), code))
     return tuple(seats)
 

@@ -28,7 +28,7 @@ from . import claims, lobby
 from .arcade import ARCADE_UNPLUGGED, ArcadeBoard, ArcadeButtons, ArcadeLink
 from .bot_driver import BotDriver
 from .bots import BotFactory, default_bot_factory
-from .claims import Claim, ClaimQueue, HandedOver, check_lang
+from .claims import Claim, ClaimEnd, ClaimQueue, HandedOver, check_lang
 from .intro import HowToPlay, Intro
 from .journal import Journal, JournalError, Saved, TableWrites
 from .legal import LegalBook, is_timed, legal_form
@@ -80,13 +80,12 @@ class Session:
         self._listeners = Listeners()
         self._legal = LegalBook()
         self._connected: set[int] = set()
-        self._claims = ClaimQueue()
+        self._claims = ClaimQueue(scheduler=self._scheduler, ended=self._claim_ended, clock=clock)
         self._bots = BotDriver(bot_factory, self._scheduler, view=lambda seat: self._require_play().view(seat),
                                act=self._bot_acts, delay_scale=bot_delay_scale)
         self._last_input_ms = clock()
-        self._finished_ms: int | None = None  # when the game in play ended (kiosk: hand-over after results)
-        self._handover = HandOverClock(self.policy, self._scheduler, self.hand_over,
-                                       lambda: self.phase is TablePhase.FINISHED)
+        self._handover = HandOverClock(self.policy, self._scheduler, self.hand_over, lambda: self.phase is TablePhase.FINISHED,
+                                       clock=clock, wall=wall, journal=journal)
         self._retired = RetiredLinks()
         self._howto = HowToPlay(clock, self._scheduler, start=self._start_game, changed=self._publish,
                                 in_lobby=lambda: self.phase is TablePhase.LOBBY)
@@ -132,6 +131,7 @@ class Session:
             self.last_events, self.event_seq = replayed.events, replayed.event_seq
             self._bots.seat_all(self._bots.make_all(self.table, replayed.run.seed))
             self._timer.resumed = saved.timer  # a restarted game picks its timer up
+            self._handover.resume(saved.timer, table)  # restarted at the results: the hand-over's time left
         elif table.phase is not TablePhase.LOBBY:
             self.table = replace(table, phase=TablePhase.LOBBY, game_no=None)
         self._refresh(bump=False)
@@ -149,8 +149,7 @@ class Session:
             self.notices = (*self.notices, key)
             self._publish()
 
-    def set_base_url(self, url: str) -> None:
-        """The address phones reach the table at; open pages (host console, spectators) hear of a change."""
+    def set_base_url(self, url: str) -> None:  # open pages (host console, spectators) hear of a change
         url = url.rstrip("/")
         if url != self.base_url:
             self.base_url = url
@@ -180,7 +179,8 @@ class Session:
 
     @property
     def claims(self) -> tuple[Claim, ...]:
-        return tuple(self._claims)
+        """The open requests as shown: urgent ("my phone died") first, each oldest first."""
+        return self._claims.ordered()
 
     @property
     def offered(self) -> tuple[SeatRecord, ...]:
@@ -329,7 +329,7 @@ class Session:
         """Kiosk: after ``idle_reset_minutes`` without input, or ``results_s`` after a game ended,
         the table is handed to the next group (:meth:`hand_over`). The scheduler hands over on
         time after the results (``HandOverClock``); this periodic check is the backstop."""
-        due = self.policy.hand_over_due(self.table, self.clock(), self._last_input_ms, self._finished_ms)
+        due = self.policy.hand_over_due(self.table, self.clock(), self._last_input_ms, self._handover.finished_ms)
         if self.policy.hands_over() and due:
             log.info("kiosk: the table is handed to the next group (idle, or its final scores were shown)")
             self.hand_over()
@@ -342,7 +342,8 @@ class Session:
         self._handover.cancel()
         self._retired.retire(self.table)
         self._retired.save(self._journal)
-        self._end_game(replace(self.table, seats=fresh_seats()))
+        self._end_game(replace(self.table, seats=fresh_seats(avoid=self.table.codes())))
+        self._claims.clear()  # the last group's requests: their phones hear of the new group
         for seat in range(MAX_SEATS):
             self._listeners.seat_revoked(seat, NoticeCode.NEW_GROUP)
         self._connected.clear()
@@ -402,16 +403,19 @@ class Session:
         self._refresh()
 
     # ------------------------------------------------------------------------ seat claims
-    def request_claim(self, seat: int, name: Any = None, lang: Any = None) -> Claim:
-        """A phone asks for a held seat; the TV and the host console show the request."""
-        claim = self._claims.ask(self.table, seat, name, lang)
-        self._publish()
+    def request_claim(self, seat: int, name: Any = None, lang: Any = None, asker: str = "") -> Claim:
+        """A phone (``asker``: its address) asks for a held seat (the rules: ``claims.py``)."""
+        claim = self._claims.ask(self.table, seat, name, lang, asker, self._connected)
+        self._publish(claims_only=True)
         return claim
 
     def drop_claim(self, claim_id: int) -> None:
         """The asking phone went away: its request disappears from the TV."""
-        if self._claims.drop(claim_id) is not None:
-            self._publish()
+        self._claims.drop(claim_id)
+
+    def _claim_ended(self, claim: Claim, why: ClaimEnd) -> None:
+        self._listeners.claim_ended(claim, why)
+        self._publish(claims_only=True)
 
     def give_seat(self, seat: int, claim_id: int) -> None:
         """The seated phone agrees: the phone asking for its seat takes it (as if the host allowed)."""
@@ -424,7 +428,7 @@ class Session:
             self._give_seat(self._claims.asking(claim_id))
             return
         self._listeners.claim_answered(self._claims.refuse(claim_id), None)
-        self._publish()
+        self._publish(claims_only=True)
 
     def _give_seat(self, claim: Claim, reason: NoticeCode = NoticeCode.SEAT_MOVED) -> None:
         """The host allowed ``claim``: the seat moves to the new phone with a new link, code and
@@ -518,15 +522,15 @@ class Session:
         if run is None or self.phase is not TablePhase.PLAYING or not run.engine.is_over(run.state):
             return False
         self.table = replace(self.table, phase=TablePhase.FINISHED)
-        self._finished_ms = self.clock()
         self._writes.table(self.table, self.version, counts=False)
-        self._handover.game_finished()
+        self._handover.game_finished(self.table.game_no)
         return True
 
-    def _publish(self) -> None:
+    def _publish(self, *, claims_only: bool = False) -> None:
+        """``claims_only``: only the seat claims changed (the TV and host consoles show them, no seat's state)."""
         self._presenter.changed()
         self.snapshot = self._presenter.snapshot()
-        self._listeners.table_changed()
+        (self._listeners.claims_changed if claims_only else self._listeners.table_changed)()
 
     def _touch(self) -> None:
         self._last_input_ms = self.clock()
@@ -570,8 +574,7 @@ class Session:
         self._board.attach(bridge, self.table.arcade_map)
 
     def _gesture(self, seat: int) -> None:
-        """A double press of ``seat``'s button while no race runs: the engine's ``button_action``
-        (a companion player calls a race from their button)."""
+        """A double press of ``seat``'s button while no race runs: the engine's ``button_action``."""
         run = self.run
         action = run.engine.button_action(run.state, seat, 2) if run is not None else None
         if action is None:
@@ -586,8 +589,7 @@ class Session:
             log.error("button gesture of seat %d not applied: %s", seat, exc)
 
     def _clear_notice(self, key: str) -> None:
-        if key in self.notices:
-            self.notices = tuple(n for n in self.notices if n != key)
+        self.notices = tuple(n for n in self.notices if n != key)
         self._publish()
 
     def _save_button_map(self, mapping: dict[int, int]) -> None:

@@ -210,7 +210,7 @@ class TableSnapshot:
     arcade: ArcadeInfo = ArcadeInfo()
     race: RaceInfo = RaceInfo()
     attract: AttractInfo | None = None  # only on the kiosk's demo snapshots
-    claims: tuple[ClaimInfo, ...] = ()  # open requests for held seats, oldest first
+    claims: tuple[ClaimInfo, ...] = ()  # the one open request the TV shows (the queue shows one at a time)
     how_to_play: HowToPlayInfo | None = None
 
 

@@ -6,8 +6,21 @@ from dataclasses import replace
 import pytest
 
 from game.rules.base import IllegalAction, MalformedAction, UnknownSeat
-from game.session.claims import CLAIM_ID_START, MAX_CLAIMS, Claim, ClaimQueue, HandedOver, granted_record, join
+from game.session.claims import (
+    CLAIM_ID_START,
+    CLAIM_TTL_MS,
+    MAX_CLAIMS,
+    REFUSED_WAIT_MS,
+    AskLater,
+    Claim,
+    ClaimEnd,
+    ClaimQueue,
+    HandedOver,
+    granted_record,
+    join,
+)
 from game.session.policy import RetiredLinks
+from game.session.scheduler import VirtualTime
 from game.session.seats import AskHost, BotKind, NameNeeded
 from game.session.snapshot import ClaimInfo, TablePhase
 from game.session.table import TableRecord
@@ -28,13 +41,85 @@ def test_a_restarted_table_numbers_its_requests_elsewhere() -> None:
     assert 0 < first <= CLAIM_ID_START and first < 2 ** 53
 
 
-def test_the_queue_holds_at_most_max_claims() -> None:
+def test_the_queue_holds_at_most_max_claims_the_oldest_makes_room() -> None:
+    ended: list[tuple[Claim, ClaimEnd]] = []
+    queue = ClaimQueue(first_id=0, ended=lambda c, why: ended.append((c, why)))
+    first = [queue.request(1, "", None, f"10.0.0.{i}") for i in range(MAX_CLAIMS)]
+    newest = queue.request(1, "", None, "10.0.0.99")
+    assert len(queue) == MAX_CLAIMS and newest in queue and ended == [(first[0], ClaimEnd.PUSHED_OUT)]
+
+
+def test_urgent_requests_are_shown_first_and_only_pushed_out_by_urgent_ones() -> None:
     queue = ClaimQueue(first_id=0)
-    for _ in range(MAX_CLAIMS):
-        queue.request(1, "", None)
+    plain = queue.request(1, "Eve", None, "10.0.0.1")
+    died = queue.request(2, "", None, "10.0.0.2", urgent=True)
+    assert queue.ordered() == (died, plain)
+    for i in range(3, 3 + MAX_CLAIMS):
+        queue.request(1, "", None, f"10.0.0.{i}")
+    assert died in queue and plain not in queue
+    only_urgent = ClaimQueue(first_id=0)
+    for i in range(MAX_CLAIMS):
+        only_urgent.request(1, "", None, f"10.0.1.{i}", urgent=True)
     with pytest.raises(IllegalAction):
-        queue.request(1, "", None)
-    assert len(queue) == MAX_CLAIMS
+        only_urgent.request(1, "", None, "10.0.2.1")  # a plain request never pushes out "my phone died"
+
+
+def test_one_open_request_per_address_asking_again_renews_it_in_place() -> None:
+    ended: list[tuple[Claim, ClaimEnd]] = []
+    queue = ClaimQueue(first_id=0, ended=lambda c, why: ended.append((c, why)))
+    a = queue.request(1, "Sara", None, "10.0.0.5")
+    other = queue.request(1, "Bo", None, "10.0.0.6")
+    again = queue.request(1, "Ali", "fa", "10.0.0.5")
+    assert again.id == a.id and again.name == "Ali" and list(queue) == [again, other] and not ended
+    moved = queue.request(2, "Ali", None, "10.0.0.5")  # another seat: a new request, the old one ends
+    assert list(queue) == [other, moved] and ended == [(again, ClaimEnd.REPLACED)]
+
+
+def test_a_request_expires_on_the_schedulers_time() -> None:
+    vt = VirtualTime()
+    ended: list[tuple[Claim, ClaimEnd]] = []
+    queue = ClaimQueue(first_id=0, scheduler=vt, clock=vt, ended=lambda c, why: ended.append((c, why)))
+    a = queue.request(1, "", None, "10.0.0.5")
+    vt.advance(CLAIM_TTL_MS - 1)
+    assert list(queue) == [a]
+    queue.request(1, "again", None, "10.0.0.5")  # asking again never extends the deadline
+    vt.advance(1)
+    assert not list(queue) and ended == [(replace(a, name="again"), ClaimEnd.EXPIRED)]
+    b = queue.request(1, "", None, "10.0.0.6")
+    queue.drop(b.id)
+    vt.advance(CLAIM_TTL_MS)
+    assert ended[1:] == [(b, ClaimEnd.GONE)] and vt.pending() == 0  # a dropped request's deadline is cancelled
+
+
+def test_a_refused_address_waits_longer_each_time() -> None:
+    vt, t = VirtualTime(), table(4)
+    queue = ClaimQueue(first_id=0, scheduler=vt, clock=vt)
+    waits = []
+    for _ in range(4):
+        queue.refuse(queue.ask(t, 1, "Eve", None, "10.0.0.9").id)
+        waits.append(queue.wait_ms("10.0.0.9"))
+        with pytest.raises(AskLater):
+            queue.ask(t, 1, "Eve", None, "10.0.0.9")
+        queue.ask(t, 1, "Ana", None, "10.0.0.10")  # another address is not held back
+        queue.refuse(queue.ask(t, 1, "Ana", None, "10.0.0.10").id)
+        vt.advance(waits[-1])
+    assert waits == [REFUSED_WAIT_MS[0] << i for i in range(4)]
+
+
+def test_a_flood_of_1000_requests_from_four_addresses_never_blocks_my_phone_died() -> None:
+    """1,000 requests from four addresses hold four places at most; the seat's own player on a new
+    phone (its old phone is away) asks and is shown first."""
+    vt, t = VirtualTime(), table(4)
+    t = t.with_seat(t.seats[1].held_by()).with_seat(t.seats[2].held_by())
+    queue = ClaimQueue(first_id=0, scheduler=vt, clock=vt)
+    most = 0
+    for i in range(1000):
+        queue.ask(t, 1 + i % 2, f"Sara{i}", None, f"127.0.0.{2 + i % 4}", connected={1, 2})
+        most = max(most, len(queue))
+        vt.advance(4)
+    assert most == 4
+    mine = queue.ask(t, 1, None, None, "127.0.0.50", connected={2})  # seat 1's phone died
+    assert queue.ordered()[0] == mine and mine.urgent
 
 
 def test_ask_checks_the_seat_the_name_and_the_language() -> None:

@@ -6,7 +6,9 @@ from dataclasses import replace
 from game.config import LANGUAGES, TableConfig
 from game.kiosk.config import KioskConfig, Timers
 from game.rules import get_engine
+from game.session.journal import SavedTimer
 from game.session.policy import (
+    HAND_OVER_KEY,
     RESULTS_MS,
     RETIRED_TOKENS,
     HandOverClock,
@@ -94,6 +96,23 @@ def test_the_hand_over_clock_waits_for_the_results_and_checks_the_game_is_still_
     HandOverClock(TablePolicy(), vt, lambda: handed.append(-1), lambda: True).game_finished()
     vt.advance(10 * MINUTE)
     assert handed == [45_000]
+
+
+def test_the_hand_over_clock_resumes_with_what_was_left_of_the_results() -> None:
+    vt, handed, wall = VirtualTime(0), [], 1_000_000
+    clock = HandOverClock(KioskPolicy(CAFE), vt, lambda: handed.append(vt.now_ms()), lambda: True, clock=vt,
+                          wall=lambda: wall)
+    finished = table(phase=TablePhase.FINISHED, game_no=3)
+    clock.resume(SavedTimer(3, HAND_OVER_KEY, wall + 20_000), finished)
+    assert clock.finished_ms == -25_000  # the results began 25 s before the restart
+    vt.advance(20_000)
+    assert handed == [20_000]
+    clock.resume(SavedTimer(2, HAND_OVER_KEY, wall), finished)  # another game's deadline: the whole results
+    vt.advance(45_000)
+    assert handed == [20_000, 65_000]
+    clock.resume(SavedTimer(3, HAND_OVER_KEY, wall + 10_000), table(phase=TablePhase.LOBBY))  # no results showing
+    vt.advance(60_000)
+    assert handed == [20_000, 65_000] and vt.pending() == 0
 
 
 def test_retired_links_remember_the_newest_seat_links_and_device_keys() -> None:

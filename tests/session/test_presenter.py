@@ -30,7 +30,7 @@ class SameFacts:
         snap = s.snapshot
         assert snap.race == RaceInfo.from_json(s._races.to_json())
         assert snap.arcade == ArcadeInfo.from_json(s._board.to_json(s.table.arcade_map))
-        assert snap.claims == tuple(ClaimInfo.from_json(c.to_json(s.table)) for c in s.claims)
+        assert snap.claims == tuple(ClaimInfo.from_json(c.to_json(s.table)) for c in s.claims[:1])  # the TV: one at a time
         self.checked += 1
         self.races_seen += snap.race.current is not None
 
@@ -74,7 +74,7 @@ async def test_claims_on_the_tv_match_the_host_consoles_list(moth: Any) -> None:
     session, _, facts = moth
     session.request_claim(0, "Zed", "th")
     session.request_claim(1, None, None)
-    assert [c.seat_name for c in session.snapshot.claims] == ["P1", "P2"]
+    assert [c.seat_name for c in session.snapshot.claims] == ["P1"]  # the TV shows one request at a time
     assert [c["name"] for c in session.lobby_json(host=True)["claims"]] == ["Zed", ""]
     assert "claims" not in session.lobby_json(host=False)  # only host links see who asks
     assert facts.checked > 0
