@@ -180,3 +180,22 @@ async def test_M14_a_game_raced_on_the_tv_signal_replays_from_its_journal(table,
         again.close()
     finally:
         journal.close()
+
+
+async def test_M14_a_tv_that_closes_gives_the_start_back_to_the_lamps(table, vt: VirtualTime) -> None:
+    session, board, _ = table
+    session.handle_input(tv(InputKind.SCREEN, {"on": True}, vt.now_ms()))
+    session.handle_input(tv(InputKind.SCREEN, {"on": False}, vt.now_ms()))
+    race, asked = await mosquito_asked(session, board, vt, screen=False)
+    assert not session.snapshot.race.current.waiting and session.snapshot.race.current.armed_at_ms == asked
+
+
+def test_M16_a_malformed_tv_input_is_refused_and_changes_nothing(table, vt: VirtualTime) -> None:
+    session, _, _ = table
+    version, pad_map = session.version, session.table.pad_map
+    for bad in (tv(InputKind.SIGNAL, {"race": 7}, vt.now_ms()),
+                InputEvent(InputSource.PAD, InputKind.PAD_DOWN, None, {"pad": "g#0", "button": "x"}, vt.now_ms()),
+                InputEvent(InputSource.PAD, InputKind.PAD_PLUGGED, None, {"pad": None, "on": True}, vt.now_ms())):
+        session.handle_input(bad)
+        assert session.host_error is not None and session.host_error.code == "malformed"
+    assert session.version == version and session.table.pad_map == pad_map and not session.snapshot.arcade.pads
