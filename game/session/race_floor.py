@@ -573,7 +573,8 @@ class RaceFloor:
         if live is None or not live.waiting or live.key != race or not _finite(t_ms):
             return False
         self._cancel_overdue()
-        self._open(live, min(float(t_ms), float(self._clock())))
+        now = float(self._clock())  # whole ms: the true now is within [now, now + 1)
+        self._open(live, float(t_ms) if t_ms < now + 1 else now)  # a flip from the future is not believed
         self._changed()
         return True
 

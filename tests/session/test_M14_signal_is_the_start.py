@@ -199,3 +199,11 @@ def test_M16_a_malformed_tv_input_is_refused_and_changes_nothing(table, vt: Virt
         session.handle_input(bad)
         assert session.host_error is not None and session.host_error.code == "malformed"
     assert session.version == version and session.table.pad_map == pad_map and not session.snapshot.arcade.pads
+
+
+async def test_M14_a_flip_reported_from_the_future_opens_the_race_now(table, vt: VirtualTime) -> None:
+    session, board, _ = table
+    race, asked = await mosquito_asked(session, board, vt, screen=True)
+    vt.advance(20)
+    session.handle_input(tv(InputKind.SIGNAL, {"race": session.snapshot.race.current.key}, asked + 500))
+    assert session.snapshot.race.current.armed_at_ms == asked + 20
