@@ -5,6 +5,7 @@ reaction times run from it. Without a TV the race opens when it is asked for (th
 signal), as before. Virtual time throughout: nothing waits on the real clock."""
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ from game.session.race_floor import SIGNAL_WAIT_MS, PressSource, PressVerdict
 from game.session.scheduler import VirtualTime
 from game.session.session import Session
 from game.session.snapshot import InputEvent, InputKind, InputSource
+from game.session.table import TableRecord
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -207,3 +209,12 @@ async def test_M14_a_flip_reported_from_the_future_opens_the_race_now(table, vt:
     vt.advance(20)
     session.handle_input(tv(InputKind.SIGNAL, {"race": session.snapshot.race.current.key}, asked + 500))
     assert session.snapshot.race.current.armed_at_ms == asked + 20
+
+
+def test_M16_a_table_record_from_before_pads_still_loads_and_saves_the_same(table) -> None:
+    session, _, _ = table
+    old = session.table.to_json()
+    assert "pad_map" not in old  # no pads mapped: the record is written as before
+    assert TableRecord.from_json(old).pad_map == ()
+    mapped = replace(session.table, pad_map=((0, "g#0/3"),))
+    assert TableRecord.from_json(mapped.to_json()) == mapped
