@@ -15,6 +15,7 @@ counts at least ``PAD_ERROR_MS``, the USB pad's precision shown with its source)
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
@@ -25,6 +26,11 @@ from game.session.scheduler import monotonic_ms
 from game.session.snapshot import InputEvent, InputKind, InputSource
 
 log = logging.getLogger(__name__)
+
+# SDL drops joystick events while its window is not focused (a desktop with the host's console in
+# front of the TV's window): the guests' buttons must work whatever has the focus. Read by SDL when
+# pygame.init() opens the joystick subsystem, which run_window does after importing this module.
+os.environ.setdefault("SDL_JOYSTICK_ALLOW_BACKGROUND_EVENTS", "1")
 
 PAD_EVENTS = frozenset({pygame.JOYDEVICEADDED, pygame.JOYDEVICEREMOVED, pygame.JOYBUTTONDOWN})
 
