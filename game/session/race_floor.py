@@ -14,7 +14,7 @@ Two parts:
 
 Rules the judge applies:
 
-* **Sources.** :class:`PressSource` ranks ARCADE > PHONE > KEYBOARD by precision (M16) (BOT for
+* **Sources.** :class:`PressSource` ranks ARCADE > PAD > PHONE > KEYBOARD by precision (M16) (BOT for
   bot seats). When a seat has valid presses from several sources, the most precise source's press
   is used, even if a less precise one came first. Within one source the *earliest* press counts (by
   its time, not by when it arrived: the bridge and phones may deliver out of order).
