@@ -218,3 +218,14 @@ def test_M16_a_table_record_from_before_pads_still_loads_and_saves_the_same(tabl
     assert TableRecord.from_json(old).pad_map == ()
     mapped = replace(session.table, pad_map=((0, "g#0/3"),))
     assert TableRecord.from_json(mapped.to_json()) == mapped
+
+
+async def test_M14_the_race_timer_shown_runs_from_the_signal(table, vt: VirtualTime) -> None:
+    session, board, _ = table
+    race, asked = await mosquito_asked(session, board, vt, screen=True)
+    timeout = session.snapshot.race.current.timeout_ms
+    vt.advance(300)
+    assert session.timer_json()["remaining_ms"] == timeout  # whole while it waits for its signal
+    session.handle_input(tv(InputKind.SIGNAL, {"race": session.snapshot.race.current.key}, asked + 250))
+    assert session.snapshot.timer.deadline_ms == asked + 250 + timeout
+    assert session.timer_json()["remaining_ms"] == timeout - 50
