@@ -26,6 +26,8 @@ from .kit.scene import Director, Frame, HostCommand, Intent, RenderContext, Scen
 from .kit.sound import SoundBank
 from .kit.text import TextProbe, TextRenderer
 from .lobby import LobbyScene
+from .pads import Pads
+from .signal import RaceSignal
 
 if TYPE_CHECKING:
     from game.kiosk.screen import KioskLayer
@@ -179,9 +181,12 @@ RACE_KEYS: dict[int, int] = {
 
 
 def table_input(event: pygame.event.Event, screen: Screen, kiosk: KioskLayer | None,
-                size: tuple[int, int]) -> list[InputEvent | WindowOp]:
-    """What one key, click or window event at the TV does: the kiosk lock first (it may hold the
-    event for the PIN), then skipping the how-to-play, a race press, and the screen's own keys."""
+                size: tuple[int, int], pads: Pads | None = None) -> list[InputEvent | WindowOp]:
+    """What one key, click or window event at the TV does: a USB pad's (``pads``: the guests' race
+    buttons, never held by the kiosk lock), the kiosk lock first (it may hold the event for the
+    PIN), then skipping the how-to-play, a race press, and the screen's own keys."""
+    if pads is not None and pads.owns(event):
+        return [*pads.input(event)]
     if kiosk is not None and kiosk.consume(event, screen):
         return []
     if event.type == pygame.QUIT:
@@ -216,12 +221,15 @@ def run_window(runtime: Runtime, config: TableConfig) -> int:
     how_to_play = HowToPlay(screen.ctx)  # the explanation before a game's first round
     clock = pygame.time.Clock()
     first = True
+    signal, pads = RaceSignal(), Pads()  # races open at this TV's flip (signal.py); USB pads (pads.py)
+    runtime.send(signal.hello())
     try:
         while True:
             dt = min(MAX_CATCH_UP_S, clock.tick(FPS) / 1000)
             screen.sync(kiosk.shown(runtime.snapshot(), screen) if kiosk else runtime.snapshot())
+            racing = signal.front(screen.director, screen.snapshot)  # a race waits for this frame
             for event in pygame.event.get():
-                for out in table_input(event, screen, kiosk, window.get_size()):
+                for out in table_input(event, screen, kiosk, window.get_size(), pads):
                     if out is WindowOp.QUIT:
                         return 0
                     if out is WindowOp.TOGGLE_FULLSCREEN:
@@ -231,6 +239,7 @@ def run_window(runtime: Runtime, config: TableConfig) -> int:
                         screen.ctx.sound.toggle_mute()
                     elif isinstance(out, InputEvent):
                         runtime.send(out)
+            pads.pumped()
             if kiosk is not None:
                 if kiosk.quit_confirmed:
                     return int(kiosk.exit_status)  # staff's stop: a status the systemd unit does not restart
@@ -244,10 +253,13 @@ def run_window(runtime: Runtime, config: TableConfig) -> int:
             if kiosk is not None and screen.snapshot is not None:
                 kiosk.draw(window, screen.snapshot, screen.ctx)
             pygame.display.flip()
+            flipped = signal.flipped(screen.snapshot)  # the race's first frame is on screen: it opens now
+            if flipped is not None:
+                runtime.send(flipped)
             if first:
                 first = False
                 screen.ctx.sound.load()  # after the lobby is on screen
-            elif clock.get_rawtime() < 1000 / FPS / 2:
+            elif not racing and clock.get_rawtime() < 1000 / FPS / 2:
                 screen.warm_step(window.get_size())  # spare time: prime a font for later scenes
     finally:
         pygame.quit()

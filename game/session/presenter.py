@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
 from game import catalog
-from game.rules.base import GameEngine
+from game.rules.base import GameEngine, TimerRequest
 from game.seating import MAX_SEATS, look
 
 from .arcade import ArcadeBoard
@@ -91,7 +91,7 @@ class Presenter:
     # ---------------------------------------------------------------------------- snapshot
     def snapshot(self) -> TableSnapshot:
         s = self._s
-        t, run, running = s.table, s.run, s.timer
+        t, run, running = s.table, s.run, self._timer()
         return TableSnapshot(
             version=s.version, mode=s.mode, language=t.language, game=t.game, preset=t.preset,
             settings=dict(t.settings), seats=tuple(self._seat_infos(t)), phase=t.phase,
@@ -186,8 +186,18 @@ class Presenter:
         return cached
 
     def timer_json(self) -> dict[str, Any] | None:
-        running = self._s.timer
+        running = self._timer()
         return running.to_json(self._s.clock()) if running else None
+
+    def _timer(self) -> RunningTimer | None:
+        """The timer shown: a race's runs from its signal (M14: the TV's flip, its t0), whole while
+        it waits for it, not from when the session's timer started (when it was asked for)."""
+        live = self._races.current
+        if live is None:
+            return self._s.timer
+        start = self._s.clock() if live.waiting else live.armed_at_ms
+        request = TimerRequest(live.timer_key, live.request.timeout_ms, None, live.request.label)
+        return RunningTimer(request, round(start + live.request.timeout_ms))
 
     def welcome_json(self, seat: int | None, role: str) -> dict[str, Any]:
         """The fields of the ``welcome`` message (the server frames it)."""

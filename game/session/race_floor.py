@@ -14,7 +14,7 @@ Two parts:
 
 Rules the judge applies:
 
-* **Sources.** :class:`PressSource` ranks ARCADE > PHONE > KEYBOARD by precision (M16) (BOT for
+* **Sources.** :class:`PressSource` ranks ARCADE > PAD > PHONE > KEYBOARD by precision (M16) (BOT for
   bot seats). When a seat has valid presses from several sources, the most precise source's press
   is used, even if a less precise one came first. Within one source the *earliest* press counts (by
   its time, not by when it arrived: the bridge and phones may deliver out of order).
@@ -66,6 +66,7 @@ SETTLE_MS = 150.0  # after the deciding press, wait this long for a more precise
 GESTURE_MS = 400.0  # two presses of one button this close, while no race runs, are a gesture (a call)
 AFTER_WINDOW_MS = 1500.0  # after a race ends, presses are late slaps of it: never a gesture
 KEYBOARD_ERROR_MS = 17.0  # a host key is stamped when the renderer sees it: about one frame
+SIGNAL_WAIT_MS = 1500.0  # a race waiting for the TV's signal opens on the lamps if the TV says nothing by then
 UNSYNCED_PHONE_ERROR_MS = 250.0  # a phone without a clock estimate: stamped on arrival
 
 
@@ -80,7 +81,8 @@ class PressSource(enum.IntEnum):
     BOT = 0
     KEYBOARD = 1
     PHONE = 2
-    ARCADE = 3
+    PAD = 3  # a USB arcade encoder or game pad (SDL joystick), read by the TV's loop: game/session/pads.py
+    ARCADE = 4
 
     @property
     def wire(self) -> str:
@@ -403,11 +405,16 @@ class BoardButton(Protocol):
 
 @dataclass(slots=True)
 class LiveRace:
-    """The race being judged: the engine's latest request for it and when it opened."""
+    """The race being judged: the engine's latest request for it and when it opened. ``waiting``:
+    the TV has not shown its signal yet (``armed_at_ms`` is then when it was asked for; the race
+    opens at the flip the TV reports, :meth:`RaceFloor.signal`)."""
 
     request: RaceRequest
     armed_at_ms: float
     pressed: set[int] = field(default_factory=set)
+    waiting: bool = False
+    early: list[Press] = field(default_factory=list)  # presses while waiting: false starts, judged at the signal
+    bot_delays: dict[int, float] = field(default_factory=dict)  # seat -> its bot's reaction after the signal
 
     @property
     def key(self) -> str:
@@ -429,6 +436,7 @@ def race_timer_key(request: RaceRequest) -> str:
 
 _PRESS_SOURCES: dict[InputSource, PressSource] = {
     InputSource.ARCADE: PressSource.ARCADE, InputSource.PHONE: PressSource.PHONE, InputSource.BOT: PressSource.BOT,
+    InputSource.PAD: PressSource.PAD,
 }
 
 
@@ -465,7 +473,14 @@ def race_id_of(race: object) -> str | None:
 class RaceFloor:
     """The live race on the session's loop (see the module docstring). ``touched``: a person
     pressed (counts as input at the table); ``changed``: publish a new snapshot; ``decided``: apply
-    the table's action that ``request.on_result`` made of the presses."""
+    the table's action that ``request.on_result`` made of the presses.
+
+    The signal is the start (M14, M15): with a TV showing races (:attr:`screen`), a new race waits
+    for the TV to report the flip of its first frame (:meth:`signal`, the session clock); that
+    instant is the judge's t0, the lamps are lit then, the bots' reaction times run from it, and a
+    press before it is a false start. A TV that says nothing within ``SIGNAL_WAIT_MS`` (hung,
+    starved) does not hold the table: the race opens on the lamps then. Without a TV the race
+    opens when it is asked for (the lamps' and phones' signal)."""
 
     def __init__(self, clock: Callable[[], float], scheduler: Scheduler, lamps: RaceLamps, *,
                  touched: Callable[[], None], changed: Callable[[], None], decided: Callable[[Any], None],
@@ -487,6 +502,8 @@ class RaceFloor:
         self._last_info: RaceDone | None = None  # the same, as the snapshot shows it
         self._gesture_first: dict[int, float] = {}  # seat -> the first press of a possible double press
         self._quiet_until = -math.inf  # the end of the latest race's after-window (session ms)
+        self.screen = False  # a TV shows the races' signal (InputKind.SCREEN): races open at its flip
+        self._overdue: Handle | None = None  # the race opens on the lamps if the TV stays silent
 
     @property
     def current(self) -> LiveRace | None:
@@ -521,22 +538,61 @@ class RaceFloor:
 
     def _arm(self, request: RaceRequest, bots: Mapping[Seat, Bot], view: Callable[[Seat], Any]) -> None:
         now = float(self._clock())
-        self._live = LiveRace(request, now)
+        live = self._live = LiveRace(request, now, waiting=self.screen and bool(request.eligible))
+        for seat, bot in bots.items():
+            if seat in request.eligible and bot.race_press(view(seat)) is not None:
+                live.bot_delays[seat] = max(0, bot.think_ms()) * self._bot_delay_scale
+        if live.waiting:  # the TV's flip opens it (signal); until then the lamps stay dark
+            self._overdue = self._scheduler.call_later(SIGNAL_WAIT_MS, self._signal_overdue)
+            return
+        self._open(live, now)
+
+    def _open(self, live: LiveRace, t0: float) -> None:
+        """The race starts at ``t0`` (session ms): the judge, the lamps, the bots, the decision."""
+        request, now = live.request, self._clock()
+        live.armed_at_ms, live.waiting = t0, False
         if request.eligible:
             settle = self._settle_ms if request.settle_ms is None else request.settle_ms
-            self._judge.arm(request.key, request.eligible, now, request.timeout_ms, mode=request.mode,
+            self._judge.arm(request.key, request.eligible, t0, request.timeout_ms, mode=request.mode,
                             settle_ms=settle)
             self._lamps.arm_race(request.key, request.eligible)
         else:
             self._judge.disarm()  # nobody can press: only the timeout ends it
+        for press in live.early:  # stamped before t0: false starts (a report still in flight: counted)
+            self._press(press)
+        live.early.clear()
         self._schedule_decision()
-        for seat, bot in bots.items():
-            if seat in request.eligible and bot.race_press(view(seat)) is not None:
-                delay = max(0, bot.think_ms()) * self._bot_delay_scale
-                self._bot_presses[seat] = self._scheduler.call_later(delay, functools.partial(self._bot_press, seat))
+        for seat, delay in live.bot_delays.items():
+            wait = max(0.0, t0 + delay - now)
+            self._bot_presses[seat] = self._scheduler.call_later(wait, functools.partial(self._bot_press, seat))
+
+    def signal(self, race: str, t_ms: float) -> bool:
+        """The TV flipped the first frame of race ``race``'s signal at ``t_ms`` (session clock): the
+        race opens then (True), unless it is not the race waiting for its signal (False: ignored)."""
+        live = self._live
+        if live is None or not live.waiting or live.key != race or not _finite(t_ms):
+            return False
+        self._cancel_overdue()
+        now = float(self._clock())  # whole ms: the true now is within [now, now + 1)
+        self._open(live, float(t_ms) if t_ms < now + 1 else now)  # a flip from the future is not believed
+        self._changed()
+        return True
+
+    def _signal_overdue(self) -> None:
+        self._overdue = None
+        live = self._live
+        if live is not None and live.waiting:
+            log.warning("race %s: the TV showed no signal in %d ms; it opens on the lamps", live.key, SIGNAL_WAIT_MS)
+            self._open(live, float(self._clock()))
+            self._changed()
+
+    def _cancel_overdue(self) -> None:
+        if self._overdue is not None:
+            self._overdue.cancel()
+            self._overdue = None
 
     def _disarm(self) -> None:
-        had_judge = self._live is not None and bool(self._live.request.eligible)
+        had_judge = self._live is not None and bool(self._live.request.eligible) and not self._live.waiting
         if self._live is not None:
             self._quiet_until = self._clock() + AFTER_WINDOW_MS
             self._gesture_first.clear()
@@ -572,6 +628,11 @@ class RaceFloor:
         live = self._live
         if live is not None and not live.request.eligible:
             return PressVerdict.NOT_ELIGIBLE
+        if live is not None and live.waiting and press.seat in live.request.eligible \
+                and press.race_id in (None, live.key):
+            live.early.append(press)  # before the signal: a false start (the judge lists it at t0)
+            self._changed()
+            return PressVerdict.FALSE_START
         verdict = self._judge.press(press)
         if verdict is PressVerdict.ACCEPTED and live is not None:
             live.pressed.add(press.seat)
@@ -603,7 +664,7 @@ class RaceFloor:
     # ------------------------------------------------------------------------ the decision
     def _schedule_decision(self) -> None:
         live = self._live
-        if live is None:
+        if live is None or live.waiting:
             return
         if self._decision is not None:
             self._decision.cancel()
@@ -630,6 +691,8 @@ class RaceFloor:
         live = self._live
         if live is None or timer_key != live.timer_key:
             return False
+        if live.waiting or self._clock() < live.deadline_ms:
+            return True  # it opened at the TV's signal, after its timer started: the floor decides at its deadline
         self._finish(max(self._clock(), live.deadline_ms))
         return True
 
@@ -661,6 +724,7 @@ class RaceFloor:
         self._decided(action)
 
     def _cancel_schedule(self) -> None:
+        self._cancel_overdue()
         if self._decision is not None:
             self._decision.cancel()
             self._decision = None
@@ -680,7 +744,8 @@ class RaceFloor:
                        "timeout_ms": live.request.timeout_ms, "label": live.request.label,
                        "eligible": [] if secret else sorted(live.request.eligible),
                        "pressed": [] if secret else sorted(live.pressed),
-                       "false_starts": [] if secret else self.false_starts(), **self._closing(live)}
+                       "false_starts": [] if secret else self.false_starts(), "waiting": live.waiting,
+                       **self._closing(live)}
         return {"current": current, "last": self.last}
 
     def info(self) -> RaceInfo:
@@ -688,11 +753,12 @@ class RaceFloor:
         live, current = self._live, None
         if live is not None:
             secret = live.request.secret
-            starts = () if secret or not live.request.eligible else tuple(
+            starts = () if secret or not self._judge.armed else tuple(
                 FalseStartInfo(f.seat, round(f.early_by_ms, 3), f.source.wire) for f in self._judge.result().false_starts)
             current = RaceNow(str(live.key), live.request.mode.value, round(live.armed_at_ms), live.request.timeout_ms,
                               live.request.label, () if secret else tuple(sorted(live.request.eligible)),
-                              () if secret else tuple(sorted(live.pressed)), starts, **self._closing(live))
+                              () if secret else tuple(sorted(live.pressed)), starts, waiting=live.waiting,
+                              **self._closing(live))
         return RaceInfo(current, self._last_info)
 
     def _closing(self, live: LiveRace) -> dict[str, float]:
@@ -704,7 +770,6 @@ class RaceFloor:
 
     def false_starts(self) -> list[dict[str, Any]]:
         """False starts of the armed race so far (for the big screen)."""
-        live = self._live
-        if live is None or not live.request.eligible:
-            return []
+        if self._live is None or not self._judge.armed:
+            return []  # none yet, or waiting for the signal: the judge lists them at t0
         return list(self._judge.result().to_wire()["false_starts"])

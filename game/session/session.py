@@ -25,7 +25,7 @@ from game.rules.base import GameEngine, IllegalAction, RulesError, TimerRequest,
 from game.seating import MAX_SEATS
 
 from . import claims, lobby
-from .arcade import ARCADE_UNPLUGGED, ArcadeBoard, ArcadeButtons, ArcadeLink
+from .arcade import ARCADE_UNPLUGGED, ArcadeBoard, ArcadeButtons, ArcadeLink, device_input
 from .bot_driver import BotDriver
 from .bots import BotFactory, default_bot_factory
 from .claims import Claim, ClaimEnd, ClaimQueue, HandedOver, check_lang
@@ -91,7 +91,7 @@ class Session:
                                 in_lobby=lambda: self.phase is TablePhase.LOBBY)
         self._board = ArcadeBoard(changed=self._publish, pressed=lambda button: self._buttons.down(button),
                                   notice_on=self.add_notice,
-                                  notice_off=self._clear_notice, mapped=self._save_button_map)
+                                  notice_off=self._clear_notice, mapped=self._save_button_map, pad_map=table.pad_map)
         self._races = RaceFloor(clock, self._scheduler, self._board, touched=self._touch, changed=self._publish,
                                 decided=self._race_decided, bot_delay_scale=bot_delay_scale)
         self._buttons = ArcadeButtons(self._races, lambda: self.phase is TablePhase.PLAYING, self._gesture)
@@ -257,7 +257,7 @@ class Session:
 
     # ------------------------------------------------------------------------ other inputs
     def handle_input(self, event: InputEvent) -> None:
-        """An input from the renderer's thread (keyboard, arcade), delivered on the loop."""
+        """An input from the renderer's thread (keyboard, arcade, the TV's signal, pads), delivered on the loop."""
         try:
             if event.kind is InputKind.HOST:
                 self.host_command(event.payload)
@@ -268,7 +268,7 @@ class Session:
             elif event.kind is InputKind.PRESS:
                 press = PressInput.of(event)
                 self.press(press.seat, press.t_ms, press.source, error_ms=press.error_ms, race=press.race)
-            else:
+            elif not device_input(event, self._board, self._races):  # the TV's race signal, USB pads
                 raise IllegalAction(f"{event.kind.value} inputs are not handled by this table")
             self.host_error = None
         except (RulesError, JournalError) as exc:
@@ -592,8 +592,8 @@ class Session:
         self.notices = tuple(n for n in self.notices if n != key)
         self._publish()
 
-    def _save_button_map(self, mapping: dict[int, int]) -> None:
-        table = replace(self.table, arcade_map=tuple(sorted(mapping.items())))
+    def _save_button_map(self, **maps: Any) -> None:
+        table = replace(self.table, **maps)  # arcade_map= (the board's wizard) or pad_map= (the pads')
         try:
             self._lobby_change(table)
         except JournalError as exc:

@@ -145,6 +145,7 @@ class Director:
         self._queue: list[Scene] = []
         self._seen_seq: int | None = None
         self._last: TableSnapshot | None = None
+        self._held = False  # a race is in front (front): beats wait until it is over
 
     def sync(self, snapshot: TableSnapshot) -> None:
         """Follow a (possibly new) snapshot: swap the base scene, queue beats for new events."""
@@ -163,12 +164,21 @@ class Director:
             self._seen_seq = snapshot.event_seq
             self._queue.extend(self._beats_for(snapshot, self._last))
         self._last = snapshot
+        self._held = self._held and snapshot.race.current is not None
         self._advance_queue()
 
     def _advance_queue(self) -> None:
         beats = [s for s in self.stack[1:] if s.duration_s is not None]
-        if not beats and self._queue:
+        if not beats and self._queue and not self._held:
             self.stack.append(self._queue.pop(0))
+
+    def front(self) -> None:
+        """A race's signal must be seen now: the base scene (which draws the race) goes in front;
+        the beats running and queued wait, in order, until the race is over."""
+        running = [s for s in self.stack[1:] if s.duration_s is not None]
+        self.stack = [s for s in self.stack if all(s is not r for r in running)]
+        self._queue[:0] = running
+        self._held = True
 
     def update(self, dt: float, frame: Frame, ctx: RenderContext) -> None:
         for scene in self.stack:

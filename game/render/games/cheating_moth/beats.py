@@ -217,8 +217,8 @@ class RaceResultBeat(Scene):
             for box, (text, ink, align) in zip((cols[0], cols[2], cols[3], cols[4], cols[5]), cells):
                 if text:
                     ctx.text.draw(surface, text, frame.lang, box.inflate(-round(8 * u), -round(8 * u)),
-                                  TextStyle(round(22 * u), ink, bold=align is Align.CENTER, align=align, max_lines=1,
-                                            min_px=7))
+                                  TextStyle(round(22 * u), ink, bold=align is Align.CENTER, align=align,
+                                            max_lines=2 if box is cols[5] else 1, min_px=7))  # a source may wrap
 
     def _notes(self, frame: Frame) -> list[tuple[str, theme.Colour]]:
         r = self.race

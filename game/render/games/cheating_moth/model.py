@@ -24,6 +24,7 @@ class Tell(enum.Enum):
 
 class Source(enum.Enum):
     ARCADE = "arcade"
+    PAD = "pad"  # a USB arcade encoder or game pad
     PHONE = "phone"
     KEYBOARD = "keyboard"
     BOT = "bot"

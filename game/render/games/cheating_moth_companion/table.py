@@ -134,7 +134,8 @@ class CompanionScene(Scene):
         m = model_of(frame.snapshot)
         w, h = frame.size
         surface.fill(theme.BACKGROUND)
-        flash = m.race is not None and self.t - self._flash_from < FLASH_S
+        # a race not seen by update yet flashes too: the first frame showing it is the signal (M14)
+        flash = m.race is not None and (m.race.race != self._race_seen or self.t - self._flash_from < FLASH_S)
         if flash:
             surface.fill(theme.mix(theme.BACKGROUND, self._race_colour(m.race), 0.55))
         self._header(surface, frame, ctx, m)
@@ -391,12 +392,12 @@ def _row(surface: pygame.Surface, frame: Frame, ctx: RenderContext, row: pygame.
     x = row.x if rtl else row.x + token_w
     width = row.width - token_w
     cursor = row.right - token_w if rtl else x
-    for weight, cell in zip(weights, cells):
+    for k, (weight, cell) in enumerate(zip(weights, cells)):
         cw = round(width * weight)
         cell_box = pygame.Rect(cursor - cw if rtl else cursor, row.y, cw - round(6 * u), row.height)
         cursor = cursor - cw if rtl else cursor + cw
-        if cell:
-            _text(surface, frame, ctx, cell, cell_box, 28, colour)
+        if cell:  # the source (last) may take two lines: "USB pad / ±8 ms"
+            _text(surface, frame, ctx, cell, cell_box, 28, colour, lines=2 if k == len(cells) - 1 else 1)
     del place
 
 
