@@ -1,5 +1,11 @@
 """Players for every game: ``make_bot(game, kind, seat, seed)`` asks the game's catalog entry
-(:mod:`game.catalog`) for its bot factory; kinds are ``"random"`` and ``"heuristic"``.
+(:mod:`game.catalog`) for its bot factory; kinds are ``"random"`` (tests only), ``"heuristic"``,
+``"belief"`` (keeps a probability over what its seat cannot see and acts on it) and ``"search"``
+(information-set Monte Carlo search over determinisations drawn from that belief, see
+:mod:`game.bots.search`).
+
+Players pick a :class:`Level` (easy / normal / hard, labels ``bot.level.*``); :data:`LEVEL_KIND`
+maps it to the kind chosen by measurement (``bench/bench_bots.py``, figures in ``docs/balance.md``).
 
 A bot sees only what its seat may see (``view(state, seat)``) and the legal actions; it is
 deterministic for a seed (its own ``random.Random`` — bots are not engines, so that is allowed).
@@ -15,7 +21,33 @@ from game import catalog
 class BotKind(enum.Enum):
     RANDOM = "random"
     HEURISTIC = "heuristic"
+    BELIEF = "belief"
+    SEARCH = "search"
 
+
+class Level(enum.Enum):
+    """What players pick in the lobby; ``label_key`` is its i18n string (en/fa/th)."""
+
+    EASY = "easy"
+    NORMAL = "normal"
+    HARD = "hard"
+
+    @property
+    def label_key(self) -> str:
+        return f"bot.level.{self.value}"
+
+    @property
+    def kind(self) -> BotKind:
+        return LEVEL_KIND[self]
+
+
+LEVEL_KIND: dict[Level, BotKind] = {
+    Level.EASY: BotKind.HEURISTIC,
+    Level.NORMAL: BotKind.BELIEF,
+    Level.HARD: BotKind.SEARCH,
+}
+"""Level -> bot kind: the ladder as measured by ``bench/bench_bots.py`` (each kind wins more than
+half against the one below it; see ``docs/balance.md``). ``random`` is no level: tests only."""
 
 BOT_KINDS: tuple[str, ...] = tuple(k.value for k in BotKind)
 

@@ -1,6 +1,7 @@
 """Collusion bots: ``random`` (a random legal card, then lock) and ``heuristic`` (reads the bar
 counts and past reveals, joins the likely majority, ambushes when it is probably the target, picks
-in the showdown from what it believes the other survivor will do).
+in the showdown from what it believes the other survivor will do); ``belief`` and ``search`` build
+on it in :mod:`game.bots.collusion_belief`.
 
 Bots see only their seat's view and the legal actions; each owns a ``random.Random(seed)``.
 """
@@ -188,8 +189,13 @@ class HeuristicBot:
 
 
 def make_bot(kind: str, seat: int, seed: int) -> RandomBot | HeuristicBot:
-    if kind == BotKind.RANDOM.value:
-        return RandomBot(seat, seed)
-    if kind == BotKind.HEURISTIC.value:
-        return HeuristicBot(seat, seed)
-    raise UnknownBot(f"unknown collusion bot kind {kind!r}")
+    """A bot of ``kind`` (random / heuristic / belief / search, :mod:`game.bots.collusion_belief`)."""
+    from .collusion_belief import BeliefBot, SearchBot
+
+    makers: dict[str, type[RandomBot] | type[HeuristicBot]] = {
+        BotKind.RANDOM.value: RandomBot, BotKind.HEURISTIC.value: HeuristicBot,
+        BotKind.BELIEF.value: BeliefBot, BotKind.SEARCH.value: SearchBot,
+    }
+    if kind not in makers:
+        raise UnknownBot(f"unknown collusion bot kind {kind!r}")
+    return makers[kind](seat, seed)
