@@ -13,7 +13,8 @@ deterministic for a seed (its own ``random.Random`` — bots are not engines, so
 from __future__ import annotations
 
 import enum
-from typing import Any, Protocol, runtime_checkable
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from game import catalog
 
@@ -73,6 +74,19 @@ class Bot(Protocol):
 
 def uses_view(bot: Bot) -> bool:
     return bool(getattr(bot, "uses_view", True))
+
+
+B = TypeVar("B")
+
+
+def build_kind(game: str, makers: Mapping[BotKind, Callable[[int, int], B]], kind: BotKind | str,
+               seat: int, seed: int) -> B:
+    """A game's ``make_bot``: the maker of ``kind`` from ``makers`` (:class:`UnknownBot` if none)."""
+    try:
+        maker = makers[BotKind(kind)]
+    except (ValueError, KeyError):
+        raise UnknownBot(f"unknown {game} bot kind {kind!r}; choose one of {', '.join(k.value for k in makers)}") from None
+    return maker(seat, seed)
 
 
 def make_bot(game: str, kind: BotKind | str, seat: int, seed: int) -> Bot:

@@ -8,6 +8,7 @@ Bots see only their seat's view and the legal actions; each owns a ``random.Rand
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,7 +23,7 @@ from ..rules.collusion import (
     Vote,
     showdown_payout,
 )
-from . import BotKind, UnknownBot
+from . import BotKind, build_kind
 
 
 class RandomBot:
@@ -192,10 +193,7 @@ def make_bot(kind: str, seat: int, seed: int) -> RandomBot | HeuristicBot:
     """A bot of ``kind`` (random / heuristic / belief / search, :mod:`game.bots.collusion_belief`)."""
     from .collusion_belief import BeliefBot, SearchBot
 
-    makers: dict[str, type[RandomBot] | type[HeuristicBot]] = {
-        BotKind.RANDOM.value: RandomBot, BotKind.HEURISTIC.value: HeuristicBot,
-        BotKind.BELIEF.value: BeliefBot, BotKind.SEARCH.value: SearchBot,
+    makers: dict[BotKind, Callable[[int, int], RandomBot | HeuristicBot]] = {
+        BotKind.RANDOM: RandomBot, BotKind.HEURISTIC: HeuristicBot, BotKind.BELIEF: BeliefBot, BotKind.SEARCH: SearchBot,
     }
-    if kind not in makers:
-        raise UnknownBot(f"unknown collusion bot kind {kind!r}")
-    return makers[kind](seat, seed)
+    return build_kind("collusion", makers, kind, seat, seed)

@@ -27,6 +27,7 @@ A = TypeVar("A")
 A_in = TypeVar("A_in", contravariant=True)
 
 EXPLORATION = 0.7  # UCB1 constant for rewards in [0, 1]
+PRIOR_VISITS = 2  # a prior value counts as this many rollouts that scored it
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +48,7 @@ class SearchBudget:
 
 
 # iterations per decision at 6 seats; default_budget() scales them down for larger tables
-BASE_ITERATIONS: dict[str, int] = {"collusion": 48, "speakeasy": 32, "cheating_moth": 6}
+BASE_ITERATIONS: dict[str, int] = {"collusion": 48, "speakeasy": 32, "cheating_moth": 8}
 _budget_override: dict[str, SearchBudget] = {}
 
 
@@ -86,8 +87,11 @@ class Stats:
     reward: list[float]
 
     @classmethod
-    def empty(cls, n: int) -> Stats:
-        return cls([0] * n, [0.0] * n)
+    def empty(cls, n: int, prior: Sequence[float] | None = None) -> Stats:
+        """No visits yet — or, with ``prior`` (values in [0, 1]), :data:`PRIOR_VISITS` pretend ones."""
+        if prior is None:
+            return cls([0] * n, [0.0] * n)
+        return cls([PRIOR_VISITS] * n, [PRIOR_VISITS * p for p in prior])
 
     def pick(self, total: int) -> int:
         """UCB1: an unvisited candidate first, else the best mean plus exploration bonus."""
@@ -104,15 +108,16 @@ class Stats:
                    key=lambda i: (self.visits[i], self.reward[i] / max(1, self.visits[i]), -i))
 
 
-def search(problem: Problem[A], candidates: Sequence[A], budget: SearchBudget, rng: random.Random) -> A:
+def search(problem: Problem[A], candidates: Sequence[A], budget: SearchBudget, rng: random.Random,
+           prior: Sequence[float] | None = None) -> A:
     """The candidate chosen by ``budget.iterations`` ISMCTS iterations (a pure function of the
-    problem, the candidates and ``rng``'s state)."""
+    problem, the candidates and ``rng``'s state); ``prior`` optionally seeds each candidate's value."""
     if len(candidates) == 1:
         return candidates[0]
-    stats = Stats.empty(len(candidates))
+    stats = Stats.empty(len(candidates), prior)
     for it in range(budget.iterations):
         state = problem.determinise(rng)
-        i = stats.pick(it)
+        i = stats.pick(it + (PRIOR_VISITS * len(candidates) if prior is not None else 0))
         stats.visits[i] += 1
         stats.reward[i] += problem.rollout(state, candidates[i], rng)
     return candidates[stats.best()]

@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..rules.speakeasy import ENGINE, ChooseSubject, Continue, Identity, Phase, Point
-from . import BotKind, UnknownBot
+from . import BotKind, build_kind
 
 TIE_BREAK_CREDIT = 0.1  # S13: a correct point is worth a little even when it scores nothing
 SELF_REVEAL_COST = {Identity.INFORMANT: 2, Identity.CITIZEN: 1}  # S12 bonus lost when revealed
@@ -167,11 +167,7 @@ def make_bot(kind: str, seat: int, seed: int) -> SpeakeasyBot:
     ``belief`` and ``search`` live in :mod:`game.bots.speakeasy_belief`."""
     from .speakeasy_belief import BeliefBot, SearchBot
 
-    try:
-        bot_kind = BotKind(kind)
-    except ValueError:
-        raise UnknownBot(f"unknown bot kind {kind!r} for speakeasy") from None
     makers: dict[BotKind, type[SpeakeasyBot]] = {
         BotKind.RANDOM: RandomBot, BotKind.HEURISTIC: HeuristicBot, BotKind.BELIEF: BeliefBot, BotKind.SEARCH: SearchBot,
     }
-    return makers[bot_kind](seat, seed)
+    return build_kind("speakeasy", makers, kind, seat, seed)
