@@ -11,7 +11,8 @@ seats in odd games) and prints one line::
 
 The win share is the upper level's share of the wins (a shared win split), the ± is the 95 %
 normal interval of that mean, and the move times are the upper level's ``choose`` calls that
-returned an action, on this machine, under whatever else runs on it. ``--iterations`` sets the
+returned an action, on this machine, by the wall clock under whatever else runs on it and (in
+brackets) by this process's CPU time — what one free core would take. ``--iterations`` sets the
 search budget (default: :func:`game.bots.search.default_budget`); ``--selfplay`` games of
 ``search`` against itself give the seat balance (Collusion: win share by seat; Speakeasy:
 Informant vs Citizen win rate per player), and ``--timing-games`` search self-play games at 12
@@ -44,16 +45,17 @@ PAIRINGS = ((BotKind.HEURISTIC, BotKind.RANDOM), (BotKind.BELIEF, BotKind.HEURIS
 class Timed:
     """A bot whose every ``choose`` that returns an action is timed (everything else passes through)."""
 
-    def __init__(self, inner: Any, samples: list[float]) -> None:
-        self.inner, self.samples = inner, samples
+    def __init__(self, inner: Any, samples: list[float], cpu: list[float] | None = None) -> None:
+        self.inner, self.samples, self.cpu = inner, samples, cpu if cpu is not None else []
         self.seat = inner.seat
         self.uses_view = uses_view(inner)
 
     def choose(self, view: Any, legal: list[Any]) -> Any:
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         action = self.inner.choose(view, legal)
         if action is not None:
             self.samples.append((time.perf_counter() - started) * 1000)
+            self.cpu.append((time.process_time() - cpu) * 1000)
         return action
 
     def think_ms(self) -> int:
@@ -71,20 +73,25 @@ class Pairing:
     lower: BotKind
     scores: list[float] = field(default_factory=list)
     move_ms: list[float] = field(default_factory=list)
+    move_cpu_ms: list[float] = field(default_factory=list)
     seconds: float = 0.0
 
     def line(self) -> str:
         n = len(self.scores)
         mean = sum(self.scores) / n
         ci = 1.96 * statistics.pstdev(self.scores) / math.sqrt(n) if n > 1 else float("nan")
-        ms = sorted(self.move_ms) or [0.0]
         return (f"{self.game}: {self.upper.value} vs {self.lower.value}: win share {mean:.2f} ± {ci:.2f} "
-                f"({n} games), move p50/p99 {_pct(ms, 0.5):.1f}/{_pct(ms, 0.99):.1f} ms "
+                f"({n} games), move p50/p99 {_p50_p99(self.move_ms)} ms (CPU {_p50_p99(self.move_cpu_ms)} ms) "
                 f"[{self.seconds:.0f} s]")
 
 
 def _pct(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))]
+
+
+def _p50_p99(values: list[float]) -> str:
+    ordered = sorted(values) or [0.0]
+    return f"{_pct(ordered, 0.5):.1f}/{_pct(ordered, 0.99):.1f}"
 
 
 def play_pairing(game: str, upper: BotKind, lower: BotKind, games: int, seed: int) -> Pairing:
@@ -99,7 +106,7 @@ def play_pairing(game: str, upper: BotKind, lower: BotKind, games: int, seed: in
         for seat in range(players):
             kind = upper if seat in upper_seats else lower
             bot = make_bot(game, kind, seat, bot_seed(seed, index, seat))
-            bots.append(Timed(bot, result.move_ms) if seat in upper_seats else bot)
+            bots.append(Timed(bot, result.move_ms, result.move_cpu_ms) if seat in upper_seats else bot)
         outcome = play_game(engine, settings, players, game_seed(seed, index), bots)
         winners = outcome.winners
         result.scores.append(sum(1 for w in winners if w in upper_seats) / len(winners) if winners else 0.5)
@@ -107,15 +114,16 @@ def play_pairing(game: str, upper: BotKind, lower: BotKind, games: int, seed: in
     return result
 
 
-def selfplay(game: str, games: int, seed: int, players: int) -> tuple[list[float], list[float]]:
-    """Search against itself: per seat win share, and the move times."""
+def selfplay(game: str, games: int, seed: int, players: int) -> tuple[list[float], list[float], list[float]]:
+    """Search against itself: per seat win share, and the move times (wall, CPU)."""
     engine = get_engine(game)
     settings = engine.default_settings(None)
     wins = [0.0] * players
     times: list[float] = []
+    cpu: list[float] = []
     informant_wins = citizen_wins = informants = citizens = 0.0
     for index in range(games):
-        bots = [Timed(make_bot(game, BotKind.SEARCH, s, bot_seed(seed, index, s)), times) for s in range(players)]
+        bots = [Timed(make_bot(game, BotKind.SEARCH, s, bot_seed(seed, index, s)), times, cpu) for s in range(players)]
         outcome = play_game(engine, settings, players, game_seed(seed, index), bots)
         for w in outcome.winners:
             wins[w] += 1 / len(outcome.winners)
@@ -132,7 +140,7 @@ def selfplay(game: str, games: int, seed: int, players: int) -> tuple[list[float
         print(f"{game}: search self-play ({games} games, {players} players): win rate per Informant "
               f"{informant_wins / max(1, informants):.2f}, per Citizen {citizen_wins / max(1, citizens):.2f} "
               f"(even: {1 / players:.2f})")
-    return [w / max(1, games) for w in wins], times
+    return [w / max(1, games) for w in wins], times, cpu
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -153,15 +161,14 @@ def main(argv: list[str] | None = None) -> int:
             if (upper, lower) in wanted and args.games > 0:
                 print(play_pairing(game, upper, lower, args.games, args.seed).line(), flush=True)
         if args.selfplay:
-            shares, _ = selfplay(game, args.selfplay, args.seed, GAMES[game])
+            shares, _, _ = selfplay(game, args.selfplay, args.seed, GAMES[game])
             if game != "speakeasy":
                 print(f"{game}: search self-play ({args.selfplay} games, {GAMES[game]} players) win share by seat: "
                       + " ".join(f"{s + 1}:{x:.2f}" for s, x in enumerate(shares)), flush=True)
         if args.timing_games:
-            _, times = selfplay(game, args.timing_games, args.seed + 1, LARGEST[game])
-            ms = sorted(times) or [0.0]
-            print(f"{game}: search move at {LARGEST[game]} seats: p50/p99 {_pct(ms, 0.5):.1f}/{_pct(ms, 0.99):.1f} ms "
-                  f"({len(ms)} moves)", flush=True)
+            _, times, cpu = selfplay(game, args.timing_games, args.seed + 1, LARGEST[game])
+            print(f"{game}: search move at {LARGEST[game]} seats: p50/p99 {_p50_p99(times)} ms "
+                  f"(CPU {_p50_p99(cpu)} ms; {len(times)} moves)", flush=True)
         set_default_budget(game, None)
     return 0
 
