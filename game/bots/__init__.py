@@ -7,6 +7,12 @@
 Players pick a :class:`Level` (easy / normal / hard, labels ``bot.level.*``); :data:`LEVEL_KIND`
 maps it to the kind chosen by measurement (``bench/bench_bots.py``, figures in ``docs/balance.md``).
 
+A ``search`` bot's ``choose`` is still one plain, pure call: it spends a counted budget
+(:class:`game.bots.search.SearchBudget`; ``SearchBot(seat, seed, budget)`` or
+:func:`game.bots.search.set_default_budget`) and touches nothing shared, so the session may run it
+in an executor off the table's loop. Its default budget keeps a move's p99 under 200 ms of CPU at
+12 seats.
+
 A bot sees only what its seat may see (``view(state, seat)``) and the legal actions; it is
 deterministic for a seed (its own ``random.Random`` — bots are not engines, so that is allowed).
 """
