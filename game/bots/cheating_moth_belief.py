@@ -172,8 +172,8 @@ def determinise(view: Mapping[str, Any], me: int, rng: random.Random) -> State:
 
 
 class MothProblem:
-    """One turn's play: determinise, play the candidate, the rest of the round by heuristic
-    players on the virtual clock; score this round's penalties (fewer is better)."""
+    """One turn's play: determinise, play the candidate, the rest of the round by belief players
+    (they cheat as this bot expects the table to) on the virtual clock; score the penalties."""
 
     def __init__(self, view: Mapping[str, Any], me: int) -> None:
         self.view, self.me = view, me
@@ -188,7 +188,7 @@ class MothProblem:
         state = ENGINE.apply(state, self.me, action)[0]
         run = _Run(ENGINE, state, 0, HORIZON_ACTIONS, None, None)
         with contextlib.suppress(SimulationError):  # the horizon: score the hands as they stand
-            _play_clocked(run, [HeuristicBot(s, rng.getrandbits(32)) for s in range(state.n)])
+            _play_clocked(run, [BeliefBot(s, rng.getrandbits(32)) for s in range(state.n)])
         end = run.state
         if end.last_round is not None and end.phase is not Phase.PLAY:
             points = [float(p) for p in end.last_round.points]
