@@ -48,7 +48,7 @@ class SearchBudget:
 
 
 # iterations per decision at 6 seats; default_budget() scales them down for larger tables
-BASE_ITERATIONS: dict[str, int] = {"collusion": 48, "speakeasy": 32, "cheating_moth": 8}
+BASE_ITERATIONS: dict[str, int] = {"collusion": 192, "speakeasy": 32, "cheating_moth": 8}
 _budget_override: dict[str, SearchBudget] = {}
 
 
