@@ -1,12 +1,14 @@
 """Collusion bots: ``random`` (a random legal card, then lock) and ``heuristic`` (reads the bar
 counts and past reveals, joins the likely majority, ambushes when it is probably the target, picks
-in the showdown from what it believes the other survivor will do).
+in the showdown from what it believes the other survivor will do); ``belief`` and ``search`` build
+on it in :mod:`game.bots.collusion_belief`.
 
 Bots see only their seat's view and the legal actions; each owns a ``random.Random(seed)``.
 """
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,7 +23,7 @@ from ..rules.collusion import (
     Vote,
     showdown_payout,
 )
-from . import Bot, BotKind, UnknownBot
+from . import Bot, BotKind, build_kind
 
 
 class RandomBot(Bot):
@@ -188,8 +190,10 @@ class HeuristicBot(Bot):
 
 
 def make_bot(kind: str, seat: int, seed: int) -> RandomBot | HeuristicBot:
-    if kind == BotKind.RANDOM.value:
-        return RandomBot(seat, seed)
-    if kind == BotKind.HEURISTIC.value:
-        return HeuristicBot(seat, seed)
-    raise UnknownBot(f"unknown collusion bot kind {kind!r}")
+    """A bot of ``kind`` (random / heuristic / belief / search, :mod:`game.bots.collusion_belief`)."""
+    from .collusion_belief import BeliefBot, SearchBot
+
+    makers: dict[BotKind, Callable[[int, int], RandomBot | HeuristicBot]] = {
+        BotKind.RANDOM: RandomBot, BotKind.HEURISTIC: HeuristicBot, BotKind.BELIEF: BeliefBot, BotKind.SEARCH: SearchBot,
+    }
+    return build_kind("collusion", makers, kind, seat, seed)
