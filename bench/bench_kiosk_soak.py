@@ -106,6 +106,12 @@ class Phones:
     def claim_answered(self, claim: Any, record: Any) -> None:
         pass
 
+    def claim_ended(self, claim: Any, why: Any) -> None:
+        pass
+
+    def claims_changed(self) -> None:
+        pass
+
     def join(self, game: str, seed: int) -> None:
         desc = catalog.get(game)
         for seat, name in enumerate(NAMES[:PHONES]):

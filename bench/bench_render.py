@@ -150,7 +150,8 @@ def bench_frames(size: tuple[int, int], frames: int, game: str = "collusion") ->
     import pygame
 
     from game.render.app import Screen
-    from game.render.tapes import busiest_reveal, speakeasy_busiest_reveal
+    from game.render.games.collusion.tapes import busiest_reveal
+    from game.render.games.speakeasy.tapes import speakeasy_busiest_reveal
 
     window = pygame.display.set_mode(size)
     before, after = (speakeasy_busiest_reveal if game == "speakeasy" else busiest_reveal)(12, "en")

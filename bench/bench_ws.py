@@ -492,6 +492,12 @@ class Encoder:
     def claim_answered(self, claim: Any, record: Any) -> None:
         pass
 
+    def claim_ended(self, claim: Any, why: Any) -> None:
+        pass
+
+    def claims_changed(self) -> None:
+        pass
+
     def notice(self, code: Any) -> None:
         pass
 

@@ -125,7 +125,14 @@ def run_table(config: TableConfig) -> int:
             _stop_supervision(notifier, watchdog)
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     quiet_audio()
-    from .kiosk.supervise import SupervisedRuntime
+    from .kiosk.display import NoDisplay, choose_video_driver
+    from .kiosk.supervise import ExitStatus, SupervisedRuntime
+
+    try:
+        choose_video_driver()  # before the server starts: kmsdrm, then x11/wayland, or one clear line
+    except NoDisplay as exc:
+        print(f"tabletop: {exc}", file=sys.stderr, flush=True)
+        return ExitStatus.NO_DISPLAY
     from .render.app import run_window
 
     runtime = TableRuntime(config)
@@ -189,9 +196,19 @@ def _kiosk_log_file(config: TableConfig) -> None:
 
     limits = config.kiosk.disk if config.kiosk is not None else DiskLimits()
     try:
-        logging.getLogger().addHandler(rotating_log(config.data_dir, limits))
+        handler = rotating_log(config.data_dir, limits)
     except OSError as exc:
         print(f"tabletop: cannot write the log in {config.data_dir}: {exc}", file=sys.stderr)
+        return
+    # the file gets the table's INFO lines (start, resume, hand-over) and up; the terminal keeps
+    # the level -v chose (with the root at WARNING the file stayed empty all day)
+    root = logging.getLogger()
+    for console in root.handlers:
+        if console.level == logging.NOTSET:
+            console.setLevel(root.level)
+    handler.setLevel(logging.INFO)
+    root.setLevel(min(root.level, logging.INFO))
+    root.addHandler(handler)
 
 
 if __name__ == "__main__":

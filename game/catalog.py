@@ -1,8 +1,11 @@
 """The game catalog: one :class:`GameDescriptor` per game and per variant, the one registry the
 session, the server, the screen and the phone app read.
 
-Adding a game = its files (engine, bots, screen, phone module, strings, how-to-play slides) and one line in
-:data:`CATALOG`. Nothing else branches on a game's name. Module paths are resolved lazily, so
+Adding a game = its files (engine, bots, screen with its scripted moments, phone module, strings,
+how-to-play slides) and one line in :data:`CATALOG`. Nothing else branches on a game's name: its
+settings menus come from its engine's ``settings_schema()``, its phone words from its own
+``phone_strings`` files. A game kept outside the tree (a plug-in: ``tests/conformance/toygame``) names
+its ``folder``, where its phone module and string files are. Module paths are resolved lazily, so
 importing the catalog imports no game (and no pygame).
 
 Tests register extra games (a toy game) with :func:`register`; :func:`unregister` takes them off.
@@ -17,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from game.bots import Bot, BotKind
     from game.howto import Slide
+    from game.render.moments import Tapes
     from game.rules.base import GameEngine
 
 
@@ -55,6 +59,9 @@ class GameDescriptor:
     title_key: str  # i18n key of the game's name (in the "screen" and "web" domains)
     views: str = ""  # the page of its views, actions and events, from the repository root ("" = docs/views/<id>.md)
     howto: str = ""  # "game.howto.collusion:SLIDES": its how-to-play slides, pure data ("" = none)
+    tapes: str = ""  # its scripted moments, "<screen>.tapes:TAPES" ("" = that; game/render/tapes.py)
+    phone_strings: tuple[str, ...] = ()  # i18n domains of its phone's words ("web_collusion"), served with "web"
+    folder: str = ""  # a plug-in's own folder (its phone module and string files), else game/web/js/ and game/i18n/
 
     @property
     def views_doc(self) -> str:
@@ -63,6 +70,11 @@ class GameDescriptor:
     def how_to_play(self) -> tuple[Slide, ...]:
         """The explanation the TV plays before the game's first round (``game/howto``)."""
         return _resolve(self.howto) if self.howto else ()
+
+    def load_tapes(self) -> Tapes:
+        """The game's scripted moments (screenshots, scene tests, the README's pictures): a
+        :class:`game.render.moments.Tapes` in its screen package (imports pygame)."""
+        return _resolve(self.tapes or f"{self.screen}.tapes:TAPES")
 
     def load_engine(self) -> GameEngine:
         return _resolve(self.engine)
@@ -89,7 +101,7 @@ def _table_game(game: str, strings: tuple[str, ...]) -> GameDescriptor:
     return GameDescriptor(
         id=game, family=game, mode=Mode.TABLE, engine=f"game.rules.{game}:ENGINE",
         bots=f"game.bots.{game}:make_bot", screen=f"game.render.games.{game}", phone=f"games/{game}.js",
-        strings=strings, title_key=f"game.{game}", howto=f"game.howto.{game}:SLIDES",
+        strings=strings, title_key=f"game.{game}", howto=f"game.howto.{game}:SLIDES", phone_strings=(f"web_{game}",),
     )
 
 
@@ -103,7 +115,7 @@ CATALOG: tuple[GameDescriptor, ...] = (
         bots=None,  # the cards are physical: a bot cannot hold, play or count them
         screen="game.render.games.cheating_moth_companion", phone="games/cheating_moth_companion.js",
         strings=("screen_cheating_moth_companion",), title_key="game.cheating_moth_companion",
-        howto="game.howto.cheating_moth_companion:SLIDES",
+        howto="game.howto.cheating_moth_companion:SLIDES", phone_strings=("web_cheating_moth", "web_cheating_moth_companion"),
     ),
     GameDescriptor(
         id="collusion_companion", family="collusion", mode=Mode.COMPANION,
@@ -111,7 +123,7 @@ CATALOG: tuple[GameDescriptor, ...] = (
         bots="game.bots.collusion_companion:make_bot",  # digital gold only: a bot holds no real bars
         screen="game.render.games.collusion_companion", phone="games/collusion_companion.js",
         strings=("screen", "screen_collusion_companion"), title_key="game.collusion_companion",
-        howto="game.howto.collusion_companion:SLIDES",
+        howto="game.howto.collusion_companion:SLIDES", phone_strings=("web_collusion", "web_collusion_companion"),
     ),
     GameDescriptor(
         id="speakeasy_companion", family="speakeasy", mode=Mode.COMPANION,
@@ -119,7 +131,7 @@ CATALOG: tuple[GameDescriptor, ...] = (
         bots=None,  # the clues describe the real people at the table: a bot can be neither described nor point
         screen="game.render.games.speakeasy_companion", phone="games/speakeasy_companion.js",
         strings=("screen", "screen_speakeasy_companion"), title_key="game.speakeasy_companion",
-        howto="game.howto.speakeasy_companion:SLIDES",
+        howto="game.howto.speakeasy_companion:SLIDES", phone_strings=("web_speakeasy", "web_speakeasy_companion"),
     ),
 )
 
@@ -147,6 +159,22 @@ def games(mode: Mode | None = None) -> tuple[GameDescriptor, ...]:
 
 def ids(mode: Mode | None = None) -> tuple[str, ...]:
     return tuple(d.id for d in games(mode))
+
+
+def default_game() -> str:
+    """The game a table starts with when its configuration names none: the catalog's first table game."""
+    return games(Mode.TABLE)[0].id
+
+
+def phone_domains() -> tuple[str, ...]:
+    """The games' phone string domains (each once, in catalog order): the table serves them with
+    the shared ``web`` words as one object per language (``/i18n/<lang>.json``)."""
+    return tuple(dict.fromkeys(domain for d in games() for domain in d.phone_strings))
+
+
+def folders() -> tuple[str, ...]:
+    """The plug-in games' own folders (where their phone modules and string files are)."""
+    return tuple(d.folder for d in games() if d.folder)
 
 
 def variant(game_id: str, mode: Mode) -> GameDescriptor:

@@ -38,11 +38,15 @@ class RecordedAction:
         return out
 
 
+HUMAN = "human"  # a player's kind: a person at a phone
+UNKNOWN = "unknown"  # an archived game whose seats' kinds were never saved (never guessed as "human")
+
+
 @dataclass(frozen=True, slots=True)
 class PlayerInfo:
     seat: int
     name: str = ""
-    kind: str = "human"  # "human" or "bot:<kind>"
+    kind: str = HUMAN  # HUMAN, "bot:<kind>", or UNKNOWN (an archived game whose seats were not recorded)
 
     def to_json(self) -> dict[str, JSON]:
         return {"seat": self.seat, "name": self.name, "kind": self.kind}

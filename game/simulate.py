@@ -279,8 +279,7 @@ def _judge_race(run: _Run, bots: Sequence[Bot], now: int, race: RaceRequest) -> 
     judge = RaceJudge()
     judge.arm(race.key, race.eligible, now, race.timeout_ms, mode=race.mode, settle_ms=SETTLE_MS)
     for seat in sorted(race.eligible):
-        ask = getattr(bots[seat], "race_press", None)
-        if callable(ask) and ask(run.engine.view(run.state, seat)) is not None:
+        if bots[seat].race_press(run.engine.view(run.state, seat)) is not None:
             judge.press(Press(seat, float(now + max(0, int(bots[seat].think_ms()))), PressSource.BOT))
     due = judge.decides_at()
     return math.ceil(due), race.on_result(judge.result(due).presses())

@@ -37,7 +37,9 @@ def test_entry_names_files_that_exist(desc: catalog.GameDescriptor):
         for domain in desc.strings:
             assert load(lang, domain), f"{desc.id}: no {domain} strings in {lang}"
         assert desc.title_key in load(lang, "screen"), f"{desc.id}: no screen title in {lang}"
-        assert desc.title_key in load(lang, "web"), f"{desc.id}: no phone title in {lang}"
+        for domain in desc.phone_strings:
+            assert load(lang, domain), f"{desc.id}: no {domain} phone strings in {lang}"
+        assert desc.title_key in load(lang, desc.phone_strings[-1]), f"{desc.id}: no phone title in {lang}"
 
 
 @pytest.mark.parametrize("desc", [d for d in ENTRIES if d.has_bots], ids=lambda d: d.id)

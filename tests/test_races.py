@@ -151,11 +151,12 @@ def test_wire_form_for_the_result_screen():
     assert secret == {k: v for k, v in wire.items() if k not in ("missing", "timed_out")} | {"false_starts": []}
 
 
-def test_the_engine_gets_the_counted_presses_in_whole_ms_since_the_start():
+def test_M16_the_engine_gets_the_counted_presses_since_the_start_at_full_precision():
     judge = armed(seats=(0, 1, 2), at=1000.0)
-    judge.press(Press(2, 1250.4, A, 0.25))
+    judge.press(Press(2, 1250.4, A, 0.25, clock="board", resolution_ms=0.05))
     judge.press(Press(0, 1100.6, P, 4.1))
-    assert [(p.seat, p.t_ms, p.error_ms) for p in judge.result().presses()] == [(0, 101, 5), (2, 250, 1)]
+    got = [(p.seat, p.t_ms, p.error_ms, p.clock, p.resolution_ms) for p in judge.result().presses()]
+    assert got == [(0, pytest.approx(100.6), 4.1, "", 0.0), (2, pytest.approx(250.4), 0.25, "board", 0.05)]
     assert judge.decides_at() == 1000.0 + 5000.0  # seat 1 has not pressed: the timeout
     judge.press(Press(1, 1300.0, A))
     assert judge.decides_at() == 1300.0 + 150.0  # everyone pressed: the settle after the last
@@ -253,7 +254,7 @@ def test_the_floor_judges_a_request_once_and_hands_the_engine_the_presses():
     vt.advance(149)
     assert decided == []  # the settle after the last press
     vt.advance(1)
-    assert [(p.seat, p.t_ms, p.error_ms) for p in decided[0]] == [(1, 40, 3), (0, 50, 0)]
+    assert [(p.seat, p.t_ms, p.error_ms) for p in decided[0]] == [(1, 40, 2.5), (0, 50, 0)]  # full precision (M16)
     assert lamps.calls == [("arm", "k1"), ("end",)]
     floor.sync(request, {}, lambda seat: None)  # the engine still asks for it (it refused the result)
     assert floor.current is None and lamps.calls == [("arm", "k1"), ("end",)]

@@ -1,7 +1,7 @@
-"""The README's pictures (``python3 tools/screenshots.py --readme``): the TV lobby, a Collusion
-reveal and a Cheating Moth race result drawn headless, and a phone's hand in Debian's Chromium
-(Playwright, ``/usr/bin/chromium``; never a downloaded browser) against a real table on loopback.
-Written to ``docs/images/``."""
+"""The README's pictures (``python3 tools/screenshots.py --readme``): the TV moments each catalog
+game's tapes name (``Tapes.readme``) drawn headless, and the phone pages they name
+(``Tapes.phone``) in Debian's Chromium (Playwright, ``/usr/bin/chromium``; never a downloaded
+browser) against a real table on loopback. Written to ``docs/images/``."""
 from __future__ import annotations
 
 import tempfile
@@ -10,6 +10,9 @@ from pathlib import Path
 
 import pygame
 
+from game import catalog
+from game.render.tapes import PhoneShot
+
 IMAGES = Path(__file__).resolve().parent.parent / "docs" / "images"
 TV_SIZE = (1280, 720)
 CHROMIUM = "/usr/bin/chromium"
@@ -17,36 +20,35 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-c
 
 
 def tv_pictures(render: Callable[..., pygame.Surface], out: Path = IMAGES) -> list[Path]:
-    from game.render.tapes import moments, moth_moments
-
-    wanted = {("collusion", "01_lobby"): "tv_lobby.png", ("collusion", "05_reveal"): "tv_reveal.png",
-              ("cheating_moth", "m12_mosquito_result"): "tv_race_result.png"}
     written = []
-    for game, make in (("collusion", moments), ("cheating_moth", moth_moments)):
-        for moment in make("en"):
-            name = wanted.get((game, moment.name))
+    for desc in catalog.games():
+        tapes = desc.load_tapes()
+        if not tapes.readme:
+            continue
+        for moment in tapes.moments("en"):
+            name = tapes.readme.get(moment.name)
             if name:
                 pygame.image.save(render(moment, TV_SIZE), str(out / name))
                 written.append(out / name)
     return written
 
 
-def phone_hand(out: Path = IMAGES) -> Path:
-    """A Cheating Moth hand, face up, on a 360×640 phone."""
+def phone_picture(game: str, shot: PhoneShot, out: Path = IMAGES) -> Path:
+    """The phone page ``shot`` names, of ``game``, on a 360×640 phone."""
     from playwright.sync_api import sync_playwright
 
     from game.config import TableConfig
     from game.server.runtime import TableRuntime
 
-    path = out / "phone_hand.png"
+    path = out / shot.file
     with tempfile.TemporaryDirectory(prefix="tabletop-pictures-") as tmp:
         config = TableConfig(host="127.0.0.1", port=0, data_dir=Path(tmp), new=True, headless=True,
-                             admin_pin="2468", seed=20261201, game="cheating_moth")
-        runtime = TableRuntime(config, bot_delay_scale=50.0)  # bots wait: the hand stays as dealt
+                             admin_pin="2468", seed=20261201, game=game)
+        runtime = TableRuntime(config, bot_delay_scale=50.0)  # bots wait: the page stays as dealt
         runtime.start()
         runtime.wait_ready()
         try:
-            runtime.call(lambda s: s.host_command({"command": "set_seats", "count": 4}))
+            runtime.call(lambda s: s.host_command({"command": "set_seats", "count": shot.seats}))
             token = runtime.snapshot().seats[0].url.split("/s/", 1)[1]
             with sync_playwright() as pw:
                 browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
@@ -57,9 +59,10 @@ def phone_hand(out: Path = IMAGES) -> Path:
                 page.click("[data-testid=name-go]")
                 page.wait_for_selector("[data-testid=me-card]")
                 runtime.call(lambda s: s.host_command({"command": "start"}))
-                page.wait_for_selector("[data-testid=hand-card-peek]")
-                page.click("[data-testid=hand-card-peek]")
-                page.wait_for_selector("[data-testid=hand-card-hide]")
+                for testid in shot.clicks:
+                    page.wait_for_selector(f"[data-testid={testid}]")
+                    page.click(f"[data-testid={testid}]")
+                page.wait_for_selector(f"[data-testid={shot.shown}]")
                 page.screenshot(path=str(path), animations="disabled")
                 browser.close()
         finally:
@@ -70,5 +73,8 @@ def phone_hand(out: Path = IMAGES) -> Path:
 def write_readme_pictures(render: Callable[..., pygame.Surface], out: Path = IMAGES) -> int:
     out.mkdir(parents=True, exist_ok=True)
     written = tv_pictures(render, out)
-    written.append(phone_hand(out))
+    for desc in catalog.games():
+        shot = desc.load_tapes().phone
+        if shot is not None:
+            written.append(phone_picture(desc.id, shot, out))
     return len(written)

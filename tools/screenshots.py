@@ -1,10 +1,9 @@
 #!/usr/bin/env python3
-"""Play scripted games headless (real sessions on virtual time, no server: ``game/render/tapes.py``
-and ``companion_tapes.py``) and write a PNG of every scene in Persian, Thai and English at 1280×720
-and 1920×1080 (the three table games and their companions by default; ``--size 3840x2160`` for 4K).
+"""Play scripted games headless (real sessions on virtual time, no server: each catalog game's
+tapes, ``game/render/games/<id>/tapes.py``) and write a PNG of every scene in Persian, Thai and
+English at 1280×720 and 1920×1080 (every game of the catalog by default; ``--size 3840x2160`` for 4K).
 
-    python3 tools/screenshots.py [--out out/screenshots] [--game collusion speakeasy cheating_moth] [--lang fa th en]
-                                 [--size 1280x720 ...]
+    python3 tools/screenshots.py [--out out/screenshots] [--game GAME ...] [--lang fa th en] [--size 1280x720 ...]
 """
 from __future__ import annotations
 
@@ -20,15 +19,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import pygame
 
-from game.render import companion_tapes
+from game import catalog
 from game.render.kit.scene import RenderContext
-from game.render.tapes import Moment, moments, moth_moments, play_moment, speakeasy_moments
+from game.render.tapes import Moment, play_moment
 
 DEFAULT_SIZES = ((1280, 720), (1920, 1080))
 LANGS = ("fa", "th", "en")
-GAMES = {"collusion": moments, "speakeasy": speakeasy_moments, "cheating_moth": moth_moments,
-         "cheating_moth_companion": companion_tapes.moth_moments, "collusion_companion": companion_tapes.collusion_moments,
-         "speakeasy_companion": companion_tapes.speakeasy_moments}
 
 
 def render_moment(moment: Moment, size: tuple[int, int], ctx: RenderContext | None = None) -> pygame.Surface:
@@ -47,7 +43,7 @@ def parse_size(text: str) -> tuple[int, int]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default="out/screenshots", type=Path)
-    parser.add_argument("--game", nargs="*", default=list(GAMES), choices=list(GAMES))
+    parser.add_argument("--game", nargs="*", default=list(catalog.ids()), choices=list(catalog.ids()))
     parser.add_argument("--lang", nargs="+", default=list(LANGS), choices=LANGS)
     parser.add_argument("--size", nargs="+", default=[f"{w}x{h}" for w, h in DEFAULT_SIZES])
     parser.add_argument("--kiosk", action="store_true", help="also the kiosk's attract loop and PIN prompt")
@@ -67,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
         count += write_readme_pictures(render_moment)
     for game in args.game:
         for lang in args.lang:
-            for moment in GAMES[game](lang):
+            for moment in catalog.get(game).load_tapes().moments(lang):
                 for size in map(parse_size, args.size):
                     path = args.out / f"{game}_{lang}_{size[0]}x{size[1]}_{moment.name}.png"
                     pygame.image.save(render_moment(moment, size), str(path))

@@ -1,4 +1,5 @@
-"""Cheating Moth players: ``make_bot(kind, seat, seed)`` with kinds ``"random"`` and ``"heuristic"``.
+"""Cheating Moth players: ``make_bot(kind, seat, seed)`` with kinds ``"random"``, ``"heuristic"``,
+``"belief"`` and ``"search"``.
 
 Bots see only their seat's view and legal actions (``docs/views/cheating_moth.md``) and produce
 untimed actions (``t_ms=0``); the session stamps the time. Besides the common Bot protocol
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import enum
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,7 +32,7 @@ from ..rules.cheating_moth import (
     Kind,
     Play,
 )
-from . import UnknownBot
+from . import Bot, BotKind, build_kind
 
 DEFAULT_CHEAT_MS = 1500
 MANY = 4  # what "many" cards (M11) is taken to mean when comparing hand sizes
@@ -59,7 +61,7 @@ def _required(legal: list[Any]) -> list[Any]:
     return [a for a in legal if isinstance(a, (Play, Draw, Give))]
 
 
-class _BaseBot:
+class _BaseBot(Bot):
     uses_view = True
 
     def __init__(self, seat: int, seed: int) -> None:
@@ -277,8 +279,10 @@ class HeuristicBot(_BaseBot):
 
 
 def make_bot(kind: str, seat: int, seed: int) -> RandomBot | HeuristicBot:
-    if kind == "random":
-        return RandomBot(seat, seed)
-    if kind == "heuristic":
-        return HeuristicBot(seat, seed)
-    raise UnknownBot(f"unknown Cheating Moth bot kind {kind!r}; choose 'random' or 'heuristic'")
+    """A bot of ``kind``; ``belief`` and ``search`` live in :mod:`game.bots.cheating_moth_belief`."""
+    from .cheating_moth_belief import BeliefBot, SearchBot
+
+    makers: dict[BotKind, Callable[[int, int], RandomBot | HeuristicBot]] = {
+        BotKind.RANDOM: RandomBot, BotKind.HEURISTIC: HeuristicBot, BotKind.BELIEF: BeliefBot, BotKind.SEARCH: SearchBot,
+    }
+    return build_kind("Cheating Moth", makers, kind, seat, seed)

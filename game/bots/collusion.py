@@ -1,12 +1,14 @@
 """Collusion bots: ``random`` (a random legal card, then lock) and ``heuristic`` (reads the bar
 counts and past reveals, joins the likely majority, ambushes when it is probably the target, picks
-in the showdown from what it believes the other survivor will do).
+in the showdown from what it believes the other survivor will do); ``belief`` and ``search`` build
+on it in :mod:`game.bots.collusion_belief`.
 
 Bots see only their seat's view and the legal actions; each owns a ``random.Random(seed)``.
 """
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,10 +23,10 @@ from ..rules.collusion import (
     Vote,
     showdown_payout,
 )
-from . import BotKind, UnknownBot
+from . import Bot, BotKind, build_kind
 
 
-class RandomBot:
+class RandomBot(Bot):
     """Puts down a uniformly random legal card (target, Ambush, showdown pick or ambush victim),
     then locks it; once locked it waits for the reveal. Needs no view."""
 
@@ -70,7 +72,7 @@ def _focal_seat(view: dict[str, Any]) -> int | None:
 _PRIOR = {"split": 2.0, "steal": 1.5, "take_one": 1.0}
 
 
-class HeuristicBot:
+class HeuristicBot(Bot):
     """Joins the likely majority (the bar leader, recent targets, whoever voted against it),
     ambushes when it expects to be the target (its victim is random, as C10 asks of bots), and in
     the showdown picks by expected bars given what the other survivor played before (or Take one
@@ -188,8 +190,10 @@ class HeuristicBot:
 
 
 def make_bot(kind: str, seat: int, seed: int) -> RandomBot | HeuristicBot:
-    if kind == BotKind.RANDOM.value:
-        return RandomBot(seat, seed)
-    if kind == BotKind.HEURISTIC.value:
-        return HeuristicBot(seat, seed)
-    raise UnknownBot(f"unknown collusion bot kind {kind!r}")
+    """A bot of ``kind`` (random / heuristic / belief / search, :mod:`game.bots.collusion_belief`)."""
+    from .collusion_belief import BeliefBot, SearchBot
+
+    makers: dict[BotKind, Callable[[int, int], RandomBot | HeuristicBot]] = {
+        BotKind.RANDOM: RandomBot, BotKind.HEURISTIC: HeuristicBot, BotKind.BELIEF: BeliefBot, BotKind.SEARCH: SearchBot,
+    }
+    return build_kind("collusion", makers, kind, seat, seed)

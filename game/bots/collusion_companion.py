@@ -7,13 +7,14 @@ from __future__ import annotations
 from typing import Any
 
 from ..rules import collusion as table
+from . import Bot
 from . import collusion as table_bots
 
 
-class CompanionBot:
-    def __init__(self, inner: Any) -> None:
+class CompanionBot(Bot):
+    def __init__(self, inner: Bot) -> None:
         self._inner = inner
-        self.uses_view = getattr(inner, "uses_view", True)
+        self.uses_view = inner.uses_view
 
     def choose(self, view: dict[str, Any] | None, legal: list[Any]) -> Any | None:
         if not legal or any(type(a) not in table.ACTIONS.classes for a in legal):

@@ -1,4 +1,4 @@
-"""Speakeasy bots: ``make_bot(kind, seat, seed)`` with kinds "random" and "heuristic".
+"""Speakeasy bots: ``make_bot(kind, seat, seed)`` with kinds "random", "heuristic", "belief" and "search".
 
 Bots see only their own seat's view (``docs/views/speakeasy.md``) and the legal actions, and
 return one of those legal actions (or None: nothing to do now). A bot cannot look at the people
@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..rules.speakeasy import ENGINE, ChooseSubject, Continue, Identity, Phase, Point
-from . import BotKind, UnknownBot
+from . import Bot, BotKind, build_kind
 
 TIE_BREAK_CREDIT = 0.1  # S13: a correct point is worth a little even when it scores nothing
 SELF_REVEAL_COST = {Identity.INFORMANT: 2, Identity.CITIZEN: 1}  # S12 bonus lost when revealed
@@ -33,7 +33,7 @@ def _as_actions(legal: Sequence[Any]) -> list[Any]:
     return [ENGINE.action_from_wire(a) if isinstance(a, Mapping) else a for a in legal]
 
 
-class SpeakeasyBot(abc.ABC):
+class SpeakeasyBot(Bot, abc.ABC):
     """The shared part: when to act at all. Subclasses pick the subject and the target."""
 
     think_range_ms: tuple[int, int] = (1_000, 3_000)
@@ -163,9 +163,11 @@ class HeuristicBot(SpeakeasyBot):
 
 
 def make_bot(kind: str, seat: int, seed: int) -> SpeakeasyBot:
-    """A Speakeasy bot for ``seat``; ``kind`` is "random" or "heuristic" (:class:`UnknownBot` otherwise)."""
-    try:
-        bot_kind = BotKind(kind)
-    except ValueError:
-        raise UnknownBot(f"unknown bot kind {kind!r} for speakeasy") from None
-    return RandomBot(seat, seed) if bot_kind is BotKind.RANDOM else HeuristicBot(seat, seed)
+    """A Speakeasy bot for ``seat``; ``kind`` is a :class:`BotKind` value (:class:`UnknownBot` otherwise);
+    ``belief`` and ``search`` live in :mod:`game.bots.speakeasy_belief`."""
+    from .speakeasy_belief import BeliefBot, SearchBot
+
+    makers: dict[BotKind, type[SpeakeasyBot]] = {
+        BotKind.RANDOM: RandomBot, BotKind.HEURISTIC: HeuristicBot, BotKind.BELIEF: BeliefBot, BotKind.SEARCH: SearchBot,
+    }
+    return build_kind("speakeasy", makers, kind, seat, seed)

@@ -1,7 +1,6 @@
 """How to play, on the TV: before a game's first round, a short explanation played with the game's
-own scenes (scripted moments of a real game on a real session, ``game/render/tapes.py`` and
-``game/render/companion_tapes.py``), one worked example per key rule, each with a caption in the
-table's language. This package is the plan (pure data, shared by the session, which times the
+own scenes (scripted moments of a real game on a real session: each game's tapes,
+``game/render/tapes.py``), one worked example per key rule, each with a caption in the table's language. This package is the plan (pure data, shared by the session, which times the
 intro, and the screen, which draws it).
 
 A game's slides come through its catalog descriptor (``GameDescriptor.howto``, a lazy
@@ -13,13 +12,10 @@ from dataclasses import dataclass
 
 from game import catalog
 
-TABLE_TAPES = "game.render.tapes"
-COMPANION_TAPES = "game.render.companion_tapes"
-
 
 @dataclass(frozen=True, slots=True)
 class Slide:
-    tape: str  # "module:function" yielding the scripted moments (``fn(language)``); resolved by the screen
+    tape: str  # the catalog game whose scripted moments (its ``tapes``) show the example; resolved by the screen
     moment: str  # the scripted moment showing the example
     caption: str  # the rule in a sentence: a string key in the ``strings`` domain
     rule: str  # the rule id it shows

@@ -1,9 +1,9 @@
 """Cheating Moth's explanation: a play, a cheat, the Guard Bug, a Mosquito race, a round's end."""
 from __future__ import annotations
 
-from . import TABLE_TAPES, Slide
+from . import Slide
 
-TAPE = f"{TABLE_TAPES}:moth_moments"
+TAPE = "cheating_moth"
 
 PLAY = Slide(TAPE, "m03_card_played", "howto.moth.play", "M5", 8.0)
 CHEAT = Slide(TAPE, "m02_tell_trembles", "howto.moth.cheat", "M8", 8.0)

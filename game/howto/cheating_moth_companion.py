@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from . import COMPANION_TAPES, Slide
+from . import Slide
 from . import cheating_moth as table
 
-TAPE = f"{COMPANION_TAPES}:moth_moments"
+TAPE = "cheating_moth_companion"
 DOMAIN = "screen_cheating_moth_companion"
 
 SLIDES: tuple[Slide, ...] = (

@@ -1,9 +1,9 @@
 """Collusion's explanation: a vote, who dies and why, the Ambush, the Final Showdown."""
 from __future__ import annotations
 
-from . import TABLE_TAPES, Slide
+from . import Slide
 
-TAPE = f"{TABLE_TAPES}:moments"
+TAPE = "collusion"
 
 VOTE = Slide(TAPE, "03_table", "howto.collusion.vote", "C7", 8.0)
 TARGET = Slide(TAPE, "09_vote_deaths", "howto.collusion.target", "C8", 8.0)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from . import COMPANION_TAPES, Slide
+from . import Slide
 from . import collusion as table
 
-TAPE = f"{COMPANION_TAPES}:collusion_moments"
+TAPE = "collusion_companion"
 DOMAIN = "screen_collusion_companion"
 
 SLIDES: tuple[Slide, ...] = (

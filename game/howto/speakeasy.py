@@ -1,9 +1,9 @@
 """Speakeasy's explanation: a clue, the pointing, a found Informant, nobody found."""
 from __future__ import annotations
 
-from . import TABLE_TAPES, Slide
+from . import Slide
 
-TAPE = f"{TABLE_TAPES}:speakeasy_moments"
+TAPE = "speakeasy"
 
 CLUE = Slide(TAPE, "s01_choosing", "howto.speakeasy.clue", "S6", 9.0)
 POINT = Slide(TAPE, "s02_pointing", "howto.speakeasy.point", "S7", 9.0)

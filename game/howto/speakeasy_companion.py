@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from . import COMPANION_TAPES, Slide
+from . import Slide
 from . import speakeasy as table
 
-TAPE = f"{COMPANION_TAPES}:speakeasy_moments"
+TAPE = "speakeasy_companion"
 DOMAIN = "screen_speakeasy_companion"
 
 SLIDES: tuple[Slide, ...] = (

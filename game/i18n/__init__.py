@@ -42,15 +42,29 @@ def _check_language(lang: str) -> None:
         raise UnknownLanguage(f"unknown language {lang!r}; choose one of {', '.join(LANGUAGES)}")
 
 
-@cache
 def load(lang: str, domain: str) -> Mapping[str, str]:
-    """All strings of one language and domain (read once, read-only). A missing file is empty."""
+    """All strings of one language and domain (read once, read-only): the file beside this module,
+    else in a plug-in game's own folder (``GameDescriptor.folder``). A missing file is empty."""
+    found = _loaded.get((lang, domain))
+    if found is not None:
+        return found
     _check_language(lang)
     if not domain.isidentifier():
         raise ValueError(f"bad string domain {domain!r}")
-    path = _HERE / f"{domain}_{lang}.json"
-    if not path.exists():
-        return MappingProxyType({})
+    name = f"{domain}_{lang}.json"
+    from game import catalog  # the catalog imports no game: no cycle
+
+    path = next((folder / name for folder in (_HERE, *map(Path, catalog.folders())) if (folder / name).exists()), None)
+    if path is None:
+        return MappingProxyType({})  # not kept: a plug-in registered later may bring it
+    _loaded[(lang, domain)] = strings = _read(path)
+    return strings
+
+
+_loaded: dict[tuple[str, str], Mapping[str, str]] = {}
+
+
+def _read(path: Path) -> Mapping[str, str]:
     data = json.loads(path.read_text(encoding="utf-8"))
     if not isinstance(data, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in data.items()):
         raise ValueError(f"{path.name}: expected an object of strings")

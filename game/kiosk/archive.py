@@ -14,7 +14,7 @@ import math
 import sqlite3
 import time
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -85,6 +85,8 @@ class Archive:
         self.db.executescript(_SCHEMA)
         if "kind" not in {row[1] for row in self.db.execute("PRAGMA table_info(errors)")}:
             self.db.execute(f"ALTER TABLE errors ADD COLUMN kind TEXT NOT NULL DEFAULT '{DEFAULT_KIND}'")
+        if "kinds" not in {row[1] for row in self.db.execute("PRAGMA table_info(games)")}:
+            self.db.execute("ALTER TABLE games ADD COLUMN kinds TEXT")  # JSON: each seat's player kind
         self.run_id: int | None = None
 
     @classmethod
@@ -130,11 +132,21 @@ class Archive:
         return [Run(float(a), float(b), None if c is None else float(c)) for a, b, c in rows]
 
     # -------------------------------------------------------------------------- games
-    def game_started(self, game_no: int, game: str, preset: str | None, seats: int, people: int) -> None:
-        """A game began (``game_no``: the journal's number; a fresh journal counts from 1 again)."""
+    def game_started(self, game_no: int, game: str, preset: str | None, seats: int, people: int,
+                     kinds: Sequence[str] = ()) -> None:
+        """A game began (``game_no``: the journal's number; a fresh journal counts from 1 again).
+        ``kinds``: each seat's player kind at the start ("human" or "bot:<kind>"), kept for its record."""
         with self._tx() as db:
-            db.execute("INSERT INTO games (game_no, game, preset, started_at, seats, people) VALUES (?, ?, ?, ?, ?, ?)",
-                       (game_no, game, preset, self.clock(), seats, people))
+            db.execute("INSERT INTO games (game_no, game, preset, started_at, seats, people, kinds) "
+                       "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       (game_no, game, preset, self.clock(), seats, people, json.dumps(list(kinds)) if kinds else None))
+
+    def kinds(self, game_no: int) -> list[str] | None:
+        """The seats' player kinds saved when the latest game numbered ``game_no`` started (None: not saved)."""
+        row = self.db.execute("SELECT kinds FROM games WHERE game_no = ? ORDER BY id DESC", (game_no,)).fetchone()
+        if row is None or row[0] is None:
+            return None
+        return [str(kind) for kind in json.loads(row[0])]
 
     def game_ended(self, game_no: int, outcome: str, record: GameRecord | None = None) -> None:
         """The latest game numbered ``game_no`` is over (a first outcome and end time stay);

@@ -63,7 +63,7 @@ def record_tape(game: str, language: str, seats: int, seed: int) -> Tape:
     preset = language if language in presets else (presets[0] if presets else None)
     settings = engine.default_settings(preset)
     state = engine.new_game(settings, seats, game_seed(seed, 0))
-    steps = [Step(engine.view(state, None), tuple(engine.events_to_wire(_start_events(engine, state))))]
+    steps = [Step(engine.view(state, None), tuple(engine.events_to_wire(engine.start_events(state))))]
 
     def keep(state: Any, events: list[Any]) -> None:
         steps.append(Step(engine.view(state, None), tuple(engine.events_to_wire(events))))
@@ -100,11 +100,6 @@ class TapeOrders:
             return None
         del self._orders[spec]
         return future.result()
-
-
-def _start_events(engine: Any, state: Any) -> list[Any]:
-    start_events = getattr(engine, "start_events", None)
-    return list(start_events(state)) if callable(start_events) else []
 
 
 @dataclass

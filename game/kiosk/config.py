@@ -6,6 +6,7 @@ nothing is started half-configured. Paths in the file are relative to the file's
 """
 from __future__ import annotations
 
+import ipaddress
 import re
 import tomllib
 from collections.abc import Mapping
@@ -13,22 +14,27 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from game import catalog
 from game.config import LANGUAGES
 from game.rules import GAMES, get_engine
 from game.rules.base import BadSettings
 
 PIN_PATTERN = re.compile(r"[0-9]{6,8}")  # six digits at least: the same floor as a generated PIN
 PORT_RANGE = (1, 65_535)
+HOST_NAME = re.compile(r"(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*")
 IDLE_MINUTES_RANGE = (1, 240)
 SECTIONS: dict[str, tuple[str, ...]] = {
     "venue": ("name", "logo"),
     "table": ("languages", "game", "preset", "volume", "idle_minutes", "how_to_play"),
     "timers": ("attract_after_s", "results_s", "attract_game_s"),
     "house_rules": GAMES,
-    "server": ("port", "data_dir"),
+    "server": ("host", "port", "data_dir"),
     "admin": ("pin",),
     "disk": ("keep_days", "keep_mb", "log_mb", "log_files"),
+    "monitoring": ("metrics_from",),
 }
+MAX_METRICS_FROM = 64
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
 class ConfigError(Exception):
@@ -61,17 +67,19 @@ class KioskConfig:
     path: Path | None = None
     venue: Venue = field(default_factory=Venue)
     languages: tuple[str, ...] = LANGUAGES  # offered, the first is the table's language at start
-    game: str = "collusion"
+    game: str = field(default_factory=catalog.default_game)
     preset: str | None = None  # None: the game's default for the language
     volume: int = 70  # percent
     idle_minutes: int = 10
     how_to_play: bool = True
     timers: Timers = field(default_factory=Timers)
     house_rules: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # game -> wire settings
+    host: str | None = None  # the address phones are given (QR codes, links); None: the LAN address, re-checked
     port: int = 8765
     data_dir: Path | None = None
     admin_pin: str = ""
     disk: DiskLimits = field(default_factory=DiskLimits)
+    metrics_from: tuple[Network, ...] = ()  # addresses that read /metrics without the PIN (a Prometheus server)
 
     @property
     def language(self) -> str:
@@ -175,11 +183,32 @@ def parse_config(data: Mapping[str, Any], reader: _Reader) -> KioskConfig:
         how_to_play=reader.flag(table, "table", "how_to_play", True),
         timers=_timers(reader, reader.section(data, "timers")),
         house_rules=_house_rules(reader, reader.section(data, "house_rules"), game, preset),
+        host=_host(reader, server),
         port=reader.number(server, "server", "port", 8765, *PORT_RANGE),
         data_dir=reader.path_value(server, "server", "data_dir"),
         admin_pin=_pin(reader, admin),
         disk=_disk(reader, reader.section(data, "disk")),
+        metrics_from=_metrics_from(reader, reader.section(data, "monitoring")),
     )
+
+
+def _metrics_from(reader: _Reader, values: Mapping[str, Any]) -> tuple[Network, ...]:
+    """``[monitoring] metrics_from``: addresses or networks, e.g. ``["192.168.1.20", "10.0.0.0/24"]``."""
+    value = values.get("metrics_from", [])
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value) or len(value) > MAX_METRICS_FROM:
+        raise reader.error("monitoring", "metrics_from", f"must be a list of at most {MAX_METRICS_FROM} addresses "
+                           'in quotes, e.g. ["192.168.1.20", "10.0.0.0/24"]')
+    networks = []
+    for text in value:
+        try:
+            networks.append(ipaddress.ip_network(text.strip(), strict=False))
+        except ValueError:
+            raise reader.error("monitoring", "metrics_from", f"{text!r} is not an address or a network "
+                               "(e.g. 192.168.1.20 or 10.0.0.0/24)") from None
+        if networks[-1].prefixlen == 0:
+            raise reader.error("monitoring", "metrics_from", f"{text!r} is every address: name the monitoring "
+                               "server's address (or use the PIN)")
+    return tuple(networks)
 
 
 def _disk(reader: _Reader, values: Mapping[str, Any]) -> DiskLimits:
@@ -214,7 +243,7 @@ def _languages(reader: _Reader, table: Mapping[str, Any]) -> tuple[str, ...]:
 
 
 def _game(reader: _Reader, table: Mapping[str, Any], language: str) -> tuple[str, str | None]:
-    game = reader.text(table, "table", "game", "collusion")
+    game = reader.text(table, "table", "game", catalog.default_game())
     if game not in GAMES:
         raise reader.error("table", "game", f"unknown game {game!r}; choose from {', '.join(GAMES)}")
     if "preset" not in table:
@@ -259,6 +288,25 @@ def _check_rules(reader: _Reader, engine: Any, section: str, key: str | None, se
         engine.settings_from_wire(settings, preset)
     except BadSettings as exc:
         raise reader.error(section, key, str(exc)) from None
+
+
+def _host(reader: _Reader, server: Mapping[str, Any]) -> str | None:
+    """The address phones are given: this computer's address on the café's network, or a name for it."""
+    if "host" not in server:
+        return None
+    host = reader.text(server, "server", "host", "").strip()
+    example = 'e.g. host = "192.168.1.50"'
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        if not HOST_NAME.fullmatch(host) or host.lower() == "localhost" or host.replace(".", "").isdigit():
+            raise reader.error("server", "host", f"must be this computer's address on the café's network, "
+                                                 f"{example}, or its name, not {host!r}") from None
+        return host
+    if address.is_loopback or address.is_unspecified or address.is_multicast:
+        raise reader.error("server", "host", f"{host} cannot be reached from a phone: give this computer's "
+                                             f"address on the café's network, {example}, or leave host out")
+    return host
 
 
 def _pin(reader: _Reader, admin: Mapping[str, Any]) -> str:

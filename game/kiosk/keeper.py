@@ -14,9 +14,9 @@ import logging.handlers
 from pathlib import Path
 from typing import Any
 
-from game.session.arcade import ARCADE_UNPLUGGED
-from game.session.journal import Journal
-from game.session.session import NoticeCode, Session
+from game.records import HUMAN, UNKNOWN
+from game.session.api import ARCADE_UNPLUGGED, Journal, NoticeCode, Session
+from game.session.journal import prune_set_aside
 
 from .archive import Archive, Outcome, archived_record
 from .config import DiskLimits
@@ -72,6 +72,7 @@ class KioskKeeper:
             self.archive.add_error(journal_moved, ErrorKind.JOURNAL_MOVED)
         logging.getLogger().addHandler(self.errors)
         self._close_lost_games()
+        self._resumed_kinds()
         self.tidy()
         self.session.attach(self)
 
@@ -115,22 +116,31 @@ class KioskKeeper:
             self.archive.add_error(text, kind)
 
     def tidy(self) -> None:
-        """Move every game but the table's own out of the journal into the archive, then prune."""
+        """Move every game but the table's own out of the journal into the archive, then prune the
+        archive and the journals set aside as damaged."""
         if self.journal is not None:
             for game_no in _journal_games(self.journal):
                 if game_no != self.session.table.game_no:
                     self._archive_from_journal(game_no)
         self.archive.prune(self.limits)
+        if self.journal is not None:
+            prune_set_aside(self.journal.path.parent, self.limits.keep_days, self.limits.keep_mb, self.archive.clock())
 
     # ------------------------------------------------------------------------- internals
     def _started(self) -> None:
         run, table = self.session.run, self.session.table
         if run is None:
             return
-        kinds = [f"bot:{r.bot.value}" if r.bot is not None else "human" for r in table.offered[: run.n_seats]]
-        self._kinds[run.game_no] = kinds
-        self.archive.game_started(run.game_no, table.game, table.preset, run.n_seats, kinds.count("human"))
+        kinds = self._kinds[run.game_no] = _seat_kinds(self.session)
+        self.archive.game_started(run.game_no, table.game, table.preset, run.n_seats, kinds.count(HUMAN), kinds)
         self.tidy()
+
+    def _resumed_kinds(self) -> None:
+        """A game resumed after a restart: its seats' kinds from the table the journal rebuilt (the
+        archive has them too, unless it started before it kept them)."""
+        run = self.session.run
+        if run is not None and run.game_no == self.session.table.game_no:
+            self._kinds[run.game_no] = self.archive.kinds(run.game_no) or _seat_kinds(self.session)
 
     def _ended(self, outcome: str) -> None:
         """The latest open game ends with ``outcome``; any older open one was lost in a crash."""
@@ -154,12 +164,19 @@ class KioskKeeper:
             return
         actions = [(None if seat is None else int(seat), json.loads(action)) for seat, action in
                    db.execute("SELECT seat, action FROM actions WHERE game_no = ? ORDER BY id", (game_no,))]
-        kinds = self._kinds.pop(game_no, None) or ["human"] * int(row[4])
+        kinds = self._kinds.pop(game_no, None) or self.archive.kinds(game_no) or [UNKNOWN] * int(row[4])
         record = archived_record(str(row[0]), row[1], json.loads(row[2]), int(row[4]), int(row[3]), actions, kinds)
         if not self.archive.knows(game_no):  # played before the keeper ran
-            self.archive.game_started(game_no, str(row[0]), row[1], int(row[4]), kinds.count("human"))
+            self.archive.game_started(game_no, str(row[0]), row[1], int(row[4]), kinds.count(HUMAN), kinds)
         self.archive.game_ended(game_no, Outcome.CRASHED, record)  # the outcome is kept if already set
         _forget_game(self.journal, game_no)
+
+
+def _seat_kinds(session: Session) -> list[str]:
+    """Each seat's player kind in the game in play: "human", or "bot:<kind>"."""
+    run, table = session.run, session.table
+    seats = table.offered[: run.n_seats] if run is not None else table.offered
+    return [f"bot:{r.bot.value}" if r.bot is not None else HUMAN for r in seats]
 
 
 def _journal_games(journal: Journal) -> list[int]:

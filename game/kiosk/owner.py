@@ -1,7 +1,8 @@
 """The owner's page: how the day and the week went, from the archive.
 
 Per game: games played (and finished), average length, players (people, not bots); the table's
-crashes and restarts; the last errors in plain words; every game as CSV.
+crashes and restarts; the last errors in plain words (the program's own: bad requests from other
+devices are a count of their own); every game as CSV.
 """
 from __future__ import annotations
 
@@ -66,8 +67,11 @@ def crashes(runs: list[Run], current_started: float | None = None) -> list[dict[
 
 
 def owner_report(archive: Archive, now: float | None = None,
-                 localtime: Callable[[float], time.struct_time] = time.localtime) -> dict[str, Any]:
-    """What the owner's page shows (times are Unix seconds; the page formats them)."""
+                 localtime: Callable[[float], time.struct_time] = time.localtime, *,
+                 bad_requests_today: int = 0) -> dict[str, Any]:
+    """What the owner's page shows (times are Unix seconds; the page formats them).
+    ``bad_requests_today``: network noise from other devices since midnight
+    (:class:`game.server.noise.NetworkNoise`), on its own line: never among the errors."""
     now = archive.clock() if now is None else now
     today, week = day_start(now, localtime), week_start(now, localtime)
     games = archive.games(since=week)
@@ -82,6 +86,7 @@ def owner_report(archive: Archive, now: float | None = None,
                  "restarts": max(0, len(runs) - 1)},
         "crashes": lost[-10:],
         "errors": [{"at": at, "kind": kind, "text": text} for at, kind, text in archive.errors(10)],
+        "bad_requests_today": bad_requests_today,
         "running_since": current,
     }
 

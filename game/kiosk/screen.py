@@ -7,15 +7,23 @@
   setting (Left/Right), a companion game's host keys (acting for the player in turn, undoing a
   race). A click on such a control becomes its key press (``staff_click``), so the mouse asks too.
   A PIN prompt opens on the TV; the typed digits show as dots, never as digits. After the right PIN
-  the held key goes through and the table stays unlocked for ``UNLOCK_S``. Guests keep the rest:
+  the held key goes through and the table stays unlocked for ``UNLOCK_S``: an open padlock with the
+  seconds left shows it in a top corner, and F12 (or a click on the padlock) locks again at once.
+  Quitting is never covered by the unlock: it always asks for the PIN afresh, titled "stop the
+  kiosk", and the right PIN exits with :attr:`~game.kiosk.supervise.ExitStatus.STAFF_STOP`, the one
+  status the systemd unit does not restart after (it restarts every other exit). Guests keep the rest:
   the game, mode, edition, language, seats and bots, start, skipping the how-to-play or an
   animation, back to the lobby after the results, sound on/off. Answering a phone's seat claim is
   the host page's (behind the PIN): Y and N do nothing on a kiosk's TV (``game/render/claims.py``).
-  SIGTERM (systemd stopping the unit) still stops the table at once.
+  SIGTERM (``systemctl stop``) still stops the table at once, with status 0 (systemd does not
+  restart a unit it stopped itself).
 * **Attract loop**: after ``attract_after_s`` of an empty, unchanged lobby the screen shows an
   :class:`~game.kiosk.attract.AttractReel` with "Scan to play" and the real seats' QR codes; the
   first phone that joins (or any key or click at the TV) brings the lobby back.
 * **Pointer**: the mouse pointer hides after ``POINTER_IDLE_S`` without moving.
+* **No network**: while the links phones are given point at this computer only (no network yet:
+  ``game/server/netaddr.py`` re-checks the address and the codes follow it), a panel over the
+  lobby's (or the attract loop's) codes says so plainly; during a game, a line at the top.
 
 :class:`KioskLayer` sits between the window loop and the :class:`Screen`: ``shown()`` picks the
 snapshot to draw, ``consume()`` filters input, ``draw()`` paints the overlays.
@@ -23,6 +31,7 @@ snapshot to draw, ``consume()`` filters input, ``draw()`` paints the overlays.
 from __future__ import annotations
 
 import logging
+import math
 import os
 import signal
 import time
@@ -38,9 +47,11 @@ from game.config import LANGUAGES, TableConfig
 from game.render.kit import shapes, theme
 from game.render.kit.scene import RenderContext
 from game.render.kit.text import Align, TextStyle, VAlign
-from game.session.snapshot import Mode, SeatInfo, TableSnapshot
+from game.server.netaddr import phones_cannot_reach
+from game.session.snapshot import Mode, SeatInfo, TablePhase, TableSnapshot
 
 from .attract import AttractReel, TapeOrders, wants_attract
+from .supervise import ExitStatus
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +65,7 @@ DIGIT_KEYS: dict[int, str] = {
     **{getattr(pygame, f"K_KP{n}"): str(n) for n in range(10)},
 }
 GUARDED_KEYS = frozenset({pygame.K_F11})  # everywhere; the scenes name their own staff keys
+RELOCK_KEY = pygame.K_F12  # while unlocked: lock again now
 
 
 def is_quit_attempt(event: pygame.event.Event) -> bool:
@@ -68,7 +80,7 @@ def is_quit_attempt(event: pygame.event.Event) -> bool:
 
 @dataclass
 class PinPrompt:
-    """The PIN being typed for a held action (``None``: quit)."""
+    """The PIN being typed for a held action (``None``: stop the kiosk)."""
 
     held: pygame.event.Event | None
     typed: str = ""
@@ -92,7 +104,10 @@ class KioskLayer:
         self.game_ms = (kiosk.timers.attract_game_s if kiosk is not None else 40) * 1000
         self.clock = clock
         self.prompt: PinPrompt | None = None
-        self.quit_confirmed = False
+        self.quit_confirmed = False  # the window loop ends (SIGTERM, or staff stopped the kiosk)
+        self.exit_status = ExitStatus.DONE  # STAFF_STOP once staff stop the kiosk with the PIN
+        self.padlock: pygame.Rect | None = None  # where the open padlock was drawn (a click there locks)
+        self._drawn_unlocked = 0  # the seconds left that the last draw's padlock showed
         self.reel: AttractReel | None = None
         self._unlocked_until = 0.0
         self._wrong = 0
@@ -148,15 +163,43 @@ class KioskLayer:
         if self.reel is not None and event.type in (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN, pygame.FINGERDOWN):
             self.reel, self._quiet_since = None, now  # someone at the TV: the lobby
             return True
-        if now < self._unlocked_until:
-            return False
-        if is_quit_attempt(event):
+        if is_quit_attempt(event):  # never covered by an unlock: always the PIN, afresh
             self.prompt = PinPrompt(None)
             return True
+        if now < self._unlocked_until:
+            if self._is_relock(event):
+                self.lock()
+                return True
+            return False
         if event.type == pygame.KEYDOWN and event.key in self._staff_keys(screen) and not event.mod & pygame.KMOD_CTRL:
             self.prompt = PinPrompt(event)
             return True
         return False
+
+    def seconds_unlocked(self) -> int:
+        """Whole seconds the TV stays unlocked (0: locked)."""
+        return max(0, math.ceil(self._unlocked_until - self.clock()))
+
+    def needs_draw(self) -> bool:
+        """Whether the overlays would draw differently now than they last did with no input nor
+        new snapshot in between: the padlock's seconds left changed (or it is to go away)."""
+        return self.seconds_unlocked() != self._drawn_unlocked
+
+    def unlock(self) -> None:
+        """Staff typed the right PIN: staff keys go through for ``UNLOCK_S`` (quitting never does)."""
+        self._unlocked_until = self.clock() + UNLOCK_S
+
+    def lock(self) -> None:
+        """End the staff unlock now (F12, a click on the padlock)."""
+        self._unlocked_until = 0.0
+        self.padlock = None
+        log.info("kiosk: locked again at the TV (F12 or the padlock)")
+
+    def _is_relock(self, event: pygame.event.Event) -> bool:
+        if event.type == pygame.KEYDOWN:
+            return bool(event.key == RELOCK_KEY)
+        return event.type == pygame.MOUSEBUTTONDOWN and self.padlock is not None \
+            and self.padlock.collidepoint(event.pos)
 
     def _staff_keys(self, screen: Any) -> frozenset[int]:
         if screen is not None and screen.snapshot is not None:
@@ -197,10 +240,12 @@ class KioskLayer:
             return
         self._wrong = 0
         self.prompt = None
-        self._unlocked_until = self.clock() + UNLOCK_S
         if prompt.held is None:
-            self.quit_confirmed = True
+            log.warning("kiosk: stopped by staff with the PIN (exit status %d: systemd does not restart it)",
+                        ExitStatus.STAFF_STOP)
+            self.exit_status, self.quit_confirmed = ExitStatus.STAFF_STOP, True
         else:
+            self.unlock()
             pygame.event.post(pygame.event.Event(prompt.held.type, prompt.held.dict))
 
     def logo(self) -> pygame.Surface | None:
@@ -231,6 +276,11 @@ class KioskLayer:
             self._volume_set = True
         if self.reel is not None and self.prompt is None:
             draw_attract(surface, shown, self.venue, ctx, self.logo())
+        if phones_cannot_reach(shown.join_url) and self.prompt is None:
+            area = codes_area(surface.get_size(), shown.language, self.reel is not None, shown.phase)
+            draw_no_network(surface, shown.language, ctx, area)
+        left = self._drawn_unlocked = self.seconds_unlocked()
+        self.padlock = draw_padlock(surface, shown.language, left, ctx) if left and self.prompt is None else None
         if self.prompt is not None:
             draw_pin_prompt(surface, shown.language, self.prompt, ctx)
 
@@ -245,9 +295,7 @@ def draw_attract(surface: pygame.Surface, shown: TableSnapshot, venue: str, ctx:
     w, h = surface.get_size()
     u = min(w / 1280, h / 720)
     lang = shown.language
-    rtl = i18n.is_rtl(lang)
-    col_w = round(w * 0.34)
-    col = pygame.Rect(0 if rtl else w - col_w, 0, col_w, h)
+    col = attract_column((w, h), lang)
     surface.blit(shapes.veil(col.size, (12, 14, 20, 235)), col.topleft)
     pad = round(18 * u)
     inner = col.inflate(-2 * pad, -2 * pad)
@@ -267,6 +315,13 @@ def draw_attract(surface: pygame.Surface, shown: TableSnapshot, venue: str, ctx:
     seats: list[SeatInfo] = list(shown.attract.seats if shown.attract else ())[:6]
     grid = pygame.Rect(inner.x, hint.bottom + round(10 * u), inner.width, inner.bottom - hint.bottom - round(10 * u))
     _draw_codes(surface, seats, grid, lang, u, ctx)
+
+
+def attract_column(size: tuple[int, int], lang: str) -> pygame.Rect:
+    """The attract loop's column with "Scan to play" and the codes (left in Persian, else right)."""
+    w, h = size
+    col_w = round(w * 0.34)
+    return pygame.Rect(0 if i18n.is_rtl(lang) else w - col_w, 0, col_w, h)
 
 
 _SCALED: dict[tuple[int, tuple[int, int]], pygame.Surface] = {}
@@ -324,7 +379,8 @@ def draw_pin_prompt(surface: pygame.Surface, lang: str, prompt: PinPrompt, ctx: 
     pad = round(24 * u)
     inner = panel.inflate(-2 * pad, -2 * pad)
     title = pygame.Rect(inner.x, inner.y, inner.width, round(70 * u))
-    ctx.text.draw(surface, _s(lang, "kiosk.pin_title"), lang, title,
+    heading = _s(lang, "kiosk.stop_title") if prompt.held is None else _s(lang, "kiosk.pin_title")
+    ctx.text.draw(surface, heading, lang, title,
                   TextStyle(round(34 * u), theme.TEXT, bold=True, align=Align.CENTER, max_lines=2))
     dots = pygame.Rect(inner.x, title.bottom + round(16 * u), inner.width, round(64 * u))
     _draw_dots(surface, dots, len(prompt.typed), u)
@@ -347,6 +403,90 @@ def _draw_dots(surface: pygame.Surface, box: pygame.Rect, typed: int, u: float) 
             pygame.draw.circle(surface, theme.GOLD, centre, r)
         else:
             pygame.draw.circle(surface, theme.TEXT_DIM, centre, r, max(2, round(3 * u)))
+
+
+def codes_area(size: tuple[int, int], lang: str, attracting: bool, phase: TablePhase) -> pygame.Rect | None:
+    """Where the seats' codes are on screen: in the attract column, across the lobby's seat cards,
+    or nowhere (None: a game is on)."""
+    w, h = size
+    if attracting:
+        column = attract_column(size, lang)
+        return pygame.Rect(column.x, round(h * 0.3), column.width, round(h * 0.66))
+    if phase is TablePhase.LOBBY:
+        return pygame.Rect(round(w * 0.02), round(h * 0.27), round(w * 0.96), round(h * 0.4))
+    return None
+
+
+def draw_no_network(surface: pygame.Surface, lang: str, ctx: RenderContext, codes: pygame.Rect | None) -> None:
+    """Phones cannot reach the table yet: a panel over ``codes`` (the seats' codes, which would not
+    work), or a line at the top during a game (``codes`` None)."""
+    w, h = surface.get_size()
+    u = min(w / 1280, h / 720)
+    if codes is None:
+        band = pygame.Rect(round(w * 0.18), round(4 * u), round(w * 0.64), round(40 * u))
+        surface.blit(shapes.veil(band.size, (*theme.BACKGROUND, 225), round(10 * u)), band.topleft)
+        ctx.text.draw(surface, _s(lang, "kiosk.no_network"), lang, band.inflate(-round(16 * u), -round(6 * u)),
+                      TextStyle(round(24 * u), theme.DANGER, bold=True, align=Align.CENTER, max_lines=1,
+                                min_px=round(12 * u)))
+        return
+    panel = codes.inflate(-round(12 * u), 0)
+    surface.blit(shapes.veil(panel.size, (*theme.BACKGROUND, 240), round(18 * u)), panel.topleft)
+    pygame.draw.rect(surface, theme.DANGER, panel, max(3, round(4 * u)), border_radius=round(18 * u))
+    inner = panel.inflate(-round(40 * u), -round(32 * u))
+    title = pygame.Rect(inner.x, inner.y, inner.width, round(inner.height * 0.5))
+    ctx.text.draw(surface, _s(lang, "kiosk.no_network"), lang, title,
+                  TextStyle(round(44 * u), theme.DANGER, bold=True, align=Align.CENTER, max_lines=3,
+                            min_px=round(24 * u), balance=True))
+    hint = pygame.Rect(inner.x, title.bottom + round(8 * u), inner.width, inner.bottom - title.bottom - round(8 * u))
+    ctx.text.draw(surface, _s(lang, "kiosk.no_network_hint"), lang, hint,
+                  TextStyle(round(26 * u), theme.TEXT, align=Align.CENTER, max_lines=4, min_px=round(16 * u),
+                            balance=True))
+
+
+def draw_padlock(surface: pygame.Surface, lang: str, seconds: int, ctx: RenderContext) -> pygame.Rect:
+    """The unlocked TV's badge in the top corner (left, or right in Persian), above the lobby's
+    subtitle: an open padlock, the seconds left in large digits (read from across the room) and the
+    key that locks again. Returns the badge's rect (a click there locks)."""
+    w, h = surface.get_size()
+    u = min(w / 1280, h / 720)
+    rtl = i18n.is_rtl(lang)
+    margin = round(6 * u)
+    badge = pygame.Rect(0, margin, round(236 * u), round(58 * u))
+    badge.x = w - margin - badge.width if rtl else margin
+    shapes.panel(surface, badge, theme.PANEL, theme.GOLD, radius=round(10 * u), width=max(2, round(3 * u)))
+    pad = round(6 * u)
+    icon = pygame.Rect(0, 0, round(40 * u), badge.height - 2 * pad)
+    icon.y = badge.y + pad
+    icon.x = badge.right - pad - icon.width if rtl else badge.x + pad
+    open_padlock(surface, icon, theme.GOLD)
+    text = pygame.Rect(badge.x + pad if rtl else icon.right + pad, badge.y + round(2 * u),
+                       badge.width - icon.width - 3 * pad, round(36 * u))
+    ctx.text.draw(surface, _s(lang, "kiosk.unlocked", seconds=i18n.number(lang, seconds)), lang, text,
+                  TextStyle(round(30 * u), theme.GOLD, bold=True, align=Align.CENTER, max_lines=1, min_px=round(20 * u)))
+    hint = pygame.Rect(text.x, text.bottom, text.width, badge.bottom - text.bottom - round(2 * u))
+    ctx.text.draw(surface, _s(lang, "kiosk.relock_hint"), lang, hint,
+                  TextStyle(round(15 * u), theme.TEXT, align=Align.CENTER, max_lines=1, min_px=round(11 * u)))
+    return badge
+
+
+def open_padlock(surface: pygame.Surface, box: pygame.Rect, colour: theme.Colour) -> None:
+    """An open padlock in ``box``: the body, a keyhole, and the shackle lifted off its right post."""
+    body = pygame.Rect(0, 0, round(box.width * 0.72), round(box.height * 0.5))
+    body.midbottom = (box.centerx, box.bottom)
+    line = max(3, round(box.width * 0.11))
+    radius = round(body.width * 0.32)
+    arch = pygame.Rect(0, 0, radius * 2, radius * 2)
+    arch.midbottom = (body.x + line // 2 + radius, body.y - round(box.height * 0.16))
+    pygame.draw.arc(surface, colour, arch, 0, 3.1416, line)  # the shackle, lifted
+    left_post = arch.x + line // 2
+    pygame.draw.line(surface, colour, (left_post, arch.centery), (left_post, body.y + 2), line)
+    right_post = arch.right - line // 2 - 1
+    pygame.draw.line(surface, colour, (right_post, arch.centery), (right_post, arch.bottom - 1), line)  # free end
+    pygame.draw.rect(surface, colour, body, border_radius=max(2, round(body.height * 0.18)))
+    hole = max(2, round(body.height * 0.14))
+    pygame.draw.circle(surface, theme.PANEL, (body.centerx, body.centery - hole // 2), hole)
+    pygame.draw.line(surface, theme.PANEL, (body.centerx, body.centery), (body.centerx, body.centery + hole * 2),
+                     max(2, hole))
 
 
 def kiosk_layer(config: TableConfig) -> KioskLayer | None:

@@ -1,5 +1,6 @@
 """Pictures of the kiosk's screens (``tools/screenshots.py --kiosk``): the attract loop a few
-seconds into each game and the PIN prompt, in each language, drawn headless."""
+seconds into each game, the PIN prompt, the unlocked lobby's padlock and the no-network notice (over
+the lobby and over the attract loop), in each language, drawn headless."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -8,14 +9,17 @@ import pygame
 
 from game.config import TableConfig
 from game.render.app import Screen
-from game.session.session import Session
+from game.session.api import Session
 from game.session.snapshot import Mode
 
+from .attract import AttractReel
 from .config import KioskConfig, Timers, Venue
 from .screen import KioskLayer, PinPrompt, draw_pin_prompt
 
 DEMO_PIN = "482193"
 STEP_S = 1 / 30
+LAN_URL = "http://192.168.1.20:8765"
+NO_NETWORK_URL = "http://127.0.0.1:8765"  # what the table gives phones before it has a network
 
 
 class _Clock:
@@ -33,11 +37,12 @@ def _config(lang: str, data: Path) -> TableConfig:
     return TableConfig(mode=Mode.KIOSK, language=lang, data_dir=data, admin_pin=DEMO_PIN, kiosk=kiosk, seed=7)
 
 
-def attract_picture(lang: str, size: tuple[int, int], game_turn: int = 0, seconds: float = 9.0) -> pygame.Surface:
-    """The attract loop ``seconds`` into the ``game_turn``-th game (0: Collusion)."""
+def attract_picture(lang: str, size: tuple[int, int], game_turn: int = 0, seconds: float = 9.0,
+                    url: str = LAN_URL) -> pygame.Surface:
+    """The attract loop ``seconds`` into the ``game_turn``-th game of its reel (0: the first)."""
     config = _config(lang, Path("/nonexistent"))
     session = Session.boot(config, None, None)
-    session.set_base_url("http://192.168.1.20:8765")
+    session.set_base_url(url)
     clock = _Clock()
     layer = KioskLayer(config, clock)
     screen = Screen()
@@ -52,6 +57,28 @@ def attract_picture(lang: str, size: tuple[int, int], game_turn: int = 0, second
         clock.now += STEP_S
         screen.sync(layer.shown(session.snapshot, screen))
         screen.advance(STEP_S, size)
+    return _drawn(screen, layer, session, size)
+
+
+def lobby_picture(lang: str, size: tuple[int, int], url: str = LAN_URL, unlocked_s: float = 0) -> pygame.Surface:
+    """The kiosk's lobby as the TV shows it: with ``url`` a loopback one, the no-network notice;
+    with ``unlocked_s`` > 0, staff's open padlock that many seconds after the PIN."""
+    config = _config(lang, Path("/nonexistent"))
+    session = Session.boot(config, None, None)
+    session.set_base_url(url)
+    clock = _Clock()
+    layer = KioskLayer(config, clock)
+    if unlocked_s:
+        layer.unlock()
+        clock.now += unlocked_s
+    screen = Screen()
+    screen.sync(layer.shown(session.snapshot, screen))
+    screen.advance(0.5, size)
+    return _drawn(screen, layer, session, size)
+
+
+def _drawn(screen: Screen, layer: KioskLayer, session: Session, size: tuple[int, int]) -> pygame.Surface:
+    """The screen and the kiosk's overlays, drawn; the session closed."""
     surface = pygame.Surface(size)
     screen.draw(surface)
     assert screen.snapshot is not None
@@ -80,12 +107,16 @@ def write_kiosk_screens(out: Path, langs: tuple[str, ...], sizes: tuple[tuple[in
     count = 0
     for lang in langs:
         for w, h in sizes:
-            for turn, game in enumerate(("collusion", "speakeasy", "cheating_moth")):
+            for turn, game in enumerate(AttractReel(languages=(lang,)).games):
                 pygame.image.save(attract_picture(lang, (w, h), turn), str(out / f"kiosk_{lang}_{w}x{h}_attract_{game}.png"))
                 count += 1
             pygame.image.save(pin_picture(lang, (w, h)), str(out / f"kiosk_{lang}_{w}x{h}_pin.png"))
             pygame.image.save(pin_picture(lang, (w, h), 0, wrong=True), str(out / f"kiosk_{lang}_{w}x{h}_pin_wrong.png"))
-            count += 2
+            pygame.image.save(lobby_picture(lang, (w, h), unlocked_s=18), str(out / f"kiosk_{lang}_{w}x{h}_unlocked.png"))
+            pygame.image.save(lobby_picture(lang, (w, h), NO_NETWORK_URL), str(out / f"kiosk_{lang}_{w}x{h}_no_network.png"))
+            pygame.image.save(attract_picture(lang, (w, h), url=NO_NETWORK_URL),
+                              str(out / f"kiosk_{lang}_{w}x{h}_no_network_attract.png"))
+            count += 5
     return count + write_howto_screens(out, langs, sizes)
 
 

@@ -16,6 +16,7 @@ import socket
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
+from enum import IntEnum
 from typing import Any
 
 from game.session.snapshot import InputEvent, TableSnapshot
@@ -25,6 +26,17 @@ log = logging.getLogger(__name__)
 RENDER_LOOP = "render"
 SERVER_LOOP = "server"
 SERVER_BEAT_S = 1.0
+
+
+class ExitStatus(IntEnum):
+    """How the table ends, as the systemd unit reads it (``tools/systemd/tabletop.service``): it is
+    ``Restart=always``, so every exit but those listed in ``RestartPreventExitStatus=`` (the ones
+    retrying cannot help, and staff's explicit stop) brings the table back."""
+
+    DONE = 0  # SIGTERM: `systemctl stop` (systemd never restarts a unit it stopped) or Ctrl+C
+    CONFIG_ERROR = 2  # the config file is wrong (systemd shows 2/INVALIDARGUMENT)
+    NO_DISPLAY = 6  # no video driver can draw the TV: a missing device, group or library (6/NOTCONFIGURED)
+    STAFF_STOP = 10  # staff stopped the kiosk at the TV with the PIN
 
 
 class Notifier:

@@ -30,6 +30,8 @@ from .kit.scene import ClockReads, Director, Frame, HostCommand, Intent, RenderC
 from .kit.sound import SoundBank
 from .kit.text import TextProbe, TextRenderer
 from .lobby import LobbyScene
+from .pads import Pads
+from .signal import RaceSignal
 
 if TYPE_CHECKING:
     from game.kiosk.screen import KioskLayer
@@ -250,9 +252,12 @@ RACE_KEYS: dict[int, int] = {
 
 
 def table_input(event: pygame.event.Event, screen: Screen, kiosk: KioskLayer | None,
-                size: tuple[int, int]) -> list[InputEvent | WindowOp]:
-    """What one key, click or window event at the TV does: the kiosk lock first (it may hold the
-    event for the PIN), then skipping the how-to-play, a race press, and the screen's own keys."""
+                size: tuple[int, int], pads: Pads | None = None) -> list[InputEvent | WindowOp]:
+    """What one key, click or window event at the TV does: a USB pad's (``pads``: the guests' race
+    buttons, never held by the kiosk lock), the kiosk lock first (it may hold the event for the
+    PIN), then skipping the how-to-play, a race press, and the screen's own keys."""
+    if pads is not None and pads.owns(event):
+        return [*pads.input(event)]
     if kiosk is not None and kiosk.consume(event, screen):
         return []
     if event.type == pygame.QUIT:
@@ -279,12 +284,16 @@ class WindowLoop:
     only when the picture may have changed (:meth:`Screen.needs_draw`). A still screen costs a
     snapshot read and an event poll a tick; a new snapshot is drawn on the next tick."""
 
-    def __init__(self, runtime: Runtime, screen: Screen, kiosk: KioskLayer | None, how_to_play: HowToPlay) -> None:
+    def __init__(self, runtime: Runtime, screen: Screen, kiosk: KioskLayer | None, how_to_play: HowToPlay,
+                 signal: RaceSignal | None = None, pads: Pads | None = None) -> None:
         self.runtime = runtime
         self.screen = screen
         self.kiosk = kiosk
         self.how_to_play = how_to_play
+        self.signal = signal or RaceSignal()  # races open at this TV's flip (signal.py)
+        self.pads = pads or Pads()  # USB pads (pads.py)
         self.drew = False  # whether the last step drew a frame (the window flips it)
+        self.racing = False  # whether a race waits for the frame the last step drew (see flipped)
         self.in_lobby = False  # whether the table is in its lobby (the time to warm caches)
         self.since_freeze_s = FREEZE_EVERY_S  # the first idle tick freezes what start-up built
 
@@ -303,20 +312,24 @@ class WindowLoop:
         screen, kiosk = self.screen, self.kiosk
         real = self.runtime.snapshot()
         screen.sync(kiosk.shown(real, screen) if kiosk else real)
+        self.racing = self.signal.front(screen.director, screen.snapshot)  # a race waits for this frame
         ops: list[WindowOp] = []
         for event in events:
             screen.invalidate()  # a key, the pointer, the window exposed: draw again
-            for out in table_input(event, screen, kiosk, window.get_size()):
+            for out in table_input(event, screen, kiosk, window.get_size(), self.pads):
                 if isinstance(out, InputEvent):
                     self.runtime.send(out)
                 elif out is WindowOp.TOGGLE_MUTE:
                     screen.ctx.sound.toggle_mute()
                 else:
                     ops.append(out)
+        self.pads.pumped()
         if kiosk is not None:
             if kiosk.quit_confirmed:
                 ops.append(WindowOp.QUIT)
             kiosk.tick()
+            if kiosk.needs_draw():
+                screen.invalidate()  # the padlock's seconds left
         size = window.get_size()
         screen.advance(dt, size)
         snapshot = screen.snapshot
@@ -324,7 +337,7 @@ class WindowLoop:
         if snapshot is not None and intro:
             self.how_to_play.update(snapshot, screen.now_ms(), dt, size)
         self.in_lobby = real.phase is TablePhase.LOBBY and real.how_to_play is None
-        self.drew = intro or screen.needs_draw(size)
+        self.drew = intro or self.racing or screen.needs_draw(size)
         if self.drew:
             screen.draw(window)
             if snapshot is not None and intro:
@@ -338,6 +351,13 @@ class WindowLoop:
                     self.how_to_play.prefetch(real.game, real.language)  # recorded off this thread
             self._freeze(dt)
         return ops
+
+    def flipped(self) -> None:
+        """The frame the last step drew is on screen now (the window flipped it): report the flip
+        of a waiting race's first frame, the race's start (once per race, see signal.py)."""
+        report = self.signal.flipped(self.screen.snapshot)
+        if report is not None:
+            self.runtime.send(report)
 
 
 def run_window(runtime: Runtime, config: TableConfig) -> int:
@@ -358,26 +378,29 @@ def run_window(runtime: Runtime, config: TableConfig) -> int:
     window = _open_window(config, fullscreen)
     screen = Screen(sound=SoundBank())
     how_to_play = HowToPlay(screen.ctx, ThreadPoolExecutor(1, thread_name_prefix="howto-tapes"))  # before round one
-    loop = WindowLoop(runtime, screen, kiosk, how_to_play)
+    signal, pads = RaceSignal(), Pads()  # races open at this TV's flip (signal.py); USB pads (pads.py)
+    loop = WindowLoop(runtime, screen, kiosk, how_to_play, signal, pads)
     clock = pygame.time.Clock()
     first = True
+    runtime.send(signal.hello())
     try:
         while True:
             dt = min(MAX_CATCH_UP_S, clock.tick(FPS) / 1000)
             ops = loop.step(dt, pygame.event.get(), window)
-            if WindowOp.QUIT in ops:
-                return 0
+            if WindowOp.QUIT in ops:  # staff's stop: a status the systemd unit does not restart
+                return int(kiosk.exit_status) if kiosk is not None else 0
             if WindowOp.TOGGLE_FULLSCREEN in ops:
                 fullscreen = not fullscreen
                 window = _open_window(config, fullscreen)
                 screen.invalidate()
             if loop.drew:
                 pygame.display.flip()
+                loop.flipped()  # a race's first frame is on screen: it opens now
             window = pygame.display.get_surface() or window
             if first:
                 first = False
                 screen.ctx.sound.load()  # after the lobby is on screen
-            elif loop.drew and loop.in_lobby and clock.get_rawtime() < 1000 / FPS / 2:
+            elif loop.drew and loop.in_lobby and not loop.racing and clock.get_rawtime() < 1000 / FPS / 2:
                 screen.warm_step(window.get_size())  # spare time while the lobby animates: a font too
     finally:
         pygame.quit()

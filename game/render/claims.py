@@ -22,7 +22,8 @@ def open_claims(frame: Frame) -> tuple[ClaimInfo, ...]:
 
 
 def prompt_text(frame: Frame, claim: ClaimInfo) -> str:
-    """"A phone asks for Ali's seat", "Sara asks for Ali's seat" or "Sara asks to take over from the bot Green"."""
+    """"A phone asks for Ali's seat", "A phone calling itself “Sara” asks for Ali's seat" or "… asks to
+    take over from the bot Green": the asker's name is only what it typed, so it is quoted as such."""
     who = claim.name
     holder = claim.seat_name or frame.s("seat.name", n=claim.seat + 1)
     if claim.bot:
@@ -31,7 +32,7 @@ def prompt_text(frame: Frame, claim: ClaimInfo) -> str:
 
 
 def draw_claims(surface: pygame.Surface, frame: Frame, ctx: RenderContext) -> None:
-    """The prompt for the first open request, over whatever the screen shows."""
+    """The prompt for the one request shown (the session shows one at a time), over whatever the screen shows."""
     claims = open_claims(frame)
     if not claims:
         return
@@ -57,10 +58,6 @@ def draw_claims(surface: pygame.Surface, frame: Frame, ctx: RenderContext) -> No
     keys_text = frame.s("claim.keys_kiosk") if frame.snapshot.mode is Mode.KIOSK else frame.s("claim.keys")
     ctx.text.draw(surface, keys_text, frame.lang, keys,
                   TextStyle(round(34 * u), theme.GOLD, bold=True, align=Align.CENTER, max_lines=1, min_px=round(16 * u)))
-    if len(claims) > 1:
-        more = pygame.Rect(text_x, keys.bottom, text_w, box.bottom - keys.bottom - pad // 2)
-        ctx.text.draw(surface, frame.s("claim.more", n=len(claims) - 1), frame.lang, more,
-                      TextStyle(round(22 * u), theme.TEXT_DIM, align=Align.CENTER, max_lines=1, min_px=round(12 * u)))
 
 
 def claim_answer(event: pygame.event.Event, frame: Frame) -> HostCommand | None:

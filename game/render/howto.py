@@ -4,7 +4,6 @@ the game's own scenes and beats, on a small inner screen (each slide names the t
 from) — under a caption stating the rule, in the table's language. Space, Enter or a click skips to the game."""
 from __future__ import annotations
 
-import importlib
 from concurrent.futures import Executor, Future
 from typing import Any
 
@@ -22,10 +21,8 @@ SKIP_KEYS = frozenset({pygame.K_SPACE, pygame.K_RETURN, pygame.K_KP_ENTER})
 
 
 def record_tape(tape: str, lang: str) -> dict[str, Any]:
-    """The scripted moments of ``tape`` (a slide's ``"module:function"``) in ``lang``, by name."""
-    module, _, function = tape.partition(":")
-    source = getattr(importlib.import_module(module), function)
-    return {m.name: m for m in source(lang)}
+    """The scripted moments of the game ``tape`` names (a slide's; its catalog ``tapes``) in ``lang``, by name."""
+    return {m.name: m for m in catalog.get(tape).load_tapes().moments(lang)}
 
 
 def stage_rect(size: tuple[int, int]) -> pygame.Rect:

@@ -171,7 +171,7 @@ def _buttons(frame: Frame, bar: pygame.Rect, rtl: bool) -> list[Button]:
         weights = [1.15, 1.45, 0.95, 1.0, 0.45, 0.95, 1.0, 1.15, 1.3]
     rects = row(bar, weights, round(8 * u), rtl)
     extra = [_arcade_button(frame, rects.pop(7), arcade)] if arcade.stage is not ArcadeStage.ABSENT else []
-    game_name = frame.s(f"game.{snap.game}")
+    game_name = frame.game_title()
     preset_name = (frame.s(f"preset.{snap.preset}") if i18n.has(frame.lang, "screen", f"preset.{snap.preset}") else snap.preset
                    ) if snap.preset else frame.s("lobby.no_preset")
     return [
@@ -333,7 +333,7 @@ class LobbyScene(Scene):
         lay = layout(frame)
         u = frame.scale.u
         snap = frame.snapshot
-        title = frame.s("lobby.title", game=frame.s(f"game.{snap.game}"))
+        title = frame.s("lobby.title", game=frame.game_title())
         ctx.text.draw(surface, title, frame.lang, lay.header,
                       TextStyle(round(40 * u), theme.GOLD, bold=True, align=Align.CENTER, max_lines=1))
         sub = frame.s("lobby.join_hint", url=snap.join_url) if snap.join_url else frame.s("lobby.scan_hint")

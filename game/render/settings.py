@@ -2,65 +2,38 @@
 mouse; every change goes to the session as ``set_setting`` (which checks it)."""
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
 import pygame
 
-from game import i18n
+from game import catalog, i18n
+from game.rules.schema import SettingSpec, SettingUnit
 from game.session.snapshot import TableSnapshot
 
 from .kit import shapes, theme
 from .kit.scene import Frame, Intent, PopScene, RenderContext, Scene, host, staff_click
 from .kit.text import Align, TextStyle
 
-# settings whose value is one of a few words: the screen cycles through them
-CHOICES: dict[str, tuple[str, ...]] = {
-    "missed_vote": ("nobody", "random"),
-    "dry_tie": ("more_bars_then_shared", "shared"),
-    "showdown_default": ("take_one", "split", "steal"),
-    "tell": ("none", "subtle", "obvious"),
-    "host_timeout": ("random_subject", "skip_clue"),
-    "missed_point": ("nobody", "random"),
-    "final_tie": ("shared", "lots"),
-    "beetle_next": ("after_winner", "after_player"),
-    "tie_break": ("fewer_moths", "shared"),
-    "deck": ("en", "fa", "th"),
-    "gold": ("digital", "physical"),
-    "identities": ("phones", "cards"),
-    "pointing": ("phones", "hands"),
-    "clue_source": ("screen", "cards"),
-}
-MS_STEP = 5000
 ROWS_PER_PAGE = 9
 CHANGE_KEYS = frozenset({pygame.K_LEFT, pygame.K_RIGHT})  # kiosk: a change needs the PIN once the unlock lapsed
 
 
-def editable(name: str, value: Any) -> bool:
-    if isinstance(value, bool):
-        return True
-    if isinstance(value, int):
-        return True
-    return isinstance(value, str) and len(CHOICES.get(name, ())) > 1
+@functools.cache
+def schema(game: str) -> tuple[SettingSpec, ...]:
+    """The game's editable settings, as its engine declares them (``GameEngine.settings_schema``)."""
+    return catalog.get(game).load_engine().settings_schema()
 
 
-def stepped(name: str, value: Any, direction: int) -> Any:
-    """The next value of a setting in ``direction`` (+1 / -1); the session validates it."""
-    if isinstance(value, bool):
-        return not value
-    if isinstance(value, int):
-        step = MS_STEP if name.endswith("_ms") else 1
-        return max(0, value + direction * step)
-    options = CHOICES.get(name, ())
-    if value in options:
-        return options[(options.index(value) + direction) % len(options)]
-    return value
+def spec_of(game: str, name: str) -> SettingSpec | None:
+    return next((s for s in schema(game) if s.key == name), None)
 
 
-def shown_value(frame: Frame, name: str, value: Any) -> str:
+def shown_value(frame: Frame, spec: SettingSpec, value: Any) -> str:
     if isinstance(value, bool):
         return frame.s("settings.on") if value else frame.s("settings.off")
-    if isinstance(value, int) and name.endswith("_ms"):
+    if isinstance(value, int) and spec.unit is SettingUnit.MS:
         if value == 0:
             return frame.s("settings.untimed")
         if value % 60_000 == 0:
@@ -69,16 +42,21 @@ def shown_value(frame: Frame, name: str, value: Any) -> str:
             "settings.seconds", n=round(value / 1000, 1))
     if isinstance(value, int):
         return i18n.number(frame.lang, value)
-    if isinstance(value, str) and i18n.has(frame.lang, "screen", f"value.{value}"):
-        return frame.s(f"value.{value}")
-    if isinstance(value, (list, tuple)):
-        return i18n.number(frame.lang, ", ".join(str(v) for v in value)) if len(value) <= 8 else f"{len(value)} …"
+    if isinstance(value, str):
+        return _words(frame, f"value.{value}") or value
     return str(value)
 
 
-def setting_label(frame: Frame, name: str) -> str:
-    key = f"setting.{name}"
-    return frame.s(key) if i18n.has(frame.lang, "screen", key) else name.replace("_", " ").capitalize()
+def _words(frame: Frame, key: str) -> str | None:
+    """``key`` in the TV's strings, else in the phone's (one label key for both: the schema's)."""
+    for domain in ("screen", "web", *catalog.get(frame.snapshot.game).phone_strings):
+        if i18n.has(frame.lang, domain, key):
+            return i18n.text(frame.lang, domain, key)
+    return None
+
+
+def setting_label(frame: Frame, spec: SettingSpec) -> str:
+    return _words(frame, spec.label_key) or spec.key.replace("_", " ").capitalize()
 
 
 def _arrow(direction: int, lang: str) -> int:
@@ -88,11 +66,15 @@ def _arrow(direction: int, lang: str) -> int:
 
 @dataclass(frozen=True, slots=True)
 class Row:
-    name: str
+    spec: SettingSpec
     value: Any
     rect: pygame.Rect
     minus: pygame.Rect
     plus: pygame.Rect
+
+    @property
+    def name(self) -> str:
+        return self.spec.key
 
 
 class SettingsScene(Scene):
@@ -103,8 +85,9 @@ class SettingsScene(Scene):
         super().__init__()
         self.selected = 0
 
-    def _items(self, frame: Frame) -> list[tuple[str, Any]]:
-        return [(k, v) for k, v in frame.snapshot.settings.items() if editable(k, v)]
+    def _items(self, frame: Frame) -> list[tuple[SettingSpec, Any]]:
+        settings = frame.snapshot.settings
+        return [(spec, settings[spec.key]) for spec in schema(frame.snapshot.game) if spec.key in settings]
 
     def _rows(self, frame: Frame) -> tuple[pygame.Rect, pygame.Rect, list[Row]]:
         w, h = frame.size
@@ -117,14 +100,14 @@ class SettingsScene(Scene):
         row_h = round(h * 0.062)
         rows: list[Row] = []
         rtl = frame.lang == "fa"
-        for i, (name, value) in enumerate(shown):
+        for i, (spec, value) in enumerate(shown):
             r = pygame.Rect(box.x + round(w * 0.03), title.bottom + i * row_h, box.width - round(w * 0.06), row_h - 4)
             bw = round(r.height * 1.1)
             value_w = round(r.width * 0.3)
             left_end = r.x if not rtl else r.x
             minus = pygame.Rect(left_end + (r.width - value_w - 2 * bw - 8 if not rtl else 0), r.y + 2, bw, r.height - 4)
             plus = pygame.Rect(minus.x + bw + value_w + 8, minus.y, bw, minus.height)
-            rows.append(Row(name, value, r, minus, plus))
+            rows.append(Row(spec, value, r, minus, plus))
         hint = pygame.Rect(box.x, box.bottom - round(h * 0.08), box.width, round(h * 0.07))
         return box, hint, rows
 
@@ -145,8 +128,8 @@ class SettingsScene(Scene):
                 self.selected = (self.selected - 1) % len(items)
             elif event.key in (pygame.K_LEFT, pygame.K_RIGHT):
                 direction = 1 if (event.key == pygame.K_RIGHT) != (frame.lang == "fa") else -1  # see _arrow
-                name, value = items[self.selected]
-                return [host("set_setting", name=name, value=stepped(name, value, direction))]
+                spec, value = items[self.selected]
+                return [host("set_setting", name=spec.key, value=spec.stepped(value, direction))]
             return []
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
             box, _, rows = self._rows(frame)
@@ -155,10 +138,10 @@ class SettingsScene(Scene):
             for row in rows:
                 for rect, direction in ((row.minus, -1), (row.plus, 1)):
                     if rect.collidepoint(event.pos):
-                        self.selected = [n for n, _ in items].index(row.name)
+                        self.selected = [s for s, _ in items].index(row.spec)
                         if staff_click(frame.snapshot, _arrow(direction, frame.lang)):
                             return []
-                        return [host("set_setting", name=row.name, value=stepped(row.name, row.value, direction))]
+                        return [host("set_setting", name=row.spec.key, value=row.spec.stepped(row.value, direction))]
         return []
 
     def draw(self, surface: pygame.Surface, frame: Frame, ctx: RenderContext) -> None:
@@ -167,16 +150,16 @@ class SettingsScene(Scene):
         box, hint, rows = self._rows(frame)
         shapes.panel(surface, box, theme.PANEL, theme.ACCENT, radius=round(14 * u), width=max(2, round(3 * u)))
         title = pygame.Rect(box.x, box.y + round(frame.size[1] * 0.02), box.width, round(frame.size[1] * 0.08))
-        game = frame.s(f"game.{frame.snapshot.game}")
+        game = frame.game_title()
         ctx.text.draw(surface, frame.s("settings.title", game=game), frame.lang, title.inflate(-40, 0),
                       TextStyle(round(34 * u), theme.GOLD, bold=True, align=Align.CENTER, max_lines=1))
         items = self._items(frame)
         if not items:
             ctx.text.draw(surface, frame.s("settings.none"), frame.lang, box.inflate(-80, -200),
                           TextStyle(round(26 * u), theme.TEXT_DIM, align=Align.CENTER))
-        selected_name = items[min(self.selected, len(items) - 1)][0] if items else None
+        selected = items[min(self.selected, len(items) - 1)][0] if items else None
         for row in rows:
-            self._draw_row(surface, row, row.name == selected_name, frame, ctx)
+            self._draw_row(surface, row, row.spec == selected, frame, ctx)
         pages = max(1, -(-len(items) // ROWS_PER_PAGE))
         if pages > 1:
             page_box = pygame.Rect(box.x, hint.y - round(frame.size[1] * 0.045), box.width, round(frame.size[1] * 0.04))
@@ -196,7 +179,7 @@ class SettingsScene(Scene):
         label = pygame.Rect(row.rect.x + round(10 * u), row.rect.y, label_w - round(10 * u), row.rect.height)
         if rtl:
             label.right = row.rect.right - round(10 * u)
-        ctx.text.draw(surface, setting_label(frame, row.name), frame.lang, label,
+        ctx.text.draw(surface, setting_label(frame, row.spec), frame.lang, label,
                       TextStyle(round(21 * u), theme.TEXT, max_lines=1, min_px=7))
         for rect, sign in ((row.minus, "◀"), (row.plus, "▶")):
             shapes.panel(surface, rect, theme.BACKGROUND, theme.ACCENT, radius=round(5 * u), width=max(1, round(u)))
@@ -204,5 +187,5 @@ class SettingsScene(Scene):
             d = -1 if sign == "◀" else 1
             pygame.draw.polygon(surface, theme.ACCENT, [(cx - d * s, cy - s), (cx + d * s, cy), (cx - d * s, cy + s)])
         value_box = pygame.Rect(row.minus.right + 4, row.rect.y, row.plus.x - row.minus.right - 8, row.rect.height)
-        ctx.text.draw(surface, shown_value(frame, row.name, row.value), frame.lang, value_box,
+        ctx.text.draw(surface, shown_value(frame, row.spec, row.value), frame.lang, value_box,
                       TextStyle(round(21 * u), theme.GOLD, bold=True, align=Align.CENTER, max_lines=1, min_px=7))

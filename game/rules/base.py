@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar, Union
 
 from game.errors import TableError
+from game.rules.schema import SettingSpec, settings_schema
 
 Seat = int
 """A seat index, 0-based. ``None`` as the acting seat means the table itself (timers, race judge)."""
@@ -244,8 +245,10 @@ class RacePress:
     """One seat's counted press, as the session's judge hands it to the engine."""
 
     seat: Seat
-    t_ms: int  # ms since the race opened, on the session clock (never negative: false starts are the session's)
-    error_ms: int  # the press's error bound (arcade < phone < keyboard)
+    t_ms: float  # ms since the race opened, on the session clock, full device precision (never negative)
+    error_ms: float  # the press's error bound (arcade < phone < keyboard)
+    clock: str = ""  # the shared clock that stamped it (one arcade board): see game.rules.race
+    resolution_ms: float = 0.0  # that clock's step: presses on one clock compare to within it
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,7 +261,9 @@ class RaceRequest:
 
     ``eligible``: the seats whose presses count (empty: nobody can press; the timeout ends it).
     ``secret``: ``eligible`` is private (a Beetle's holders): the session shows nobody's
-    eligibility, who has pressed while it runs, or who stayed still — only presses made."""
+    eligibility, who has pressed while it runs, or who stayed still — only presses made.
+    ``settle_ms``: how long a race stays open after the press that could decide it, for a later
+    (or more precise) press to count (``None``: the session's default)."""
 
     key: str
     mode: RaceMode
@@ -267,6 +272,7 @@ class RaceRequest:
     on_result: Callable[[tuple[RacePress, ...]], Any]
     label: str = ""
     secret: bool = False
+    settle_ms: float | None = None
 
 
 # ------------------------------------------------------------------------------------ the engine
@@ -284,6 +290,8 @@ class GameEngine(Generic[T]):
     and inherits ``default_settings`` and ``presets``; one with computed presets overrides both."""
     fallback_preset: ClassVar[str | None] = None
     """The preset ``default_settings()`` gives when none is named (None: the first)."""
+    setting_words: ClassVar[Mapping[str, tuple[str, ...]]] = {}
+    """Text settings whose value is one of a few words (a deck's language): setting -> the words."""
 
     # settings
     def default_settings(self, preset: str | None = None) -> Any:
@@ -304,6 +312,11 @@ class GameEngine(Generic[T]):
         if language in presets:
             return language
         return presets[0] if presets else None
+
+    def settings_schema(self) -> tuple[SettingSpec, ...]:
+        """What the host may set and to what (the TV's settings screen and the host console read
+        it): derived from the fields of the default settings' type and :attr:`setting_words`."""
+        return settings_schema(type(self.default_settings()), self.setting_words)
 
     def settings_to_wire(self, settings: Any) -> dict[str, JSON]:
         return encode_fields(settings)
@@ -332,6 +345,22 @@ class GameEngine(Generic[T]):
         return []
 
     def timer(self, state: T) -> TimerRequest | None:
+        return None
+
+    def table_actions(self, state: T) -> list[Any]:
+        """What the table itself (seat ``None``: the host as referee, a companion game's score pad)
+        may do now. None by default: table-mode games act as the table only through timers and races."""
+        return []
+
+    def legal_form(self, action: Any) -> Any:
+        """The form ``action`` has in :meth:`legal_actions` once its ``t_ms`` is zeroed (the session
+        zeroes that). An engine may zero more (a companion's entered points, which ``apply`` checks);
+        by default the action itself."""
+        return action
+
+    def button_action(self, state: T, seat: Seat, presses: int) -> Any | None:
+        """The action a seat's arcade-button gesture (``presses`` quick presses while no race runs)
+        makes now, or ``None``. Engines without gestures keep this default: gestures do nothing."""
         return None
 
     def race(self, state: T) -> RaceRequest | None:

@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from . import race as race_rule
 from .base import (
     JSON,
     BadSettings,
@@ -233,14 +234,19 @@ class Accuse:
 @ACTIONS.register("race_result")
 @dataclass(frozen=True, slots=True)
 class RaceResult:
-    """The judge's presses for race ``race``: parallel lists, one entry per press (M16)."""
+    """The judge's presses for race ``race``: parallel lists, one entry per press (M16), at full
+    precision, with the clock that stamped each press and its resolution. ``rule``: the version of
+    :mod:`game.rules.race` that decides it (0: journaled before it, decided as it was then)."""
 
     race: int
-    start_ms: int = 0
+    start_ms: float = 0
     seats: tuple[int, ...] = ()
-    times_ms: tuple[int, ...] = ()
+    times_ms: tuple[float, ...] = ()
     cards: tuple[int | None, ...] = ()
-    error_ms: tuple[int, ...] = ()
+    error_ms: tuple[float, ...] = ()
+    clocks: tuple[str, ...] = ()
+    resolution_ms: tuple[float, ...] = ()
+    rule: int = race_rule.LEGACY_RULE
 
 
 @ACTIONS.register("timeout")
@@ -342,9 +348,9 @@ class RaceDecided:
     kind: Kind
     player: int
     order: tuple[int, ...]
-    times_ms: tuple[int, ...]
-    margins_ms: tuple[int, ...]
-    error_ms: tuple[int, ...]
+    times_ms: tuple[float, ...]
+    margins_ms: tuple[float, ...]
+    error_ms: tuple[float, ...]
     no_press: tuple[int, ...]
     void: tuple[int, ...]
     winner: int | None
@@ -353,6 +359,7 @@ class RaceDecided:
     tie_broken_by_rng: bool
     close: bool
     cause: str
+    within_ms: float = 0.0  # > 0: ``tied`` were within this many ms of each other, too close to call
 
 
 @EVENTS.register("timed_out")
@@ -937,33 +944,45 @@ def _on_next_round(state: State, action: NextRound) -> tuple[State, Events]:
 # --------------------------------------------------------------------------------------- races
 @dataclass(frozen=True, slots=True)
 class _Entry:
+    """One press, read as :class:`game.rules.race.Timed` (ms after the race start)."""
+
     seat: int
-    t: int  # ms after the race start
-    error: int
+    t_ms: float
+    error_ms: float
     card: int | None
+    clock: str = ""
+    resolution_ms: float = 0.0
 
 
 def _parse_presses(state: State, race: Race, result: RaceResult) -> list[_Entry]:
     n = len(result.seats)
-    if not (len(result.times_ms) == n and len(result.cards) in (0, n) and len(result.error_ms) in (0, n)):
-        raise MalformedAction("race_result: seats, times_ms, cards and error_ms must be the same length")
+    parallel = (result.cards, result.error_ms, result.clocks, result.resolution_ms)
+    if len(result.times_ms) != n or any(len(column) not in (0, n) for column in parallel):
+        raise MalformedAction("race_result: seats, times_ms, cards, error_ms, clocks and resolution_ms "
+                              "must be the same length")
     if len(set(result.seats)) != n:
         raise MalformedAction("race_result: a seat pressed twice")
+    if result.rule not in (race_rule.LEGACY_RULE, race_rule.RULE):
+        raise MalformedAction(f"race_result: unknown race rule {result.rule}")
     entries: list[_Entry] = []
     for i, seat in enumerate(result.seats):
         check_seat(seat, state.n)
         _require(seat in race.eligible, f"seat {seat} may not take part in this race")
         error = result.error_ms[i] if result.error_ms else 0
-        if error < 0:
-            raise MalformedAction("race_result: error_ms must not be negative")
+        resolution = result.resolution_ms[i] if result.resolution_ms else 0.0
+        if error < 0 or resolution < 0:
+            raise MalformedAction("race_result: error_ms and resolution_ms must not be negative")
         t = max(0, result.times_ms[i] - result.start_ms)
         if t <= state.settings.race_timeout_ms:  # later counts as no press (M14)
-            entries.append(_Entry(seat, t, error, result.cards[i] if result.cards else None))
-    return sorted(entries, key=lambda e: (e.t, e.seat))
+            entries.append(_Entry(seat, t, error, result.cards[i] if result.cards else None,
+                                  result.clocks[i] if result.clocks else "", resolution))
+    if result.rule == race_rule.LEGACY_RULE:
+        return sorted(entries, key=lambda e: (e.t_ms, e.seat))
+    return list(race_rule.ranked(entries))
 
 
-def _margins(entries: list[_Entry]) -> tuple[int, ...]:
-    return tuple(0 if i == 0 else e.t - entries[i - 1].t for i, e in enumerate(entries))
+def _margins(entries: list[_Entry]) -> tuple[float, ...]:
+    return tuple(0 if i == 0 else e.t_ms - entries[i - 1].t_ms for i, e in enumerate(entries))
 
 
 def _pick(state: State, tied: tuple[int, ...]) -> tuple[State, int]:
@@ -973,15 +992,41 @@ def _pick(state: State, tied: tuple[int, ...]) -> tuple[State, int]:
     return dataclasses.replace(state, rng=rng), chosen
 
 
-def _is_close(a: _Entry, b: _Entry) -> bool:
-    return abs(b.t - a.t) < a.error + b.error
+def _legacy_is_close(a: _Entry, b: _Entry) -> bool:
+    """Races journaled before :mod:`game.rules.race` (rule 0) replay with the rule they were decided by."""
+    return abs(b.t_ms - a.t_ms) < a.error_ms + b.error_ms
+
+
+def _legacy_verdict(state: State, entries: list[_Entry], end: race_rule.End) -> tuple[State, dict[str, Any]]:
+    """Rule 0: only equal whole milliseconds were drawn; ``close`` flagged a gap within the errors."""
+    if end is race_rule.End.FIRST:
+        edge = entries[0]
+        untied = entries[1:2] if len(entries) > 1 and entries[1].t_ms != edge.t_ms else []
+    else:
+        edge = entries[-1]
+        untied = [e for e in entries if e.t_ms < edge.t_ms][-1:]
+    tied = tuple(e.seat for e in entries if e.t_ms == edge.t_ms)
+    close = bool(untied) and _legacy_is_close(untied[0], edge)
+    state, seat = _pick(state, tied)
+    return state, {"seat": seat, "tied": tied, "tie_broken_by_rng": len(tied) > 1, "close": close}
+
+
+def _verdict(state: State, entries: list[_Entry], end: race_rule.End, rule: int) -> tuple[State, dict[str, Any]]:
+    """The seat at ``end`` (M14 slowest, M15 fastest) and how it was decided (M16)."""
+    if rule == race_rule.LEGACY_RULE:
+        return _legacy_verdict(state, entries, end)
+    verdict, rng = race_rule.decide(entries, end, state.rng)
+    state = dataclasses.replace(state, rng=rng)
+    tied = verdict.drawn or (verdict.seat,)
+    return state, {"seat": verdict.seat, "tied": tied, "tie_broken_by_rng": verdict.by_draw,
+                   "close": verdict.by_draw, "within_ms": verdict.within_ms}
 
 
 def _decided(race: Race, entries: list[_Entry], **kw: Any) -> RaceDecided:
     return RaceDecided(
         race=race.id, kind=race.kind, player=race.player, order=tuple(e.seat for e in entries),
-        times_ms=tuple(e.t for e in entries), margins_ms=_margins(entries),
-        error_ms=tuple(e.error for e in entries), **kw,
+        times_ms=tuple(e.t_ms for e in entries), margins_ms=_margins(entries),
+        error_ms=tuple(e.error_ms for e in entries), **kw,
     )
 
 
@@ -993,26 +1038,24 @@ def _on_race_result(state: State, result: RaceResult) -> tuple[State, Events]:
         raise StaleState(f"race {result.race} is over; the current race is {race.id}")
     entries = _parse_presses(state, race, result)
     if race.kind is Kind.MOSQUITO:
-        return _decide_mosquito(state, race, entries)
-    return _decide_beetle(state, race, entries)
+        return _decide_mosquito(state, race, entries, result.rule)
+    return _decide_beetle(state, race, entries, result.rule)
 
 
-def _decide_mosquito(state: State, race: Race, entries: list[_Entry]) -> tuple[State, Events]:
-    """M14: the slowest (no press counts as slowest; ties by the seeded RNG) receives a card from
-    every other player, the Mosquito's player included."""
+def _decide_mosquito(state: State, race: Race, entries: list[_Entry], rule: int) -> tuple[State, Events]:
+    """M14: the slowest (no press counts as slowest; too close to call: a draw from the seeded
+    RNG, M16) receives a card from every other player, the Mosquito's player included."""
     pressed = {e.seat for e in entries}
     no_press = tuple(s for s in race.eligible if s not in pressed)
     if no_press:
-        tied = no_press
-        close = False
+        state, slowest = _pick(state, no_press)
+        how: dict[str, Any] = {"seat": slowest, "tied": no_press, "tie_broken_by_rng": len(no_press) > 1,
+                               "close": False}
     else:
-        last = entries[-1].t
-        tied = tuple(e.seat for e in entries if e.t == last)
-        slower = [e for e in entries if e.t < last]
-        close = bool(slower) and _is_close(slower[-1], entries[-1])
-    state, slowest = _pick(state, tied)
-    decided = _decided(race, entries, no_press=no_press, void=(), winner=None, slowest=slowest, tied=tied,
-                       tie_broken_by_rng=len(tied) > 1, close=close, cause="M14")
+        state, how = _verdict(state, entries, race_rule.End.LAST, rule)
+        slowest = how["seat"]
+    decided = _decided(race, entries, no_press=no_press, void=(), winner=None, slowest=slowest, cause="M14",
+                       **{k: v for k, v in how.items() if k != "seat"})
     givers = tuple(s for s in range(state.n) if s != slowest)
     state = dataclasses.replace(
         state, phase=Phase.MOSQUITO_GIVE, race=None, last_race=decided,
@@ -1033,7 +1076,7 @@ def _beetle_card(state: State, race: Race, entry: _Entry) -> int | None:
     return matching[0] if matching else None
 
 
-def _decide_beetle(state: State, race: Race, entries: list[_Entry]) -> tuple[State, Events]:
+def _decide_beetle(state: State, race: Race, entries: list[_Entry], rule: int) -> tuple[State, Events]:
     """M15: only the fastest valid card stays; nobody entering adds nothing."""
     cards = {e.seat: _beetle_card(state, race, e) for e in entries}
     void = tuple(e.seat for e in entries if cards[e.seat] is None)
@@ -1045,11 +1088,9 @@ def _decide_beetle(state: State, race: Race, entries: list[_Entry]) -> tuple[Sta
                            tie_broken_by_rng=False, close=False, cause="M15")
         state = dataclasses.replace(state, last_race=decided)
         return _to_play(state, _next(state, race.player)), [decided]
-    tied = tuple(e.seat for e in valid if e.t == valid[0].t)
-    close = len(valid) > 1 and valid[1].t != valid[0].t and _is_close(valid[0], valid[1])
-    state, winner = _pick(state, tied)
-    decided = _decided(race, valid, no_press=no_press, void=void, winner=winner, slowest=None, tied=tied,
-                       tie_broken_by_rng=len(tied) > 1, close=close, cause="M15")
+    state, how = _verdict(state, valid, race_rule.End.FIRST, rule)
+    winner = how.pop("seat")
+    decided = _decided(race, valid, no_press=no_press, void=void, winner=winner, slowest=None, cause="M15", **how)
     won = cards[winner]
     assert won is not None  # the winner is among the valid entries
     card = state.card(won)
@@ -1085,7 +1126,8 @@ def race_result(state: State, presses: tuple[RacePress, ...]) -> RaceResult:
     cards: tuple[int | None, ...] = ()
     if race.kind is Kind.BEETLE:
         cards = tuple(next(iter(_race_cards(state, s)), None) for s in seats)
-    return RaceResult(race.id, 0, seats, tuple(p.t_ms for p in presses), cards, tuple(p.error_ms for p in presses))
+    return RaceResult(race.id, 0, seats, tuple(p.t_ms for p in presses), cards, tuple(p.error_ms for p in presses),
+                      tuple(p.clock for p in presses), tuple(p.resolution_ms for p in presses), race_rule.RULE)
 
 
 # ---------------------------------------------------------------------------------- legal moves
@@ -1378,15 +1420,20 @@ def _card(e: Mapping[str, Any]) -> str:
 
 
 def _describe_race(e: Mapping[str, Any], name: Callable[[int], str]) -> str:
-    placed = "; ".join(f"{name(s)} {t} ms" for s, t in zip(e["order"], e["times_ms"])) or "nobody pressed"
+    placed = "; ".join(f"{name(s)} {race_rule.shown_ms(t)} ms" for s, t in zip(e["order"], e["times_ms"])) \
+        or "nobody pressed"
     what = "slap race" if e["kind"] == "mosquito" else "Beetle race"
     verdict = (f"slowest: {name(e['slowest'])}" if e.get("slowest") is not None
                else f"winner: {name(e['winner'])}" if e.get("winner") is not None else "no winner")
     notes = [f"no press: {_seat_list(e['no_press'], name)}"] if e["no_press"] else []
-    if e["tie_broken_by_rng"]:
-        notes.append(f"tie between {_seat_list(e['tied'], name)} broken by the shuffle")
-    if e["close"]:
-        notes.append("closer than the measuring error")
+    if e.get("within_ms"):
+        notes.append(f"{_seat_list(e['tied'], name)} within {race_rule.shown_ms(e['within_ms'])} ms, closer than "
+                     "the sources can tell: decided by a draw")
+    else:
+        if e["tie_broken_by_rng"]:
+            notes.append(f"tie between {_seat_list(e['tied'], name)} broken by the shuffle")
+        if e["close"]:
+            notes.append("closer than the measuring error")
     extra = f" ({'; '.join(notes)})" if notes else ""
     return f"The {what} ({e['cause']}): {placed} — {verdict}{extra}."
 

@@ -23,6 +23,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from . import race as race_rule
 from .base import (
     JSON,
     BadSettings,
@@ -46,6 +47,8 @@ MIN_SEATS = 3  # M2
 MAX_SEATS = 8  # M2 [gap]: two boxes
 MAX_TIMER_MS = 60_000
 MAX_POINTS = 500
+MIN_BEETLE_WINDOW_MS = 150  # the judge's usual settle: a faster press in flight still counts
+MAX_BEETLE_WINDOW_MS = 5000
 
 
 class Phase(enum.Enum):
@@ -71,6 +74,7 @@ class Settings:
     race_timeout_ms: int = 5000  # M14/M15 [gap]
     first_guard: int = 0  # M3: the oldest player (the host picks the seat)
     max_points: int = 150  # M17: the highest penalty a player can enter for one round
+    beetle_window_ms: int = 1000  # M15 [gap]: a Beetle race stays open this long after its first press
 
     def validate(self) -> None:
         if not 0 <= self.rounds <= 20:
@@ -81,6 +85,9 @@ class Settings:
             raise BadSettings(f"first_guard must be a seat between 0 and {MAX_SEATS - 1}")
         if not 1 <= self.max_points <= MAX_POINTS:
             raise BadSettings(f"max_points must be between 1 and {MAX_POINTS}")
+        if not MIN_BEETLE_WINDOW_MS <= self.beetle_window_ms <= min(MAX_BEETLE_WINDOW_MS, self.race_timeout_ms):
+            raise BadSettings(f"beetle_window_ms must be between {MIN_BEETLE_WINDOW_MS} and "
+                              f"{MAX_BEETLE_WINDOW_MS} ms, and not longer than race_timeout_ms")
 
 
 # --------------------------------------------------------------------------------------- actions
@@ -113,6 +120,14 @@ class PassGuard:
 @dataclass(frozen=True, slots=True)
 class WrongWin:
     """The table checked the Beetle winner's card and it does not fit (M15): the next fastest wins."""
+
+
+@ACTIONS.register("annul_race")
+@dataclass(frozen=True, slots=True)
+class AnnulRace:
+    """The host: the open race, or the latest decided one (Mosquito too), did not happen — a call
+    nobody meant, a race run on the wrong card. Its verdict is dropped, the turn goes back to the
+    race's caller (the table hands back any card it moved), and the pad keeps a trace line."""
 
 
 @ACTIONS.register("round_over")
@@ -158,15 +173,20 @@ class NextRound:
 @ACTIONS.register("race_done")
 @dataclass(frozen=True, slots=True)
 class RaceDone:
-    """The table: the judge's counted presses of race ``race``, fastest first (M16)."""
+    """The table: the judge's counted presses of race ``race``, fastest first (M16), at full
+    precision, with the clock that stamped each and its resolution. ``rule``: the version of
+    :mod:`game.rules.race` that decides it (0: journaled before it, decided as it was then)."""
 
     race: int
     seats: tuple[int, ...] = ()
-    times_ms: tuple[int, ...] = ()
-    error_ms: tuple[int, ...] = ()
+    times_ms: tuple[float, ...] = ()
+    error_ms: tuple[float, ...] = ()
+    clocks: tuple[str, ...] = ()
+    resolution_ms: tuple[float, ...] = ()
+    rule: int = race_rule.LEGACY_RULE
 
 
-TABLE_ONLY = (RaceDone, UndoPoints)
+TABLE_ONLY = (RaceDone, UndoPoints, AnnulRace)
 ANYONE = (NextRound,)
 
 # ---------------------------------------------------------------------------------------- events
@@ -204,13 +224,14 @@ class RaceCalled:
 class MosquitoDecided:
     race: int
     order: tuple[int, ...]  # seats that pressed, fastest first
-    times_ms: tuple[int, ...]
-    margins_ms: tuple[int, ...]
+    times_ms: tuple[float, ...]
+    margins_ms: tuple[float, ...]
     missing: tuple[int, ...]  # never pressed within race_timeout_ms: slowest (M14)
     slowest: int
     tied: tuple[int, ...]  # seats too close to call for slowest; the seeded draw picked ``slowest``
     givers: tuple[int, ...]  # each hands the slowest one non-moth card (M14, M7)
     cause: str = "M14"
+    within_ms: float = 0.0  # > 0: ``tied`` were within this many ms, closer than the sources can tell
 
 
 @EVENTS.register("beetle_decided")
@@ -218,10 +239,12 @@ class MosquitoDecided:
 class BeetleDecided:
     race: int
     order: tuple[int, ...]
-    times_ms: tuple[int, ...]
-    margins_ms: tuple[int, ...]
+    times_ms: tuple[float, ...]
+    margins_ms: tuple[float, ...]
     winner: int | None  # None: nobody pressed; no card added (M15 [gap])
     cause: str = "M15"
+    tied: tuple[int, ...] = ()  # seats too close to call for fastest; the seeded draw picked ``winner``
+    within_ms: float = 0.0  # > 0: ``tied`` were within this many ms, closer than the sources can tell
 
 
 @EVENTS.register("win_undone")
@@ -232,6 +255,16 @@ class WinUndone:
     winner: int | None  # the next fastest, or nobody
     by: int | None
     cause: str = "M15"
+
+
+@EVENTS.register("race_annulled")
+@dataclass(frozen=True, slots=True)
+class RaceAnnulled:
+    race: int
+    kind: CallKind
+    caller: int  # their turn again
+    decided: bool  # False: annulled while it ran
+    cause: str
 
 
 @EVENTS.register("guard_passed")
@@ -292,13 +325,25 @@ class LastRace:
     kind: CallKind
     caller: int
     order: tuple[int, ...]
-    times_ms: tuple[int, ...]
-    errors_ms: tuple[int, ...]
+    times_ms: tuple[float, ...]
+    errors_ms: tuple[float, ...]
     loser: int | None = None  # Mosquito: the slowest
     missing: tuple[int, ...] = ()  # Mosquito: never pressed (slowest by M14)
-    tied: tuple[int, ...] = ()  # Mosquito: too close to call; a seeded draw picked ``loser``
-    winner_at: int = 0  # Beetle: index into ``order`` of the current winner (len = nobody)
+    tied: tuple[int, ...] = ()  # too close to call; a seeded draw picked ``loser`` (Mosquito) or the winner (Beetle)
+    winner_at: int = 0  # Beetle: index into ``passes`` of the current winner (len = nobody)
     undo_open: bool = False  # Beetle: the table may still undo the win
+    passes: tuple[int, ...] = ()  # Beetle: the order the win passes on (M15): the winner, then by time
+    within_ms: float = 0.0  # > 0: ``tied`` were within this many ms, decided by a draw
+
+
+@dataclass(frozen=True, slots=True)
+class Annulment:
+    """A trace line: the host annulled race ``race`` (a ``kind`` called by ``caller``) in ``round``."""
+
+    race: int
+    kind: CallKind
+    caller: int
+    round: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -318,6 +363,7 @@ class State:
     out: int | None = None  # the player who went out this round
     pad: ScorePad = ScorePad(1)
     final: GameEnded | None = None
+    annulled: tuple[Annulment, ...] = ()  # every race the host annulled, oldest first (the pad's trace)
 
     @property
     def seats(self) -> range:
@@ -381,6 +427,26 @@ def _on_pass_guard(state: State, by: int | None, action: PassGuard) -> tuple[Sta
     _require(by is None or by == state.guard, "only the guard hands the guard bug on (M10)")
     _require(0 <= action.to < state.n and action.to != state.guard, "hand the guard bug to another player")
     return replace(state, guard=action.to), [GuardPassed(state.guard, action.to)]
+
+
+def _annullable(state: State) -> tuple[int, CallKind, int, bool] | None:
+    """The race the host may annul now: the open one, else the round's latest decided one."""
+    if state.phase in (Phase.MOSQUITO_RACE, Phase.BEETLE_RACE):
+        return state.race_no, _open_kind(state), _caller(state), False
+    if state.phase is Phase.PLAY and state.last is not None:
+        return state.last.race, state.last.kind, state.last.caller, True
+    return None
+
+
+def _on_annul_race(state: State, by: int | None, action: AnnulRace) -> tuple[State, Events]:
+    _require(by is None, "only the host annuls a race")
+    race = _annullable(state)
+    _require(race is not None, "there is no race to annul now")
+    assert race is not None
+    number, kind, caller, decided = race
+    trace = Annulment(number, kind, caller, state.round)
+    state = replace(state, phase=Phase.PLAY, caller=None, last=None, turn=caller, annulled=state.annulled + (trace,))
+    return state, [RaceAnnulled(number, kind, caller, decided, RULE_OF[kind]), TurnPassed(caller)]
 
 
 def _on_round_over(state: State, by: int | None, action: RoundOver) -> tuple[State, Events]:
@@ -448,21 +514,33 @@ def _ranking(state: State) -> GameEnded:
 # ---------------------------------------------------------------------------------------- races
 @dataclass(frozen=True, slots=True)
 class _Press:
+    """One counted press, read as :class:`game.rules.race.Timed`."""
+
     seat: int
-    t_ms: int
-    error_ms: int
+    t_ms: float
+    error_ms: float
+    clock: str = ""
+    resolution_ms: float = 0.0
 
 
 def _presses(state: State, result: RaceDone) -> list[_Press]:
-    if not len(result.seats) == len(result.times_ms) == len(result.error_ms):
-        raise MalformedAction("race_done needs one time and one error per seat")
+    n = len(result.seats)
+    if not n == len(result.times_ms) == len(result.error_ms) or any(
+            len(column) not in (0, n) for column in (result.clocks, result.resolution_ms)):
+        raise MalformedAction("race_done needs one time and one error (and clock, resolution) per seat")
+    if result.rule not in (race_rule.LEGACY_RULE, race_rule.RULE):
+        raise MalformedAction(f"race_done: unknown race rule {result.rule}")
     eligible = set(_eligible(state.n, _open_kind(state), _caller(state)))
     if len(set(result.seats)) != len(result.seats) or not set(result.seats) <= eligible:
         raise MalformedAction("race_done names a seat twice or a seat that was not in the race")
-    if any(t < 0 or e < 0 for t, e in zip(result.times_ms, result.error_ms)):
-        raise MalformedAction("race times and errors are never negative")
-    presses = [_Press(s, t, e) for s, t, e in zip(result.seats, result.times_ms, result.error_ms)]
-    return sorted(presses, key=lambda p: (p.t_ms, p.seat))
+    if any(t < 0 or e < 0 for t, e in zip(result.times_ms, result.error_ms)) or any(r < 0 for r in result.resolution_ms):
+        raise MalformedAction("race times, errors and resolutions are never negative")
+    clocks = result.clocks or ("",) * n
+    resolutions = result.resolution_ms or (0.0,) * n
+    presses = [_Press(*p) for p in zip(result.seats, result.times_ms, result.error_ms, clocks, resolutions)]
+    if result.rule == race_rule.LEGACY_RULE:
+        return sorted(presses, key=lambda p: (p.t_ms, p.seat))
+    return list(race_rule.ranked(presses))
 
 
 def _caller(state: State) -> int:
@@ -473,7 +551,7 @@ def _open_kind(state: State) -> CallKind:
     return CallKind.MOSQUITO if state.phase is Phase.MOSQUITO_RACE else CallKind.BEETLE
 
 
-def _margins(presses: list[_Press]) -> tuple[int, ...]:
+def _margins(presses: list[_Press]) -> tuple[float, ...]:
     return tuple(b.t_ms - a.t_ms for a, b in zip(presses, presses[1:]))
 
 
@@ -482,47 +560,72 @@ def _on_race_done(state: State, action: RaceDone) -> tuple[State, Events]:
     _require(action.race == state.race_no, f"race {action.race} is not the open race ({state.race_no})")
     presses = _presses(state, action)
     if state.phase is Phase.MOSQUITO_RACE:
-        return _decide_mosquito(state, presses)
-    return _decide_beetle(state, presses)
+        return _decide_mosquito(state, presses, action.rule)
+    return _decide_beetle(state, presses, action.rule)
 
 
-def _slowest_candidates(state: State, presses: list[_Press]) -> tuple[int, ...]:
-    """M14: every seat that never pressed; else the last press and any press too close to it to call."""
-    pressed = {p.seat for p in presses}
-    missing = tuple(s for s in _eligible(state.n, CallKind.MOSQUITO, _caller(state)) if s not in pressed)
-    if missing:
-        return missing
+def _legacy_slowest_candidates(presses: list[_Press]) -> tuple[int, ...]:
+    """Races journaled before :mod:`game.rules.race` (rule 0) replay with the rule they were decided
+    by: the last press and any press within the two errors of it."""
     last = presses[-1]
     return tuple(p.seat for p in presses if last.t_ms - p.t_ms <= last.error_ms + p.error_ms)
 
 
-def _decide_mosquito(state: State, presses: list[_Press]) -> tuple[State, Events]:
+def _slowest(state: State, presses: list[_Press], missing: tuple[int, ...],
+             rule: int) -> tuple[race_rule.Verdict, Rng]:
+    """M14: a seat that never pressed (a draw among several); else the last press, a draw among
+    the presses too close to call with it (M16, :func:`game.rules.race.decide`)."""
+    if missing or rule == race_rule.LEGACY_RULE:
+        candidates = missing or _legacy_slowest_candidates(presses)
+        if len(candidates) == 1:
+            return race_rule.Verdict(candidates[0]), state.rng
+        seat, rng = state.rng.choice(candidates)  # M14 [gap]: a seeded draw, shown as such
+        return race_rule.Verdict(seat, candidates), rng
+    return race_rule.decide(presses, race_rule.End.LAST, state.rng)
+
+
+def _decide_mosquito(state: State, presses: list[_Press], rule: int) -> tuple[State, Events]:
     caller = _caller(state)
-    candidates = _slowest_candidates(state, presses)
-    slowest, rng = candidates[0], state.rng
-    if len(candidates) > 1:  # M14 [gap]: a seeded draw, shown as such
-        slowest, rng = rng.choice(candidates)
     pressed = {p.seat for p in presses}
     missing = tuple(s for s in _eligible(state.n, CallKind.MOSQUITO, caller) if s not in pressed)
+    verdict, rng = _slowest(state, presses, missing, rule)
+    slowest = verdict.seat
     givers = tuple(s for s in state.seats if s != slowest)  # the Mosquito's player gives too (M14 [pub])
     event = MosquitoDecided(state.race_no, tuple(p.seat for p in presses), tuple(p.t_ms for p in presses),
-                            _margins(presses), missing, slowest, candidates if len(candidates) > 1 else (), givers)
+                            _margins(presses), missing, slowest, verdict.drawn if verdict.by_draw else (), givers,
+                            within_ms=verdict.within_ms)
     last = LastRace(state.race_no, CallKind.MOSQUITO, caller, event.order, event.times_ms,
-                    tuple(p.error_ms for p in presses), loser=slowest, missing=missing, tied=event.tied)
+                    tuple(p.error_ms for p in presses), loser=slowest, missing=missing, tied=event.tied,
+                    within_ms=verdict.within_ms)
     nxt = _next(state, caller)
     return (replace(state, rng=rng, phase=Phase.PLAY, caller=None, last=last, turn=nxt),
             [event, TurnPassed(nxt)])
 
 
-def _decide_beetle(state: State, presses: list[_Press]) -> tuple[State, Events]:
+def _decide_beetle(state: State, presses: list[_Press], rule: int) -> tuple[State, Events]:
+    """M15: the fastest press wins (a draw among presses too close to call, M16); a wrong card
+    passes the win to the next press in :attr:`LastRace.passes`."""
     caller = _caller(state)
     order = tuple(p.seat for p in presses)
-    winner = order[0] if order else None
-    event = BeetleDecided(state.race_no, order, tuple(p.t_ms for p in presses), _margins(presses), winner)
+    rng, verdict = state.rng, race_rule.Verdict(order[0]) if order else None
+    if verdict is not None and rule != race_rule.LEGACY_RULE:
+        verdict, rng = race_rule.decide(presses, race_rule.End.FIRST, rng)
+    winner = verdict.seat if verdict is not None else None
+    tied = verdict.drawn if verdict is not None and verdict.by_draw else ()
+    within = verdict.within_ms if verdict is not None else 0.0
+    event = BeetleDecided(state.race_no, order, tuple(p.t_ms for p in presses), _margins(presses), winner,
+                          tied=tied, within_ms=within)
+    passes = race_rule.draw_order(presses, verdict) if verdict is not None else ()
     last = LastRace(state.race_no, CallKind.BEETLE, caller, order, event.times_ms,
-                    tuple(p.error_ms for p in presses), winner_at=0, undo_open=winner is not None)
+                    tuple(p.error_ms for p in presses), winner_at=0, undo_open=winner is not None,
+                    tied=tied, passes=passes, within_ms=within)
     nxt = _next(state, winner if winner is not None else caller)  # M15 [gap]
-    return (replace(state, phase=Phase.PLAY, caller=None, last=last, turn=nxt), [event, TurnPassed(nxt)])
+    return (replace(state, rng=rng, phase=Phase.PLAY, caller=None, last=last, turn=nxt), [event, TurnPassed(nxt)])
+
+
+def _passes(last: LastRace) -> tuple[int, ...]:
+    """The order a Beetle win passes on (a race decided before ``passes`` existed: by time)."""
+    return last.passes or last.order
 
 
 def _on_wrong_win(state: State, by: int | None, action: WrongWin) -> tuple[State, Events]:
@@ -531,19 +634,20 @@ def _on_wrong_win(state: State, by: int | None, action: WrongWin) -> tuple[State
     _require(last is not None and last.kind is CallKind.BEETLE and last.undo_open,
              "there is no Beetle win to undo now")
     assert last is not None
-    loser = last.order[last.winner_at]
+    passes = _passes(last)
+    loser = passes[last.winner_at]
     _require(by is None or by == loser, "only the winner or the host undoes a Beetle win")
     at = last.winner_at + 1
-    winner = last.order[at] if at < len(last.order) else None
+    winner = passes[at] if at < len(passes) else None
     nxt = _next(state, winner if winner is not None else last.caller)
     last = replace(last, winner_at=at, undo_open=winner is not None)
     return replace(state, last=last, turn=nxt), [WinUndone(last.race, loser, winner, by), TurnPassed(nxt)]
 
 
 def current_winner(last: LastRace | None) -> int | None:
-    if last is None or last.kind is not CallKind.BEETLE or last.winner_at >= len(last.order):
+    if last is None or last.kind is not CallKind.BEETLE or last.winner_at >= len(_passes(last)):
         return None
-    return last.order[last.winner_at]
+    return _passes(last)[last.winner_at]
 
 
 # ---------------------------------------------------------------------------------- legal moves
@@ -569,6 +673,8 @@ def legal_actions(state: State, seat: int | None) -> list[Any]:
         out += [EditPoints(s, state.round, 0) for s in sorted(done) if host or s == seat]
         if not todo:
             out.append(NextRound())
+    if host and _annullable(state) is not None:
+        out.append(AnnulRace())
     if host and state.pad.changes:
         out += [UndoPoints()] if state.pad.to_wire()["can_undo"] else []
         out += [EditPoints(s, r, 0) for s, r, _ in state.pad.cells
@@ -586,7 +692,7 @@ def _open_match(action: Any) -> Any:
 _HANDLERS: dict[type, Callable[[State, int | None, Any], tuple[State, Events]]] = {
     Call: _on_call, EndTurn: _on_end_turn, PassGuard: _on_pass_guard, WrongWin: _on_wrong_win,
     RoundOver: _on_round_over, EnterPoints: _on_enter_points, EditPoints: _on_edit_points,
-    UndoPoints: _on_undo_points, NextRound: _on_next_round,
+    UndoPoints: _on_undo_points, NextRound: _on_next_round, AnnulRace: _on_annul_race,
 }
 
 
@@ -600,8 +706,8 @@ def apply(state: State, seat: int | None, action: Any) -> tuple[State, Events]:
     handler = _HANDLERS.get(type(action))
     if handler is None:
         raise MalformedAction(f"{type(action).__name__} is not a Cheating Moth companion action")
-    if seat is not None and isinstance(action, UndoPoints):
-        raise IllegalAction("only the host undoes a score pad change")
+    if seat is not None and isinstance(action, (UndoPoints, AnnulRace)):
+        raise IllegalAction("only the host undoes a score pad change or annuls a race")
     return handler(state, seat, action)
 
 
@@ -623,8 +729,8 @@ def _last_view(last: LastRace | None) -> dict[str, JSON] | None:
             "order": list(last.order), "times_ms": list(last.times_ms), "error_ms": list(last.errors_ms),
             "margins_ms": margins, "loser": last.loser, "missing": list(last.missing), "tied": list(last.tied),
             "winner": current_winner(last),
-            "undone": list(last.order[: last.winner_at]) if last.kind is CallKind.BEETLE else [],
-            "undo_open": last.undo_open}
+            "undone": list(_passes(last)[: last.winner_at]) if last.kind is CallKind.BEETLE else [],
+            "undo_open": last.undo_open, "within_ms": last.within_ms}
 
 
 def public_view(state: State) -> dict[str, JSON]:
@@ -634,10 +740,12 @@ def public_view(state: State) -> dict[str, JSON]:
         "guard": state.guard, "round_guard": state.round_guard, "turn": state.turn, "n": state.n,
         "race": _race_view(state), "last_race": _last_view(state.last), "out": state.out,
         "pad": state.pad.to_wire(upto=state.round),
+        "annulled": [{"race": a.race, "kind": a.kind.value, "caller": a.caller, "round": a.round} for a in state.annulled],
         "waiting_for": sorted(set(state.seats) - state.pad.entered(state.round)) if state.phase is Phase.SCORING else [],
         "final": None if final is None else {"ranking": list(final.ranking), "totals": list(final.totals),
                                              "places": list(final.places), "rule": final.cause},
-        "settings": {"race_timeout_ms": state.settings.race_timeout_ms, "max_points": state.settings.max_points},
+        "settings": {"race_timeout_ms": state.settings.race_timeout_ms, "max_points": state.settings.max_points,
+                     "beetle_window_ms": state.settings.beetle_window_ms},
     }
 
 
@@ -704,9 +812,10 @@ class CheatingMothCompanion(GameEngine[State]):
         mode = JudgeMode.SLOWEST_LOSES if kind is CallKind.MOSQUITO else JudgeMode.FASTEST_WINS
         number = state.race_no
         # the key is the race number the views show, so a phone's or a key's press names its race
+        window = state.settings.beetle_window_ms if kind is CallKind.BEETLE else None  # M15: the right card
         return RaceRequest(key=str(number), mode=mode, eligible=frozenset(race["eligible"]),
                            timeout_ms=state.settings.race_timeout_ms,
-                           on_result=lambda presses: race_done(number, presses), label="race")
+                           on_result=lambda presses: race_done(number, presses), label="race", settle_ms=window)
 
     def describe_event(self, event: Mapping[str, Any], name: Callable[[int], str] = str) -> str:
         return describe_event(event, name)
@@ -714,8 +823,9 @@ class CheatingMothCompanion(GameEngine[State]):
 
 def race_done(race: int, presses: tuple[RacePress, ...]) -> RaceDone:
     """The table's action for the judge's presses (fastest first)."""
-    return RaceDone(race, tuple(p.seat for p in presses), tuple(int(p.t_ms) for p in presses),
-                    tuple(int(p.error_ms) for p in presses))
+    return RaceDone(race, tuple(p.seat for p in presses), tuple(p.t_ms for p in presses),
+                    tuple(p.error_ms for p in presses), tuple(p.clock for p in presses),
+                    tuple(p.resolution_ms for p in presses), race_rule.RULE)
 
 
 # ------------------------------------------------------------------------------ replay in words
@@ -724,7 +834,15 @@ def _names(seats: Any, name: Callable[[int], str]) -> str:
 
 
 def _times(e: Mapping[str, Any], name: Callable[[int], str]) -> str:
-    return ", ".join(f"{name(s)} {t} ms" for s, t in zip(e.get("order", ()), e.get("times_ms", ())))
+    return ", ".join(f"{name(s)} {race_rule.shown_ms(t)} ms" for s, t in zip(e.get("order", ()), e.get("times_ms", ())))
+
+
+def _drawn(e: Mapping[str, Any], name: Callable[[int], str]) -> str:
+    """How a too-close place was decided, in words (empty: by time alone)."""
+    if e.get("within_ms"):
+        return (f" ({_names(e['tied'], name)} within {race_rule.shown_ms(e['within_ms'])} ms, closer than the "
+                "sources can tell: decided by a draw)")
+    return " (too close to call: a seeded draw)" if e.get("tied") else ""
 
 
 def describe_event(e: Mapping[str, Any], name: Callable[[int], str] = str) -> str:
@@ -736,16 +854,19 @@ def describe_event(e: Mapping[str, Any], name: Callable[[int], str] = str) -> st
     if kind == "race_called":
         return f"{name(e['caller'])} put down a {e['kind']} and called the race ({e['cause']})."
     if kind == "mosquito_decided":
-        drawn = " (too close to call: a seeded draw)" if e.get("tied") else ""
+        drawn = _drawn(e, name)
         late = f"; no press: {_names(e['missing'], name)}" if e.get("missing") else ""
         return (f"Mosquito race: {_times(e, name)}{late}. Slowest: {name(e['slowest'])}{drawn}; "
                 f"every other player hands them a card, never a moth (M14).")
     if kind == "beetle_decided":
-        won = f"{name(e['winner'])} was fastest" if e.get("winner") is not None else "nobody pressed"
+        won = f"{name(e['winner'])} was fastest{_drawn(e, name)}" if e.get("winner") is not None else "nobody pressed"
         return f"Beetle race: {_times(e, name) or 'no presses'}; {won} (M15)."
     if kind == "win_undone":
         nxt = name(e["winner"]) if e.get("winner") is not None else "nobody"
         return f"{name(e['loser'])}'s card did not fit: the Beetle goes to {nxt} (M15)."
+    if kind == "race_annulled":
+        when = "after its verdict" if e.get("decided") else "while it ran"
+        return f"The host annulled race {e['race']} ({e['kind']}, {e['cause']}) {when}: {name(e['caller'])}'s turn again."
     if kind == "guard_passed":
         return f"{name(e['new'])} caught cheating: now the guard (M10)."
     if kind == "round_ended":

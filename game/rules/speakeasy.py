@@ -641,6 +641,7 @@ class SpeakeasyEngine(GameEngine[State]):
     max_seats = MAX_SEATS
     actions = ACTIONS
     events = EVENTS
+    setting_words = {"deck": BUILTIN_DECKS}
 
     # settings -------------------------------------------------------------------------------
     def presets(self) -> tuple[str, ...]:

@@ -703,6 +703,7 @@ class SpeakeasyCompanionEngine(GameEngine[State]):
     max_seats = table.MAX_SEATS
     actions = ACTIONS
     events = EVENTS
+    setting_words = {"deck": table.BUILTIN_DECKS}
 
     def presets(self) -> tuple[str, ...]:
         return table.ENGINE.presets()

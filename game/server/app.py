@@ -5,6 +5,7 @@ Routes and messages are documented in ``docs/protocol.md``.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import math
 import mimetypes
@@ -15,14 +16,17 @@ from pathlib import Path
 import fontpkg
 from aiohttp import WSMsgType, web
 
-from game.session.seats import normalise_code
-from game.session.session import HOUSEKEEPING_S, Session
+from game import catalog
+from game.session.api import HOUSEKEEPING_S, Session, normalise_code
 from game.session.snapshot import SeatStatus
 
-from .capacity import current_fd_limit, size_sockets
+from .capacity import connection_room, current_fd_limit, size_sockets
 from .guard import CONNECTIONS_PER_ADDRESS, HEADER_DEADLINE_S, LOOPBACK, ConnectionGuard, guard_middleware
 from .heap import Collector, collecting
 from .hub import MAX_SPECTATORS, Hub, SocketLimits
+from .linger import linger_after_too_big
+from .metrics import FrameClock
+from .noise import NetworkNoise, quiet_aiohttp_noise
 from .protocol import HARD_MAX_MESSAGE_BYTES
 from .ratelimit import Backoff, PinGuard, RateLimit
 
@@ -74,6 +78,8 @@ HUB = web.AppKey("hub", Hub)
 SETTINGS = web.AppKey("settings", ServerSettings)
 JOINS = web.AppKey("joins", Backoff)
 GUARD = web.AppKey("guard", ConnectionGuard)
+NOISE = web.AppKey("noise", NetworkNoise)  # network noise from other devices (the owner's page, /metrics)
+FRAMES = web.AppKey("frames", FrameClock)  # when the TV last drew a frame (/metrics)
 
 
 # ------------------------------------------------------------------------------------- pages
@@ -132,7 +138,7 @@ async def api_away(request: web.Request) -> web.Response:
     """Held seats whose phone is away, for the join page's "Phone died? Tap your seat": each link
     only asks the host (who allows it on the TV or the host console), so listing them gives nothing away."""
     session = request.app[SESSION]
-    seats = [{**session.seat_card(r.seat), "url": f"/s/{r.token}"} for r in session.table.offered
+    seats = [{**session.seat_card(r.seat), "url": f"/s/{r.token}"} for r in session.offered
              if r.status is SeatStatus.JOINED and not session.is_connected(r.seat)]
     return web.json_response({"seats": seats}, headers={"Cache-Control": "no-store"})
 
@@ -148,12 +154,31 @@ async def font(request: web.Request) -> web.StreamResponse:
     return web.FileResponse(path, headers={"Content-Type": "font/ttf", "Cache-Control": f"max-age={FONT_CACHE_S}"})
 
 
+def phone_strings(i18n_dir: Path, lang: str) -> dict[str, str] | None:
+    """The phone's strings in ``lang``: the shared ``web_<lang>.json`` (None when there is none)
+    and every catalog game's own (``GameDescriptor.phone_strings``, beside it or in a plug-in's folder)."""
+    shared = i18n_dir / f"web_{lang}.json"
+    if lang not in LANG_FILES or not shared.is_file():
+        return None
+    strings: dict[str, str] = json.loads(shared.read_text(encoding="utf-8"))
+    for domain in catalog.phone_domains():
+        name = f"{domain}_{lang}.json"
+        path = next((folder / name for folder in (i18n_dir, *map(Path, catalog.folders())) if (folder / name).is_file()), None)
+        if path is not None:
+            strings.update(json.loads(path.read_text(encoding="utf-8")))
+    return strings
+
+
 async def i18n(request: web.Request) -> web.StreamResponse:
-    lang = request.match_info["lang"]
-    path = request.app[SETTINGS].i18n_dir / f"web_{lang}.json"  # the phone's strings
-    if lang not in LANG_FILES or not path.is_file():
+    strings = phone_strings(request.app[SETTINGS].i18n_dir, request.match_info["lang"])
+    if strings is None:
         raise web.HTTPNotFound()
-    return web.FileResponse(path, headers={"Content-Type": "application/json", "Cache-Control": "no-cache"})
+    return web.json_response(strings, headers={"Cache-Control": "no-cache"})
+
+
+def plugin_phone_module(path: str) -> Path | None:
+    """A plug-in game's phone module (``js/<its phone path>``), from its own folder."""
+    return next((Path(d.folder) / Path(d.phone).name for d in catalog.games() if d.folder and path == f"js/{d.phone}"), None)
 
 
 async def healthz(request: web.Request) -> web.Response:
@@ -168,6 +193,8 @@ async def static_file(request: web.Request) -> web.StreamResponse:
         path.relative_to(root_dir)
     except (ValueError, OSError):
         raise web.HTTPNotFound() from None
+    if not path.is_file():
+        path = plugin_phone_module(request.match_info["path"]) or path
     if not path.is_file():
         raise web.HTTPNotFound()
     content_type = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
@@ -195,6 +222,7 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
     # every socket would cost more than it saves
     ws = web.WebSocketResponse(heartbeat=settings.heartbeat_s, max_msg_size=HARD_MAX_MESSAGE_BYTES, compress=False)
     await ws.prepare(request)
+    linger_after_too_big(ws, request.transport)  # a huge frame still closes with 1009, not a reset
     client = hub.add(ws, settings.address_of(request), request.transport)
     try:
         async for msg in ws:
@@ -236,11 +264,20 @@ async def watchdog(app: web.Application) -> AsyncIterator[None]:
             await asyncio.sleep(WATCHDOG_S)
             app[GUARD].reap()
             app[HUB].reap()
+            app[NOISE].flush()
 
     task = asyncio.create_task(loop())
     yield
     task.cancel()
     await asyncio.gather(task, return_exceptions=True)
+
+
+async def quiet_noise(app: web.Application) -> AsyncIterator[None]:
+    """aiohttp's records of network noise are counted on ``app[NOISE]``, not logged one by one."""
+    undo = quiet_aiohttp_noise(app[NOISE])
+    yield
+    app[NOISE].flush(force=True)
+    undo()
 
 
 def garbage_collection(app: web.Application) -> AsyncIterator[None]:
@@ -258,9 +295,13 @@ async def close_sockets(app: web.Application) -> None:
     await app[HUB].close_all(1001, "server shutting down")
 
 
+def _fd_limit(settings: ServerSettings) -> int:
+    return current_fd_limit() if settings.fd_limit is None else settings.fd_limit
+
+
 def socket_limits(settings: ServerSettings) -> SocketLimits:
     """The caps per role: seats' reserve always, the gallery as the open-file limit allows."""
-    fd_limit = current_fd_limit() if settings.fd_limit is None else settings.fd_limit
+    fd_limit = _fd_limit(settings)
     sized = size_sockets(fd_limit, spectators=settings.max_spectators)
     if settings.max_sockets is not None:
         sized = replace(sized, total=settings.max_sockets)
@@ -272,15 +313,20 @@ def socket_limits(settings: ServerSettings) -> SocketLimits:
 def make_app(session: Session, settings: ServerSettings | None = None) -> web.Application:
     settings = settings or ServerSettings()
     clock = settings.clock or asyncio.get_running_loop().time
+    noise = NetworkNoise()
+    hub = Hub(session, settings.rate, clock, PinGuard(clock), socket_limits(settings), noise)
     guard = ConnectionGuard(clock, header_s=settings.header_s, per_address=settings.per_address_connections,
-                            exempt=settings.uncapped)
+                            exempt=settings.uncapped, room=connection_room(_fd_limit(settings)),
+                            trusted=hub.trusts, noise=noise)
     # keep-alive connections idle between requests close sooner than aiohttp's 75 s
     app = web.Application(client_max_size=64 * 1024, middlewares=[guard_middleware(guard), safety_headers],
                           handler_args={"keepalive_timeout": KEEPALIVE_S})
     app[SESSION] = session
     app[SETTINGS] = settings
     app[GUARD] = guard
-    app[HUB] = Hub(session, settings.rate, clock, PinGuard(clock), socket_limits(settings))
+    app[NOISE] = noise
+    app[FRAMES] = FrameClock()
+    app[HUB] = hub
     app[JOINS] = Backoff(clock, free=JOIN_FAILURES_PER_MINUTE)
     app.add_routes([
         web.get("/", root),
@@ -299,5 +345,6 @@ def make_app(session: Session, settings: ServerSettings | None = None) -> web.Ap
     app.cleanup_ctx.append(housekeeping)
     app.cleanup_ctx.append(watchdog)
     app.cleanup_ctx.append(garbage_collection)
+    app.cleanup_ctx.append(quiet_noise)
     app.on_shutdown.append(close_sockets)
     return app

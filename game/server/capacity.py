@@ -18,6 +18,7 @@ log = logging.getLogger(__name__)
 
 HELLO_ROOM = 64  # sockets that have not said hello yet (a phone says it at once)
 FD_HEADROOM = 200  # the journal (db, -wal, -shm), HTTP requests in flight, fonts, logs, serial port, stdio
+ACCEPT_BURST = 2 * 128  # connections the loop accepts before the guard hears of them (2 turns of the backlog)
 FD_WANTED = 4096  # the soft limit asked for: comfortably above everything above
 
 GetLimit = Callable[[int], tuple[int, int]]
@@ -55,6 +56,13 @@ def size_sockets(fd_limit: int, *, spectators: int = MAX_SPECTATORS, seat_reserv
     room = fd_limit - headroom - seat_reserve - hello_room
     gallery = max(0, min(spectators, room))
     return SocketLimits(total=seat_reserve + hello_room + gallery, spectators=gallery, seat_reserve=seat_reserve)
+
+
+def connection_room(fd_limit: int, headroom: int = FD_HEADROOM, burst: int = ACCEPT_BURST) -> int:
+    """TCP connections the table holds at once (WebSockets included) under an open-file limit of
+    ``fd_limit``: what ``headroom`` and an accept ``burst`` leave. The connection guard makes room
+    within it, so accepting a connection never fails for want of a file."""
+    return max(2 * HELLO_ROOM, fd_limit - headroom - burst)
 
 
 def _shown(limit: int) -> str:

@@ -23,12 +23,21 @@ from aiohttp import WSMsgType, web
 from game.errors import TableError
 from game.rules.base import MalformedAction, StaleState, UnknownSeat
 from game.seating import MAX_SEATS
-from game.session.journal import JournalError
-from game.session.race_floor import PressSource
-from game.session.seats import AskHost, NameNeeded, SeatRecord
-from game.session.session import Claim, HandedOver, NoticeCode, Session
+from game.session.api import (
+    AskHost,
+    Claim,
+    ClaimEnd,
+    HandedOver,
+    JournalError,
+    NameNeeded,
+    NoticeCode,
+    PressSource,
+    SeatRecord,
+    Session,
+)
 
 from .errors import BadPin, ClaimRefused, Forbidden, GalleryFull, RateLimited, ServerFault, TakenOver
+from .noise import NetworkNoise, NoiseKind
 from .phoneclock import EVERY_S, PhoneClock
 from .protocol import (
     Act,
@@ -79,14 +88,18 @@ NOTICE_TEXT: dict[NoticeCode, str] = {
     NoticeCode.NEW_TABLE: "This is a new table: the previous one was closed.",
     NoticeCode.NEW_GROUP: "This table has a new game. Thanks for playing!",
     NoticeCode.SEAT_MOVED: "The host moved your seat to another phone.",
+    NoticeCode.SEAT_GIVEN: "You gave this seat to another phone.",
 }
 REVOKE_CLOSE: dict[NoticeCode, tuple[CloseCode, str]] = {
     NoticeCode.KICKED: (CloseCode.KICKED, "kicked"),
     NoticeCode.NEW_GROUP: (CloseCode.NEW_GROUP, "new group"),
     NoticeCode.SEAT_MOVED: (CloseCode.TAKEN_OVER, "seat moved"),
+    NoticeCode.SEAT_GIVEN: (CloseCode.TAKEN_OVER, "seat given"),
 }
 
 
+CARD_GAP_S = 2.0  # a seated phone's "give your seat?" card: the next one at least this long after the last
+TRUSTED_ADDRESSES = 64  # addresses of seated phones and host links remembered (the most recent)
 SEAT_RESERVE = 2 * MAX_SEATS + 8  # seated phones (one reconnecting while its old socket closes) and host links
 MAX_SPECTATORS = 1000  # the gallery: /watch sockets at once, if the open-file limit allows
 
@@ -448,8 +461,10 @@ class Hub:
     """Every socket of the table; the session's listener."""
 
     def __init__(self, session: Session, limit: RateLimit, clock: Callable[[], float],
-                 pin_failures: PinGuard, sockets: SocketLimits | None = None) -> None:
+                 pin_failures: PinGuard, sockets: SocketLimits | None = None, noise: NetworkNoise | None = None) -> None:
         self.session = session
+        self.noise = noise or NetworkNoise()
+        self._trusted: collections.OrderedDict[str, None] = collections.OrderedDict()  # seated phones' and hosts' addresses
         self.limit = limit
         self.sockets = sockets or SocketLimits()
         self.clock = clock
@@ -457,6 +472,7 @@ class Hub:
         self.token_failures = Backoff(clock, free=TOKEN_FREE_FAILURES)
         self.clients: set[Client] = set()
         self.by_seat: dict[int, Client] = {}
+        self._cards: dict[int, int | None] = {}  # seat: the claim its phone is asked about (None: a pause)
         self.feed = SpectatorFeed(self)
         session.attach(self)
 
@@ -468,15 +484,25 @@ class Hub:
         and the host are never refused by a flood."""
         limits, live = self.sockets, [c for c in self.clients if not c.closing]
         if address not in limits.exempt and sum(1 for c in live if c.address == address) >= limits.per_address:
+            self.noise.count(NoiseKind.OVER_CAP, address)
             return "too many connections from this device"
         shared = [c for c in live if c.role in (None, Role.SPECTATOR)]
         if len(shared) >= limits.shared() or len(live) >= limits.total:
             silent = [c for c in shared if not c.greeted and c.claim is None]
             if not silent:
-                return None if len(live) < limits.total else "the table has too many connections"
+                if len(live) < limits.total:
+                    return None
+                self.noise.count(NoiseKind.OVER_CAP, address)
+                return "the table has too many connections"
             oldest = min(silent, key=lambda c: c.opened_at)
+            self.noise.count(NoiseKind.OVER_CAP, oldest.address)
             oldest.close(CloseCode.POLICY, "making room")
         return None
+
+    def trusts(self, address: str) -> bool:
+        """``address`` has held a seat or the host link (recently): its connections are never
+        capped or evicted by the connection guard (:class:`game.server.guard.ConnectionGuard`)."""
+        return address in self._trusted
 
     def reap(self) -> int:
         """Close the sockets that have not said hello within the hello deadline."""
@@ -484,6 +510,7 @@ class Hub:
         late = [c for c in self.clients if not c.closing and not c.greeted and c.claim is None
                 and now - c.opened_at >= self.sockets.hello_s]
         for client in late:
+            self.noise.count(NoiseKind.HANDSHAKE_TIMEOUT, client.address)
             client.close(CloseCode.POLICY, "no hello")
         return len(late)
 
@@ -498,8 +525,7 @@ class Hub:
         client.stop_sync()
         if client.claim is not None:
             claim, client.claim = client.claim, None
-            self.session.drop_claim(claim.id)
-            self._claim_closed(claim)
+            self.session.drop_claim(claim.id)  # its end (ClaimEnd.GONE) takes the holder's card away
         seat = client.seat
         if client.role is Role.SEAT and seat is not None and self.by_seat.get(seat) is client:
             del self.by_seat[seat]
@@ -544,6 +570,27 @@ class Hub:
             client.close(CloseCode.REFUSED, "refused by the host")
             return
         self._seat_client(client, record.seat, client.hello)
+
+    def claim_ended(self, claim: Claim, why: ClaimEnd) -> None:
+        """A waiting phone's request left unanswered: expired or the table handed over (the phone
+        reconnects and asks again: at the back of the queue, or hears of the new group), replaced
+        by its own newer request, pushed out, or its phone went away."""
+        client = next((c for c in self.clients if c.claim is not None and c.claim.id == claim.id), None)
+        self._claim_closed(claim)
+        if client is None or client.closing:
+            return
+        client.claim = None
+        if why is ClaimEnd.REPLACED:
+            client.close(CloseCode.TAKEN_OVER, "asked again from another page")
+        else:  # the phone reconnects by itself and asks again (or hears of the new group)
+            client.close(CloseCode.POLICY, "pushed out by other requests" if why is ClaimEnd.PUSHED_OUT else "nobody answered")
+
+    def claims_changed(self) -> None:
+        """Only the open claims changed: the host consoles list them (the TV reads the snapshot)."""
+        frames = StateFrames(self.session)
+        for client in list(self.clients):
+            if client.role is Role.HOST and not client.closing:
+                client.outbox.put(frames.get(None, host=True), state=True)
 
     def notice(self, code: NoticeCode) -> None:
         self.feed.catch_up()
@@ -667,7 +714,7 @@ class Hub:
 
     def _hello_seat(self, client: Client, hello: Hello) -> None:
         token = hello.token or ""
-        known = self.session.table.seat_by_device(token) or self.session.seat_by_token(token)
+        known = self.session.seat_by_device(token) or self.session.seat_by_token(token)
         wait = self.token_failures.wait_s(client.address)
         if known is None and wait > 0:  # a right token (144 bits: never a guess) is never held back
             client.send_error(RateLimited(f"too many unknown seat links from this device; try again in {math.ceil(wait)} s"))
@@ -691,32 +738,45 @@ class Hub:
     def _ask_host(self, client: Client, seat: int, hello: Hello) -> None:
         """A held seat's link or code on a new phone: it waits until the host allows or refuses."""
         try:
-            client.claim = self.session.request_claim(seat, hello.name, hello.lang)
+            claim = client.claim = self.session.request_claim(seat, hello.name, hello.lang, client.address)
         except TableError as exc:
             client.send_error(exc)
             client.close(CloseCode.REFUSED, "cannot ask now")
             return
+        for earlier in [c for c in self.clients if c is not client and c.claim is not None and c.claim.id == claim.id]:
+            earlier.claim = None  # the same phone asked again: its request lives on in this socket
+            earlier.close(CloseCode.TAKEN_OVER, "asked again from another page")
         client.send(claim_message("waiting", self._seat_card(seat)))
-        holder = self.by_seat.get(seat)
-        if holder is not None and not holder.closing:  # the seated phone may give its seat itself
-            holder.send(self._asked(client.claim))
+        self._ask_holder(seat)
 
-    def _ask_holder(self, holder: Client, seat: int) -> None:
-        """A seated phone that (re)connects is asked about every phone waiting for its seat: after
-        a restart the waiting phone is often back first."""
-        for claim in self.session.claims:
-            if claim.seat == seat:
-                holder.send(self._asked(claim))
+    def _ask_holder(self, seat: int) -> None:
+        """The seated phone may give its seat itself: it is asked about one waiting phone at a time
+        (the first for its seat), and the next one only :data:`CARD_GAP_S` after the last card went."""
+        holder, claim = self.by_seat.get(seat), next((c for c in self.session.claims if c.seat == seat), None)
+        if seat in self._cards or holder is None or holder.closing or claim is None:
+            return
+        self._cards[seat] = claim.id
+        holder.send(self._asked(claim))
 
     def _asked(self, claim: Claim) -> dict[str, Any]:
         """The seated phone's "another phone asks for your seat: give it?" message."""
         return {**claim_message("asked", self._seat_card(claim.seat)), "claim": claim.id, "name": claim.name}
 
     def _claim_closed(self, claim: Claim) -> None:
-        """The seated phone's "give my seat?" card goes away (the request was answered or dropped)."""
+        """The seated phone's "give my seat?" card goes away (the request was answered or dropped);
+        after a pause, it is asked about the next waiting phone, if any."""
+        if self._cards.get(claim.seat) != claim.id:
+            return  # its phone was never asked about this one
+        self._cards[claim.seat] = None
         holder = self.by_seat.get(claim.seat)
         if holder is not None and not holder.closing:
             holder.send({**claim_message("closed", self._seat_card(claim.seat)), "claim": claim.id})
+        asyncio.get_running_loop().call_later(CARD_GAP_S, self._next_card, claim.seat)
+
+    def _next_card(self, seat: int) -> None:
+        if seat in self._cards and self._cards[seat] is None:
+            del self._cards[seat]
+            self._ask_holder(seat)
 
     def _seat_card(self, seat: int) -> dict[str, Any]:
         """What a waiting phone shows of the seat it asks for (public: colour, symbol, name)."""
@@ -731,7 +791,9 @@ class Hub:
         self._greet(client, Role.SEAT, seat, hello)
         self.session.set_connected(seat, True)
         self._probe(client)  # the join burst of clock-sync round trips
-        self._ask_holder(client, seat)
+        if self._cards.get(seat) is not None:
+            del self._cards[seat]  # a new page: asked afresh
+        self._ask_holder(seat)
 
     def _hello_host(self, client: Client, hello: Hello) -> None:
         wait = self.pin_failures.wait_s(client.address)
@@ -751,6 +813,11 @@ class Hub:
 
     def _greet(self, client: Client, role: Role, seat: int | None, hello: Hello | None) -> None:
         client.role, client.seat = role, seat
+        if role is not Role.SPECTATOR:
+            self._trusted[client.address] = None
+            self._trusted.move_to_end(client.address)
+            while len(self._trusted) > TRUSTED_ADDRESSES:
+                self._trusted.popitem(last=False)
         client.send(framed("welcome", self.session.welcome_json(seat, role.value)))
         if hello is not None and hello.last_version is not None and hello.last_version > self.session.version:
             client.send(notice_message(NoticeCode.NEW_TABLE.value, NOTICE_TEXT[NoticeCode.NEW_TABLE]))

@@ -298,7 +298,7 @@ def parse_message(text: str) -> ClientMessage:
 def id_of(text: str) -> MessageId:
     """Best effort: the ``id`` of a message that failed to parse (for the error reply)."""
     try:
-        data = json.loads(text) if len(text) <= MAX_MESSAGE_BYTES else None
+        data = json.loads(text) if len(text) <= HARD_MAX_MESSAGE_BYTES else None  # a too_large one's id too
         return _message_id(data) if isinstance(data, dict) else None
     except (ValueError, RecursionError, TableError):
         return None

@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import signal
 import sys
@@ -22,13 +23,12 @@ from firmware_bridge.bridge import ArcadeBridge
 from game.config import TableConfig
 from game.rules.base import RulesError
 from game.seating import look
-from game.session.journal import CorruptJournal, Journal, move_aside
-from game.session.session import Session
+from game.session.api import CorruptJournal, Journal, Session, move_aside
 from game.session.snapshot import InputEvent, Mode, TablePhase, TableSnapshot
 
-from .app import ServerSettings, guard_server, make_app
+from .app import FRAMES, ServerSettings, guard_server, make_app
 from .capacity import raise_fd_limit
-from .netaddr import base_url, lan_address
+from .netaddr import AddressWatch, base_url, lan_address, phones_cannot_reach
 
 log = logging.getLogger(__name__)
 
@@ -49,13 +49,19 @@ class Started:
     url: str
     message: str | None  # about a journal moved aside
     arcade: ArcadeBridge | None = None  # the arcade-button board's bridge (searching or connected)
+    address: AddressWatch | None = None  # re-checks the LAN address (None: a fixed host was given)
+    address_task: asyncio.Task[None] | None = None
 
 
 def _open_session(config: TableConfig, **session_kw: Any) -> tuple[Session, Journal, str | None]:
     """The resumed table (or a fresh one); a journal that cannot be replayed is moved aside."""
     journal, saved, message = Journal.open(config.data_dir, new=config.new)
     try:
-        return Session.boot(config, journal, saved, **session_kw), journal, message
+        session = Session.boot(config, journal, saved, **session_kw)
+        if saved is not None:
+            log.info("resumed the saved table from %s: %s, version %d", journal.path.name, session.phase.value,
+                     session.version)
+        return session, journal, message
     except (RulesError, KeyError, ValueError, TypeError, ImportError, AttributeError) as exc:
         if saved is None:
             journal.close()
@@ -79,9 +85,11 @@ async def start_arcade(config: TableConfig, session: Session, **bridge_kw: Any) 
 
 
 async def start_table(config: TableConfig, settings: ServerSettings | None = None, *, arcade: bool = True,
-                      **session_kw: Any) -> Started:
+                      address_source: Callable[[], str] = lan_address, **session_kw: Any) -> Started:
     """Open the journal, boot the session, and start serving on ``config.host``/``config.port``.
-    ``arcade``: also run the arcade-button bridge (see :func:`start_arcade`)."""
+    ``arcade``: also run the arcade-button bridge (see :func:`start_arcade`). The address phones
+    are given: ``--host``, else the kiosk file's ``host``, else the LAN address from
+    ``address_source``, re-checked while the table runs (:class:`AddressWatch`)."""
     raise_fd_limit()  # room for the gallery's sockets (capacity.py); logged, never fatal
     try:
         session, journal, message = _open_session(config, **session_kw)
@@ -108,15 +116,33 @@ async def start_table(config: TableConfig, settings: ServerSettings | None = Non
         journal.close()
         raise StartupError(f"cannot listen on {bind}:{config.port}: {exc.strerror or exc}") from exc
     port = _bound_port(runner, config.port)
-    advertised = config.host if config.host and config.host != ALL_INTERFACES else lan_address()
-    url = base_url(advertised, port)
+    fixed = fixed_host(config)
+    watch: AddressWatch | None = None
+    if fixed is None:
+        watch = AddressWatch(port, session.set_base_url, address_source)
+        url = watch.url
+    else:
+        url = base_url(fixed, port)
     session.set_base_url(url)
+    if phones_cannot_reach(url):
+        log.warning("no network yet: phones cannot reach the table at %s; the address is checked again "
+                    "every few seconds", url)
     if message:
         session.add_notice(JOURNAL_NOTICE)
+    log.info("table started: %s, %s, version %d, serving %s", session.table.game, session.phase.value,
+             session.version, url)
     bridge = None
     if arcade:
         bridge = await start_arcade(config, session, **({"clock": session.clock} if "clock" in session_kw else {}))
-    return Started(session, journal, runner, port, url, message, bridge)
+    task = asyncio.get_running_loop().create_task(watch.run(), name="address-watch") if watch is not None else None
+    return Started(session, journal, runner, port, url, message, bridge, watch, task)
+
+
+def fixed_host(config: TableConfig) -> str | None:
+    """The address phones are given when one was set (``--host``, or the kiosk file's ``host``)."""
+    if config.host and config.host != ALL_INTERFACES:
+        return config.host
+    return config.kiosk.host if config.kiosk is not None else None
 
 
 def _bound_port(runner: web.AppRunner, fallback: int) -> int:
@@ -127,6 +153,10 @@ def _bound_port(runner: web.AppRunner, fallback: int) -> int:
 
 
 async def stop_table(started: Started) -> None:
+    if started.address_task is not None:
+        started.address_task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await started.address_task
     if started.arcade is not None:
         await started.arcade.stop()
     await started.runner.cleanup()
@@ -140,15 +170,15 @@ def join_links(started: Started) -> str:
     lines = []
     if started.message:
         lines.append(started.message)
-    for record in session.table.offered:
+    for record in session.offered:
         seat_look = look(record.seat)
         who = record.name or (f"bot ({record.bot.value})" if record.bot else "free")
         lines.append(f"Seat {record.seat + 1:>2} {seat_look.colour_name:<9} {session.seat_url(record)}"
                      f"   code {record.code}   {who}")
     lines += [
-        f"Join by code: {started.url}/join",
-        f"Watch:        {started.url}/watch",
-        f"Host:         {started.url}/host   PIN {session.table.admin_pin}",
+        f"Join by code: {session.base_url}/join",
+        f"Watch:        {session.base_url}/watch",
+        f"Host:         {session.base_url}/host   PIN {session.table.admin_pin}",
         f"Table: {session.table.game}, {session.phase.value}, version {session.version}"
         + (" (resumed)" if session.phase is not TablePhase.LOBBY else ""),
     ]
@@ -185,7 +215,8 @@ class TableRuntime:
 
     @property
     def url(self) -> str:
-        return self._started.url if self._started else ""
+        """The address phones are given now (it follows the LAN address)."""
+        return self._started.session.base_url if self._started else ""
 
     @property
     def port(self) -> int:
@@ -199,6 +230,7 @@ class TableRuntime:
         started = self._started
         if started is None:
             raise StartupError("the table has not started yet (call wait_ready())")
+        started.runner.app[FRAMES].seen()  # the TV draws a frame per snapshot read (/metrics)
         return started.session.snapshot
 
     def send(self, event: InputEvent) -> None:

@@ -11,15 +11,20 @@ sqlite's frame checksums, leaving the last whole action. Every row also carries 
 actions' chained game by game), so damage sqlite cannot see inside a page (a flipped byte in a
 vote) is caught at start-up instead of replaying a different game.
 
-A journal that cannot be read is moved aside (``journal.sqlite3.corrupt-<time>``), never deleted.
+A journal that cannot be read is moved aside (``journal.sqlite3.corrupt-<time>``), never deleted at
+once: a kiosk prunes journals set aside like its archive (:func:`prune_set_aside`, by ``keep_days``
+and ``keep_mb``).
 """
 from __future__ import annotations
 
+import calendar
 import json
 import logging
+import re
 import sqlite3
 import time
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -339,16 +344,116 @@ def _add_checksum_columns(db: sqlite3.Connection) -> None:
             db.execute(f"ALTER TABLE {table} ADD COLUMN {column} INTEGER")
 
 
-def move_aside(path: Path, why: str) -> Path:
+SIDECARS = ("-wal", "-shm")
+ASIDE_STAMP = "%Y%m%d-%H%M%S"  # UTC, in the name of a journal set aside
+_ASIDE_TIME = re.compile(r"\.[a-z]+-(\d{8}-\d{6})(?:-\d+)?$")
+
+
+def move_aside(path: Path, why: str, now: float | None = None) -> Path:
     """Rename the journal (and its -wal / -shm files) to ``<name>.<why>-<UTC time>``."""
-    stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
+    stamp = time.strftime(ASIDE_STAMP, time.gmtime(now))
     target = path.with_name(f"{path.name}.{why}-{stamp}")
     n = 1
     while target.exists():
         n += 1
         target = path.with_name(f"{path.name}.{why}-{stamp}-{n}")
-    for suffix in ("", "-wal", "-shm"):
+    for suffix in ("", *SIDECARS):
         part = Path(str(path) + suffix)
         if part.exists():
             part.rename(Path(str(target) + suffix))
     return target
+
+
+@dataclass(frozen=True, slots=True)
+class SetAside:
+    """A journal moved aside: its file and -wal/-shm files, their size, and when it was set aside."""
+
+    path: Path
+    files: tuple[Path, ...]
+    size: int
+    at: float  # from the time in its name; the files' time when the name has none
+
+
+def set_aside_journals(data_dir: Path, name: str = JOURNAL_NAME) -> list[SetAside]:
+    """The journals set aside in ``data_dir``, oldest first (never the journal in use)."""
+    groups: dict[str, list[Path]] = {}
+    try:
+        entries = list(data_dir.iterdir())
+    except OSError:
+        return []
+    for entry in entries:
+        if entry.name.startswith(name + ".") and entry.is_file():
+            base = entry.name[:-len(SIDECARS[0])] if entry.name.endswith(SIDECARS) else entry.name
+            groups.setdefault(base, []).append(entry)
+    found = [_set_aside(data_dir / base, files) for base, files in groups.items()]
+    return sorted((s for s in found if s is not None), key=lambda s: (s.at, s.path.name))
+
+
+def _set_aside(path: Path, files: list[Path]) -> SetAside | None:
+    try:
+        stats = [f.stat() for f in files]
+    except OSError:  # gone meanwhile
+        return None
+    match = _ASIDE_TIME.search(path.name)
+    at = float(calendar.timegm(time.strptime(match.group(1), ASIDE_STAMP))) if match else \
+        max(st.st_mtime for st in stats)
+    return SetAside(path, tuple(sorted(files)), sum(st.st_size for st in stats), at)
+
+
+def prune_set_aside(data_dir: Path, keep_days: int, keep_mb: int, now: float | None = None) -> list[Path]:
+    """Delete journals set aside more than ``keep_days`` ago, then the oldest while together they
+    take more than ``keep_mb``, as the archive is pruned. Returns the journals deleted."""
+    now = time.time() if now is None else now
+    aside = set_aside_journals(data_dir)
+    total = sum(s.size for s in aside)
+    deleted = []
+    for entry in aside:  # oldest first
+        if entry.at >= now - keep_days * 86_400 and total <= keep_mb * 1024 * 1024:
+            continue
+        for part in entry.files:
+            part.unlink(missing_ok=True)
+        total -= entry.size
+        deleted.append(entry.path)
+        log.info("a journal set aside on %s was deleted (keep_days %d, keep_mb %d)",
+                 time.strftime("%Y-%m-%d", time.gmtime(entry.at)), keep_days, keep_mb)
+    return deleted
+
+QUIET_MS = 2_000  # no journal write for this long: a good moment for a checkpoint
+
+
+class TableWrites:
+    """The session's writes to its journal (nothing without one), and whether a quiet moment has
+    come for a checkpoint (:data:`QUIET_MS` since the last write, with writes not yet folded in)."""
+
+    def __init__(self, journal: Journal | None, clock: Callable[[], int]) -> None:
+        self._journal = journal
+        self._clock = clock
+        self._last_ms = clock()
+        self._unfolded = False  # writes since the last checkpoint
+
+    def table(self, table: TableRecord, version: int, *, counts: bool = True) -> None:
+        """Journal ``table`` as ``version`` (``counts``: a write that waits for a checkpoint)."""
+        if self._journal is not None:
+            self._journal.save_table(table, version)
+            if counts:
+                self._wrote()
+
+    def action(self, game_no: int, seat: int | None, action: dict[str, Any], version: int) -> None:
+        if self._journal is not None:
+            self._journal.append_action(game_no, seat, action, version)
+            self._wrote()
+
+    def begin_game(self, table: TableRecord, seed: int, n: int, version: int) -> int:
+        """The new game's number (without a journal: the one after the table's last)."""
+        if self._journal is None:
+            return (table.game_no or 0) + 1
+        return self._journal.begin_game(table, table.game, table.preset, table.settings, seed, n, version)
+
+    def checkpoint_if_quiet(self) -> None:
+        if self._journal is not None and self._clock() - self._last_ms >= QUIET_MS and self._unfolded:
+            self._journal.checkpoint()
+            self._unfolded = False
+
+    def _wrote(self) -> None:
+        self._last_ms = self._clock()
+        self._unfolded = True

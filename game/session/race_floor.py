@@ -14,7 +14,7 @@ Two parts:
 
 Rules the judge applies:
 
-* **Sources.** :class:`PressSource` ranks ARCADE > PHONE > KEYBOARD by precision (M16) (BOT for
+* **Sources.** :class:`PressSource` ranks ARCADE > PAD > PHONE > KEYBOARD by precision (M16) (BOT for
   bot seats). When a seat has valid presses from several sources, the most precise source's press
   is used, even if a less precise one came first. Within one source the *earliest* press counts (by
   its time, not by when it arrived: the bridge and phones may deliver out of order).
@@ -33,10 +33,12 @@ Rules the judge applies:
   over Wi-Fi still wins), when every eligible seat has pressed, or at the timeout.
 * **Result.** :class:`RaceOutcome` gives the order (fastest first), each seat's time, the margins
   between consecutive places, the source used per seat, the error bound (largest ``error_ms``
-  among the counted presses), groups of seats too close to call (``ties``: consecutive places
-  whose gap is within the sum of their errors — or of their resolutions when both were stamped
-  by the same ``clock``, e.g. one arcade board; the engine breaks ties by its seeded RNG),
-  false starts and missing seats. ``to_wire(public=...)`` gives the JSON the screen shows: for a
+  among the counted presses), groups of seats too close to call (``ties``, by the one rule of
+  :mod:`game.rules.race`: consecutive places whose gap is within the sum of their errors — or of
+  their resolutions when both were stamped by the same ``clock``, e.g. one arcade board; the
+  engine draws among a tie by its seeded RNG, with the same rule on the same numbers), false
+  starts and missing seats. ``presses()`` hands the engine the times since the race opened at
+  full precision (never rounded), each with its error, clock and resolution. ``to_wire(public=...)`` gives the JSON the screen shows: for a
   race whose eligibility is secret (``RaceRequest.secret``) it leaves out who stayed still.
 
 Errors: bad arguments raise :class:`RaceError` (a ``ValueError``) and change nothing.
@@ -51,16 +53,20 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from game.rules import race as race_rule
 from game.rules.base import MalformedAction, RaceMode, RacePress, RaceRequest, RulesError, Seat, UnknownSeat
 
 from .bots import Bot
 from .scheduler import Handle, Scheduler
-from .snapshot import InputEvent, InputSource
+from .snapshot import FalseStartInfo, InputEvent, InputSource, RaceDone, RaceInfo, RaceNow
 
 log = logging.getLogger(__name__)
 
 SETTLE_MS = 150.0  # after the deciding press, wait this long for a more precise press in flight
+GESTURE_MS = 400.0  # two presses of one button this close, while no race runs, are a gesture (a call)
+AFTER_WINDOW_MS = 1500.0  # after a race ends, presses are late slaps of it: never a gesture
 KEYBOARD_ERROR_MS = 17.0  # a host key is stamped when the renderer sees it: about one frame
+SIGNAL_WAIT_MS = 1500.0  # a race waiting for the TV's signal opens on the lamps if the TV says nothing by then
 UNSYNCED_PHONE_ERROR_MS = 250.0  # a phone without a clock estimate: stamped on arrival
 
 
@@ -75,7 +81,8 @@ class PressSource(enum.IntEnum):
     BOT = 0
     KEYBOARD = 1
     PHONE = 2
-    ARCADE = 3
+    PAD = 3  # a USB arcade encoder or game pad (SDL joystick), read by the TV's loop: game/session/pads.py
+    ARCADE = 4
 
     @property
     def wire(self) -> str:
@@ -116,11 +123,8 @@ class Press:
             raise RaceError("bad clock or resolution")
 
     def too_close(self, other: Press) -> bool:
-        """Can the order of these two presses not be told apart?"""
-        gap = abs(other.t_ms - self.t_ms)
-        if self.clock and self.clock == other.clock:
-            return gap <= self.resolution_ms + other.resolution_ms
-        return gap <= self.error_ms + other.error_ms
+        """Can the order of these two presses not be told apart? (:func:`game.rules.race.too_close`)"""
+        return race_rule.too_close(self, other)
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +150,8 @@ class RaceOutcome:
     missing: tuple[int, ...]  # eligible seats with no valid press (sorted)
     timed_out: bool
     error_per_seat: dict[int, float] = field(default_factory=dict)  # seat -> its counted press's error_ms
+    clock_per_seat: dict[int, str] = field(default_factory=dict)  # seat -> the clock that stamped it
+    resolution_per_seat: dict[int, float] = field(default_factory=dict)  # seat -> that clock's resolution
 
     @property
     def winner(self) -> int | None:
@@ -156,10 +162,27 @@ class RaceOutcome:
         return None if t is None else t - self.armed_at_ms
 
     def presses(self) -> tuple[RacePress, ...]:
-        """The counted presses as the engine takes them: fastest first, ms since the race opened,
-        whole milliseconds (the error bound rounded up)."""
-        return tuple(RacePress(s, max(0, round(self.times_ms[s] - self.armed_at_ms)),
-                               math.ceil(self.error_per_seat.get(s, self.error_bound_ms))) for s in self.order)
+        """The counted presses as the engine takes them: fastest first, ms since the race opened at
+        full precision, with each press's error, clock and resolution (the engine applies the same
+        :mod:`game.rules.race` rule to them as the judge's ``ties``)."""
+        return tuple(RacePress(s, self.reaction(s), self.error_per_seat.get(s, self.error_bound_ms),
+                               self.clock_per_seat.get(s, ""), self.resolution_per_seat.get(s, 0.0))
+                     for s in self.order)
+
+    def reaction(self, seat: int) -> float:
+        """``seat``'s counted press in ms since the race opened (never negative)."""
+        return max(0.0, self.times_ms[seat] - self.armed_at_ms)
+
+    def info(self, *, public: bool = True) -> RaceDone:
+        """The outcome as the snapshot shows it (the same facts as :meth:`to_wire`)."""
+        return RaceDone(
+            self.race_id, self.mode.value, self.order,
+            tuple(round(self.times_ms[s] - self.armed_at_ms, 3) for s in self.order),
+            tuple(round(m, 3) for m in self.margins_ms), tuple(self.source_per_seat[s].wire for s in self.order),
+            round(self.error_bound_ms, 3), self.ties,
+            () if not public else tuple(FalseStartInfo(f.seat, round(f.early_by_ms, 3), f.source.wire)
+                                        for f in self.false_starts),
+            self.missing if public else None, self.timed_out if public else None)
 
     def to_wire(self, *, public: bool = True) -> dict[str, Any]:
         """The outcome as JSON. ``public=False`` (a race whose eligible seats are secret) keeps only
@@ -242,6 +265,11 @@ class RaceJudge:
     @property
     def eligible(self) -> frozenset[int]:
         return self._race.eligible if self._race else frozenset()
+
+    @property
+    def settle_ms(self) -> float:
+        """How long the armed race stays open after the press that could decide it."""
+        return self._require().settle_ms
 
     def arm(
         self,
@@ -331,8 +359,10 @@ class RaceJudge:
     def result(self, now_ms: float | None = None) -> RaceOutcome:
         """The outcome so far (final once ``is_complete``). ``now_ms`` only sets ``timed_out``."""
         race = self._require()
-        ranked = sorted(race.best.values(), key=lambda p: (p.t_ms, -p.source, p.seat))
+        ranked = race_rule.ranked(race.best.values())
         order = tuple(p.seat for p in ranked)
+        since_open = [race_rule.Timing(p.seat, max(0.0, p.t_ms - race.armed_at_ms), p.error_ms, p.clock,
+                                       p.resolution_ms) for p in ranked]  # the engine's numbers exactly
         margins = tuple(b.t_ms - a.t_ms for a, b in zip(ranked, ranked[1:]))
         return RaceOutcome(
             race_id=race.race_id,
@@ -343,28 +373,19 @@ class RaceJudge:
             margins_ms=margins,
             source_per_seat={p.seat: p.source for p in ranked},
             error_bound_ms=max((p.error_ms for p in ranked), default=0.0),
-            ties=_ties(ranked),
+            ties=race_rule.tie_groups(race_rule.ranked(since_open)),
             false_starts=tuple(sorted(race.false_starts, key=lambda f: (f.t_ms, f.seat))),
             missing=tuple(sorted(race.eligible - race.best.keys())),
             timed_out=now_ms is not None and now_ms >= race.deadline_ms and len(race.best) < len(race.eligible),
             error_per_seat={p.seat: p.error_ms for p in ranked},
+            clock_per_seat={p.seat: p.clock for p in ranked},
+            resolution_per_seat={p.seat: p.resolution_ms for p in ranked},
         )
 
     def _require(self) -> _Race:
         if self._race is None:
             raise RaceError("no race is armed")
         return self._race
-
-
-def _ties(ranked: list[Press]) -> tuple[tuple[int, ...], ...]:
-    groups: list[list[int]] = []
-    for a, b in zip(ranked, ranked[1:]):
-        if a.too_close(b):
-            if groups and groups[-1][-1] == a.seat:
-                groups[-1].append(b.seat)
-            else:
-                groups.append([a.seat, b.seat])
-    return tuple(tuple(g) for g in groups)
 
 
 # ------------------------------------------------------------------------------------ the floor
@@ -382,20 +403,18 @@ class BoardButton(Protocol):
     def to_press(self, race_id: str | None) -> Press | None: ...
 
 
-class RaceBot(Protocol):
-    """A bot that races: ``race_press(view)`` answers once per race, from its seat's view; anything
-    but ``None`` means it presses, ``think_ms()`` after the race opened (its reaction time)."""
-
-    def race_press(self, view: Any) -> Any | None: ...
-
-
 @dataclass(slots=True)
 class LiveRace:
-    """The race being judged: the engine's latest request for it and when it opened."""
+    """The race being judged: the engine's latest request for it and when it opened. ``waiting``:
+    the TV has not shown its signal yet (``armed_at_ms`` is then when it was asked for; the race
+    opens at the flip the TV reports, :meth:`RaceFloor.signal`)."""
 
     request: RaceRequest
     armed_at_ms: float
     pressed: set[int] = field(default_factory=set)
+    waiting: bool = False
+    early: list[Press] = field(default_factory=list)  # presses while waiting: false starts, judged at the signal
+    bot_delays: dict[int, float] = field(default_factory=dict)  # seat -> its bot's reaction after the signal
 
     @property
     def key(self) -> str:
@@ -417,6 +436,7 @@ def race_timer_key(request: RaceRequest) -> str:
 
 _PRESS_SOURCES: dict[InputSource, PressSource] = {
     InputSource.ARCADE: PressSource.ARCADE, InputSource.PHONE: PressSource.PHONE, InputSource.BOT: PressSource.BOT,
+    InputSource.PAD: PressSource.PAD,
 }
 
 
@@ -453,7 +473,14 @@ def race_id_of(race: object) -> str | None:
 class RaceFloor:
     """The live race on the session's loop (see the module docstring). ``touched``: a person
     pressed (counts as input at the table); ``changed``: publish a new snapshot; ``decided``: apply
-    the table's action that ``request.on_result`` made of the presses."""
+    the table's action that ``request.on_result`` made of the presses.
+
+    The signal is the start (M14, M15): with a TV showing races (:attr:`screen`), a new race waits
+    for the TV to report the flip of its first frame (:meth:`signal`, the session clock); that
+    instant is the judge's t0, the lamps are lit then, the bots' reaction times run from it, and a
+    press before it is a false start. A TV that says nothing within ``SIGNAL_WAIT_MS`` (hung,
+    starved) does not hold the table: the race opens on the lamps then. Without a TV the race
+    opens when it is asked for (the lamps' and phones' signal)."""
 
     def __init__(self, clock: Callable[[], float], scheduler: Scheduler, lamps: RaceLamps, *,
                  touched: Callable[[], None], changed: Callable[[], None], decided: Callable[[Any], None],
@@ -472,6 +499,11 @@ class RaceFloor:
         self._decision: Handle | None = None
         self._bot_presses: dict[int, Handle] = {}
         self.last: dict[str, Any] | None = None  # the latest outcome, public facts only
+        self._last_info: RaceDone | None = None  # the same, as the snapshot shows it
+        self._gesture_first: dict[int, float] = {}  # seat -> the first press of a possible double press
+        self._quiet_until = -math.inf  # the end of the latest race's after-window (session ms)
+        self.screen = False  # a TV shows the races' signal (InputKind.SCREEN): races open at its flip
+        self._overdue: Handle | None = None  # the race opens on the lamps if the TV stays silent
 
     @property
     def current(self) -> LiveRace | None:
@@ -506,22 +538,64 @@ class RaceFloor:
 
     def _arm(self, request: RaceRequest, bots: Mapping[Seat, Bot], view: Callable[[Seat], Any]) -> None:
         now = float(self._clock())
-        self._live = LiveRace(request, now)
+        live = self._live = LiveRace(request, now, waiting=self.screen and bool(request.eligible))
+        for seat, bot in bots.items():
+            if seat in request.eligible and bot.race_press(view(seat)) is not None:
+                live.bot_delays[seat] = max(0, bot.think_ms()) * self._bot_delay_scale
+        if live.waiting:  # the TV's flip opens it (signal); until then the lamps stay dark
+            self._overdue = self._scheduler.call_later(SIGNAL_WAIT_MS, self._signal_overdue)
+            return
+        self._open(live, now)
+
+    def _open(self, live: LiveRace, t0: float) -> None:
+        """The race starts at ``t0`` (session ms): the judge, the lamps, the bots, the decision."""
+        request, now = live.request, self._clock()
+        live.armed_at_ms, live.waiting = t0, False
         if request.eligible:
-            self._judge.arm(request.key, request.eligible, now, request.timeout_ms, mode=request.mode,
-                            settle_ms=self._settle_ms)
+            settle = self._settle_ms if request.settle_ms is None else request.settle_ms
+            self._judge.arm(request.key, request.eligible, t0, request.timeout_ms, mode=request.mode,
+                            settle_ms=settle)
             self._lamps.arm_race(request.key, request.eligible)
         else:
             self._judge.disarm()  # nobody can press: only the timeout ends it
+        for press in live.early:  # stamped before t0: false starts (a report still in flight: counted)
+            self._press(press)
+        live.early.clear()
         self._schedule_decision()
-        for seat, bot in bots.items():
-            ask = getattr(bot, "race_press", None)
-            if seat in request.eligible and callable(ask) and ask(view(seat)) is not None:
-                delay = max(0, bot.think_ms()) * self._bot_delay_scale
-                self._bot_presses[seat] = self._scheduler.call_later(delay, functools.partial(self._bot_press, seat))
+        for seat, delay in live.bot_delays.items():
+            wait = max(0.0, t0 + delay - now)
+            self._bot_presses[seat] = self._scheduler.call_later(wait, functools.partial(self._bot_press, seat))
+
+    def signal(self, race: str, t_ms: float) -> bool:
+        """The TV flipped the first frame of race ``race``'s signal at ``t_ms`` (session clock): the
+        race opens then (True), unless it is not the race waiting for its signal (False: ignored)."""
+        live = self._live
+        if live is None or not live.waiting or live.key != race or not _finite(t_ms):
+            return False
+        self._cancel_overdue()
+        now = float(self._clock())  # whole ms: the true now is within [now, now + 1)
+        self._open(live, float(t_ms) if t_ms < now + 1 else now)  # a flip from the future is not believed
+        self._changed()
+        return True
+
+    def _signal_overdue(self) -> None:
+        self._overdue = None
+        live = self._live
+        if live is not None and live.waiting:
+            log.warning("race %s: the TV showed no signal in %d ms; it opens on the lamps", live.key, SIGNAL_WAIT_MS)
+            self._open(live, float(self._clock()))
+            self._changed()
+
+    def _cancel_overdue(self) -> None:
+        if self._overdue is not None:
+            self._overdue.cancel()
+            self._overdue = None
 
     def _disarm(self) -> None:
-        had_judge = self._live is not None and bool(self._live.request.eligible)
+        had_judge = self._live is not None and bool(self._live.request.eligible) and not self._live.waiting
+        if self._live is not None:
+            self._quiet_until = self._clock() + AFTER_WINDOW_MS
+            self._gesture_first.clear()
         self._judge.disarm()
         self._live = None
         self._cancel_schedule()
@@ -554,6 +628,11 @@ class RaceFloor:
         live = self._live
         if live is not None and not live.request.eligible:
             return PressVerdict.NOT_ELIGIBLE
+        if live is not None and live.waiting and press.seat in live.request.eligible \
+                and press.race_id in (None, live.key):
+            live.early.append(press)  # before the signal: a false start (the judge lists it at t0)
+            self._changed()
+            return PressVerdict.FALSE_START
         verdict = self._judge.press(press)
         if verdict is PressVerdict.ACCEPTED and live is not None:
             live.pressed.add(press.seat)
@@ -567,10 +646,25 @@ class RaceFloor:
         if self._live is not None:
             self.press(seat, self._clock(), PressSource.BOT)
 
+    # ---------------------------------------------------------------------------- gestures
+    def double_press(self, seat: Seat, t_ms: float) -> bool:
+        """Is this button press (``t_ms`` on the session clock) the second of a double press that
+        may call a race? Never while a race runs or within ``AFTER_WINDOW_MS`` after one ended
+        (slapping on after the verdict is part of that race: four slaps 150 ms apart call nothing),
+        and never with a first press from then."""
+        if self._live is not None or t_ms < self._quiet_until:
+            self._gesture_first.pop(seat, None)
+            return False
+        first = self._gesture_first.pop(seat, None)
+        if first is not None and 0 <= t_ms - first <= GESTURE_MS:
+            return True
+        self._gesture_first[seat] = t_ms
+        return False
+
     # ------------------------------------------------------------------------ the decision
     def _schedule_decision(self) -> None:
         live = self._live
-        if live is None:
+        if live is None or live.waiting:
             return
         if self._decision is not None:
             self._decision.cancel()
@@ -597,6 +691,8 @@ class RaceFloor:
         live = self._live
         if live is None or timer_key != live.timer_key:
             return False
+        if live.waiting or self._clock() < live.deadline_ms:
+            return True  # it opened at the TV's signal, after its timer started: the floor decides at its deadline
         self._finish(max(self._clock(), live.deadline_ms))
         return True
 
@@ -609,12 +705,15 @@ class RaceFloor:
             outcome = self._judge.result(now)
             presses = outcome.presses()
             self.last = outcome.to_wire(public=not request.secret)
+            self._last_info = outcome.info(public=not request.secret)
         else:
             presses = ()
             self.last = {"race": request.key, "mode": request.mode.value, "order": [], "reaction_ms": [],
                          "margins_ms": [], "sources": [], "error_bound_ms": 0, "ties": [], "false_starts": []}
             if not request.secret:
                 self.last.update(missing=[], timed_out=True)
+            self._last_info = RaceDone(request.key, request.mode.value, (), (), (), (), 0.0, (), (),
+                                       None if request.secret else (), None if request.secret else True)
         self._disarm()
         try:
             action = request.on_result(presses)
@@ -625,6 +724,7 @@ class RaceFloor:
         self._decided(action)
 
     def _cancel_schedule(self) -> None:
+        self._cancel_overdue()
         if self._decision is not None:
             self._decision.cancel()
             self._decision = None
@@ -644,12 +744,32 @@ class RaceFloor:
                        "timeout_ms": live.request.timeout_ms, "label": live.request.label,
                        "eligible": [] if secret else sorted(live.request.eligible),
                        "pressed": [] if secret else sorted(live.pressed),
-                       "false_starts": [] if secret else self.false_starts()}
+                       "false_starts": [] if secret else self.false_starts(), "waiting": live.waiting,
+                       **self._closing(live)}
         return {"current": current, "last": self.last}
+
+    def info(self) -> RaceInfo:
+        """The races as the snapshot shows them (the same public facts as :meth:`to_json`)."""
+        live, current = self._live, None
+        if live is not None:
+            secret = live.request.secret
+            starts = () if secret or not self._judge.armed else tuple(
+                FalseStartInfo(f.seat, round(f.early_by_ms, 3), f.source.wire) for f in self._judge.result().false_starts)
+            current = RaceNow(str(live.key), live.request.mode.value, round(live.armed_at_ms), live.request.timeout_ms,
+                              live.request.label, () if secret else tuple(sorted(live.request.eligible)),
+                              () if secret else tuple(sorted(live.pressed)), starts, waiting=live.waiting,
+                              **self._closing(live))
+        return RaceInfo(current, self._last_info)
+
+    def _closing(self, live: LiveRace) -> dict[str, float]:
+        """A public fastest-wins race with a press closes ``settle`` after it: the screen shows the
+        moment (a closing bar) so a right card after a wrong one is still laid in time (M15)."""
+        if live.request.secret or live.request.mode is not RaceMode.FASTEST_WINS or not live.pressed:
+            return {}
+        return {"closes_at_ms": round(self._judge.decides_at(), 3), "window_ms": self._judge.settle_ms}
 
     def false_starts(self) -> list[dict[str, Any]]:
         """False starts of the armed race so far (for the big screen)."""
-        live = self._live
-        if live is None or not live.request.eligible:
-            return []
+        if self._live is None or not self._judge.armed:
+            return []  # none yet, or waiting for the signal: the judge lists them at t0
         return list(self._judge.result().to_wire()["false_starts"])

@@ -12,21 +12,20 @@ that phone) returns silently; the link or code of a held seat only asks the host
 from __future__ import annotations
 
 import secrets
-import unicodedata
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from game.bots import BotKind
-from game.rules.base import MalformedAction, RulesError
-from game.seating import MAX_SEATS, look
+from game.rules.base import RulesError
+from game.seating import MAX_SEATS, bot_name, look
 
+from .names import NAME_MAX, BadName, clean_name, drawable, undrawable  # noqa: F401  (the name rules live in names.py)
 from .snapshot import SeatStatus
 
 CODE_ALPHABET = "ACDEFHJKMNPRTWXY"
 CODE_LENGTH = 4
 TOKEN_BYTES = 18
-NAME_MAX = 24
 MIN_OFFERED_SEATS = 3
 
 
@@ -34,10 +33,13 @@ def new_token() -> str:
     return secrets.token_urlsafe(TOKEN_BYTES)
 
 
-def new_code(taken: Collection[str]) -> str:
+Choose = Callable[[Sequence[str]], str]  # picks one letter of the code alphabet
+
+
+def new_code(taken: Collection[str], choose: Choose = secrets.choice) -> str:
     """A fresh code not in ``taken`` (16**4 = 65536 codes for at most 12 seats)."""
     while True:
-        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+        code = "".join(choose(CODE_ALPHABET) for _ in range(CODE_LENGTH))
         if code not in taken:
             return code
 
@@ -68,60 +70,6 @@ class AskHost(RulesError):
     def __init__(self, message: str, seat: int) -> None:
         super().__init__(message)
         self.seat = seat
-
-
-class BadName(MalformedAction):
-    """A name the table cannot take; ``chars``: the characters the big screen cannot draw."""
-
-    code = "bad_name"
-
-    def __init__(self, message: str, chars: str = "") -> None:
-        super().__init__(message)
-        self.chars = chars
-
-
-# What the TV's Noto fonts draw (Noto Sans: Latin, Greek, Cyrillic; Noto Sans Arabic; Noto Sans
-# Thai) and the punctuation between them. Emoji and pictographs are not in them: they would
-# become "?" on the TV, so a name with one is refused at entry (the phone applies the same rule).
-DRAWABLE_RANGES: tuple[tuple[int, int], ...] = (
-    (0x0020, 0x007E), (0x00A0, 0x024F), (0x0300, 0x036F), (0x0370, 0x03FF), (0x0400, 0x04FF), (0x0600, 0x06FF),
-    (0x0750, 0x077F), (0x0E00, 0x0E7F), (0x1E00, 0x1EFF), (0x2010, 0x2027), (0x2030, 0x205E),
-    (0x20A0, 0x20C0), (0xFB50, 0xFDFF), (0xFE70, 0xFEFE),
-)
-DRAWABLE_FORMAT = frozenset("\u200c\u200e\u200f")  # ZWNJ (Persian), LRM, RLM
-REFUSED_CATEGORIES = frozenset({"So", "Cn", "Co", "Cs", "Cc", "Zl", "Zp"})
-
-
-def drawable(ch: str) -> bool:
-    """Whether the big screen can draw ``ch`` in a name."""
-    if ch in DRAWABLE_FORMAT:
-        return True
-    if unicodedata.category(ch) in REFUSED_CATEGORIES or unicodedata.category(ch) == "Cf":
-        return False
-    point = ord(ch)
-    return any(low <= point <= high for low, high in DRAWABLE_RANGES)
-
-
-def undrawable(text: str) -> str:
-    """The characters of ``text`` the big screen cannot draw, each once, in order."""
-    return "".join(dict.fromkeys(ch for ch in text if not drawable(ch)))
-
-
-def clean_name(name: Any) -> str:
-    """A player's name, trimmed; 1..24 characters the big screen can draw (no emoji, no controls)."""
-    if not isinstance(name, str):
-        raise MalformedAction("name must be text")
-    if any(0xD800 <= ord(ch) <= 0xDFFF for ch in name):  # a lone surrogate: never echoed back
-        raise MalformedAction("name is not valid text")
-    name = unicodedata.normalize("NFC", name.strip())
-    if not 1 <= len(name) <= NAME_MAX:
-        raise MalformedAction(f"name must be 1 to {NAME_MAX} characters")
-    if any(unicodedata.category(ch) in ("Cc", "Zl", "Zp", "Co") for ch in name):
-        raise MalformedAction("name has control characters")
-    bad = undrawable(name)
-    if bad:
-        raise BadName(f"the big screen cannot show these characters: {bad}", bad)
-    return name
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,12 +125,15 @@ class SeatRecord:
                    bot=BotKind(bot) if bot else None, joined=joined, device=device)
 
 
-def fresh_seats() -> tuple[SeatRecord, ...]:
-    codes: list[str] = []
+def fresh_seats(avoid: Collection[str] = (), choose: Choose = secrets.choice) -> tuple[SeatRecord, ...]:
+    """Every seat with a new link and a code unlike each other's and unlike ``avoid`` (the codes of
+    the group a kiosk table was handed over from: an old group's typed code never opens a seat of
+    the next group)."""
+    codes: set[str] = set(avoid)
     seats = []
     for index in range(MAX_SEATS):
-        code = new_code(codes)
-        codes.append(code)
+        code = new_code(codes, choose)
+        codes.add(code)
         seats.append(SeatRecord(index, new_token(), code))
     return tuple(seats)
 
@@ -199,3 +150,8 @@ def seat_public_json(record: SeatRecord, connected: bool, *, secrets_too: bool, 
         out["code"] = record.code
         out["url"] = f"{base_url}/s/{record.token}"
     return out
+
+
+def shown_name(record: SeatRecord, lang: str) -> str:
+    """A seat's name as the big screen and every phone show it: the player's own, or its bot's."""
+    return record.name or (bot_name(record.seat, lang) if record.bot is not None else "")

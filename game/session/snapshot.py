@@ -91,6 +91,7 @@ class ArcadeInfo:
     waiting_for: int | None = None  # the seat whose button the wizard waits for
     done: tuple[tuple[int, int], ...] = ()  # (seat, button) pressed so far in the wizard
     mapping: tuple[tuple[int, int], ...] | None = None  # the saved (seat, button) mapping
+    pads: bool = False  # USB arcade encoders or game pads are plugged in (the wizard maps them without a board)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> ArcadeInfo:
@@ -98,7 +99,7 @@ class ArcadeInfo:
         mapping = data.get("mapping")
         return cls(bool(data.get("present")), bool(data.get("connected")), bool(data.get("mapping_in_progress")),
                    _seat_or_none(data.get("waiting_for")), _pairs(data.get("done")),
-                   _pairs(mapping) if isinstance(mapping, Mapping) else None)
+                   _pairs(mapping) if isinstance(mapping, Mapping) else None, bool(data.get("pads", False)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +121,9 @@ class RaceNow:
     eligible: tuple[int, ...]
     pressed: tuple[int, ...]
     false_starts: tuple[FalseStartInfo, ...]
+    closes_at_ms: float | None = None  # a fastest-wins race with a press: when it closes (a public race only)
+    window_ms: float = 0.0  # how long it stays open after its first press
+    waiting: bool = False  # asked for, not open yet: the TV shows its signal and reports the flip (InputKind.SIGNAL)
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,7 +212,7 @@ class TableSnapshot:
     arcade: ArcadeInfo = ArcadeInfo()
     race: RaceInfo = RaceInfo()
     attract: AttractInfo | None = None  # only on the kiosk's demo snapshots
-    claims: tuple[ClaimInfo, ...] = ()  # open requests for held seats, oldest first
+    claims: tuple[ClaimInfo, ...] = ()  # the one open request the TV shows (the queue shows one at a time)
     how_to_play: HowToPlayInfo | None = None
 
 
@@ -246,7 +250,9 @@ def _false_starts(data: Any) -> tuple[FalseStartInfo, ...]:
 def _race_now(d: Mapping[str, Any]) -> RaceNow:
     return RaceNow(str(d.get("race", "")), str(d.get("mode", "")), int(d.get("armed_at_ms", 0) or 0),
                    int(d.get("timeout_ms", 0) or 0), str(d.get("label", "")), _ints(d.get("eligible")),
-                   _ints(d.get("pressed")), _false_starts(d.get("false_starts")))
+                   _ints(d.get("pressed")), _false_starts(d.get("false_starts")),
+                   float(c) if isinstance(c := d.get("closes_at_ms"), (int, float)) else None,
+                   float(d.get("window_ms", 0) or 0), bool(d.get("waiting", False)))
 
 
 def _race_done(d: Mapping[str, Any]) -> RaceDone:
@@ -265,12 +271,18 @@ class InputSource(enum.Enum):
     ARCADE = "arcade"
     BOT = "bot"
     TIMER = "timer"
+    SCREEN = "screen"  # the TV itself (its race signals)
+    PAD = "pad"  # a USB arcade encoder or game pad read by the TV's loop (game/render/pads.py)
 
 
 class InputKind(enum.Enum):
     GAME_ACTION = "game_action"  # payload: {"action": wire action}
     HOST = "host"  # payload: {"command": str, ...}  (start, settings, add_bot, ...)
     PRESS = "press"  # a race press: payload {"race": race id}, t_ms = time of the press
+    SCREEN = "screen"  # the TV is up and shows races' signals: payload {"on": bool}
+    SIGNAL = "signal"  # the TV flipped a race's first frame: payload {"race": race key}, t_ms = the flip
+    PAD_PLUGGED = "pad_plugged"  # a USB pad came or went: payload {"pad": id, "name": str, "on": bool}
+    PAD_DOWN = "pad_down"  # a USB pad's button: payload {"pad": id, "button": int, "error_ms": float}, t_ms
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,6 +10,7 @@ from typing import Any
 from game.rules.base import BadSettings
 from game.seating import MAX_SEATS
 
+from .pads import pad_map_from
 from .seats import MIN_OFFERED_SEATS, BotKind, SeatRecord, fresh_seats
 from .snapshot import TablePhase
 
@@ -70,6 +71,7 @@ class TableRecord:
     game_no: int | None = None  # the journal's number of the game in play (or just finished)
     admin_pin: str = ""
     arcade_map: tuple[tuple[int, int], ...] = ()  # arcade board: (seat, button) pairs; empty: button i is seat i
+    pad_map: tuple[tuple[int, str], ...] = ()  # USB pads: (seat, "<pad>/<button>") pairs (pads.py); unmapped: no seat
 
     @property
     def offered(self) -> tuple[SeatRecord, ...]:
@@ -93,6 +95,16 @@ class TableRecord:
     def seat_by_code(self, code: str) -> SeatRecord | None:
         return next((r for r in self.offered if r.code == code), None)
 
+    def check_pin(self, pin: object) -> bool:
+        """``pin`` is this table's admin PIN (compared in constant time; anything but text: no)."""
+        if not isinstance(pin, str) or not pin:
+            return False
+        try:
+            typed = pin.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate is never the PIN
+            return False
+        return secrets.compare_digest(typed, self.admin_pin.encode())
+
     def codes(self) -> set[str]:
         return {r.code for r in self.seats}
 
@@ -104,6 +116,7 @@ class TableRecord:
             "table_settings": self.table_settings.to_json(), "phase": self.phase.value,
             "game_no": self.game_no, "admin_pin": self.admin_pin,
             "arcade_map": [list(pair) for pair in self.arcade_map],
+            **({"pad_map": [list(pair) for pair in self.pad_map]} if self.pad_map else {}),
         }
 
     @classmethod
@@ -121,6 +134,7 @@ class TableRecord:
             table_settings=TableSettings.from_json(data.get("table_settings", {})),
             phase=TablePhase(data["phase"]), game_no=int(game_no) if game_no is not None else None,
             admin_pin=str(data.get("admin_pin", "")), arcade_map=_arcade_map(data.get("arcade_map", [])),
+            pad_map=pad_map_from(data.get("pad_map", [])),
         )
 
     @classmethod

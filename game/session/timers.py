@@ -2,15 +2,20 @@
 the same key keeps the running timer, a new key restarts it, ``None`` cancels it."""
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from game.rules.base import TimerRequest
+from game.rules.base import RaceRequest, TimerRequest
 
+from .journal import Journal, JournalError, SavedTimer
+from .race_floor import race_timer_key
 from .scheduler import Handle, Scheduler
 from .snapshot import TimerInfo
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,3 +75,40 @@ class GameTimer:
         self._handle = None
         self._running = None
         self._on_expiry(running.request)
+
+
+def table_request(engine_timer: TimerRequest | None, race: RaceRequest | None) -> TimerRequest | None:
+    """The one timer the table shows: a running race's timeout, else the engine's timer."""
+    if race is not None:
+        return TimerRequest(race_timer_key(race), race.timeout_ms, None, race.label)
+    return engine_timer
+
+
+class TableTimer(GameTimer):
+    """The table's timer. A new game timer's deadline is journaled on the wall clock, so after a
+    restart the same timer resumes with what was left of it (:attr:`resumed`: the journaled one)."""
+
+    def __init__(self, clock: Callable[[], int], scheduler: Scheduler, on_expiry: Callable[[TimerRequest], None],
+                 wall: Callable[[], int], journal: Journal | None) -> None:
+        super().__init__(clock, scheduler, on_expiry)
+        self._wall = wall
+        self._journal = journal
+        self.resumed: SavedTimer | None = None
+
+    def follow(self, game_no: int | None, request: TimerRequest | None) -> None:
+        """Follow the request of game ``game_no`` (``None``: no game in play)."""
+        running = self.running
+        if game_no is None or request is None or request.on_expiry is None or (
+                running is not None and running.request.key == request.key):
+            self.sync(request)
+            return
+        resumed, self.resumed = self.resumed, None
+        if resumed is not None and (resumed.game_no, resumed.key) == (game_no, request.key):
+            self.sync(request, min(request.duration_ms, max(0, resumed.deadline_wall_ms - self._wall())))
+            return
+        self.sync(request)
+        if self._journal is not None:
+            try:
+                self._journal.save_timer(SavedTimer(game_no, request.key, self._wall() + request.duration_ms))
+            except JournalError as exc:
+                log.warning("timer deadline not journaled (a restart would give it afresh): %s", exc)

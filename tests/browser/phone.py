@@ -30,6 +30,22 @@ def join(page: Page, name: str) -> None:
     page.wait_for_selector("[data-testid=me-card]")
 
 
+CONSENT_HOLD_MS = 1400  # longer than the app's 1 s press and hold (game/web/js/screens/join.js)
+
+
+def give_seat(page: Page) -> None:
+    """Give this phone's seat to the phone asking for it, as its player does: wait
+    until the consent screen's buttons work, then press and hold "give" until its bar fills."""
+    page.wait_for_selector("[data-testid=consent].armed")
+    page.locator("[data-testid=consent-give]").scroll_into_view_if_needed()
+    box = page.locator("[data-testid=consent-give]").bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.wait_for_timeout(CONSENT_HOLD_MS)
+    page.mouse.up()
+
+
 def look(page: Page, secret: str) -> None:
     """Turn a secret face up (tap its cover) unless it is already shown: ``secret`` is its test id
     ("gold", "identity", "hand-card")."""

@@ -5,12 +5,13 @@ on the phone — and the next round starts with the next guard (M14, M15, M17, M
 from __future__ import annotations
 
 import io
-import json
 from pathlib import Path
 from typing import Any
 
 import pygame
 import pytest
+
+from game.server.app import phone_strings
 
 from .conftest import ADMIN_PIN, Phones, Table
 from .phone import join
@@ -26,7 +27,9 @@ WEB = Path(__file__).resolve().parents[2] / "game" / "i18n"
 
 def phone_text(lang: str, key: str, **values: Any) -> str:
     """A phone string as the page shows it (placeholders filled; Persian digits are the page's business)."""
-    return json.loads((WEB / f"web_{lang}.json").read_text("utf-8"))[key].format(**values)
+    served = phone_strings(WEB, lang)  # the shared words and every game's own, as the table serves them
+    assert served is not None
+    return served[key].format(**values)
 
 
 def public(table: Table) -> dict[str, Any]:

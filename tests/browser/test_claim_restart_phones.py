@@ -16,7 +16,7 @@ import pytest
 from tests.reliability.crash_kit import PIN, ServerProcess, free_port
 
 from .conftest import Phones
-from .phone import join
+from .phone import give_seat, join
 
 pytestmark = pytest.mark.browser
 
@@ -77,10 +77,10 @@ def restart_while_waiting(process: ServerProcess, background: Background, phones
     host.screenshot(path=str(shots / f"{lang}_claim_after_restart_host.png"), full_page=True)
 
     ali.context.set_offline(False)
-    ali.wait_for_selector("[data-testid=me-card]")
+    ali.wait_for_function("document.body.dataset.status === 'online'")
     ali.wait_for_selector("[data-testid=consent]")  # the request as it is now
     ali.screenshot(path=str(shots / f"{lang}_claim_after_restart_consent.png"), full_page=True)
-    ali.click("[data-testid=consent-give]")
+    give_seat(ali)
     stranger.wait_for_selector("[data-testid=name-input], [data-testid=me-card]")
     ali.wait_for_selector(".full-message")
 

@@ -3,10 +3,12 @@ kind message an old group's phone gets when the table is handed to the next grou
 from __future__ import annotations
 
 import json
+import socket
 import time
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -54,9 +56,19 @@ def seed_archive(data_dir: Path) -> None:
     archive.close()
 
 
+def send_bad_requests(url: str, n: int) -> None:
+    """``n`` requests the server cannot parse (a guest's device on the LAN), each answered 400."""
+    address = urlsplit(url)
+    for _ in range(n):
+        with socket.create_connection((address.hostname or "127.0.0.1", address.port or 80), timeout=5) as sock:
+            sock.sendall(b"GET / HTTP/1.1\r\nHost: table\r\nBad Header\r\n\r\n")
+            assert b" 400 " in sock.recv(64)
+
+
 @pytest.mark.parametrize("lang", ["en", "fa", "th"])
 def test_the_owners_page_on_the_host_console(kiosk_table: Table, phones: Phones, shots: Path, lang: str) -> None:
     seed_archive(kiosk_table.tmp_path / "data")
+    send_bad_requests(kiosk_table.url, 3)  # guests' noise: counted on its own line, never an error
     kiosk_table.host("set_language", language=lang)
     host = phones.open(f"{kiosk_table.url}/host", locale={"en": "en-US", "fa": "fa-IR", "th": "th-TH"}[lang])
     host.fill("[data-testid=pin-input]", ADMIN_PIN)
@@ -72,6 +84,9 @@ def test_the_owners_page_on_the_host_console(kiosk_table: Table, phones: Phones,
     assert errors.first.locator("[data-testid=owner-error-detail]").inner_text() == \
         "arcade board lost: races use phones and keyboard"
     assert web_text(lang, "owner.kind.bot") in errors.nth(1).inner_text()
+    bad = owner.locator("[data-testid=owner-bad-requests]").inner_text()
+    words = web_text(lang, "owner.bad_requests.other").replace("{n}", "\0").split("\0")
+    assert all(part.strip() in bad for part in words) and bad != web_text(lang, "owner.bad_requests.zero")
     rows = owner.locator(".owner-table").first.locator("tbody tr")
     assert rows.count() == 3  # collusion, speakeasy, cheating moth
     with host.expect_download() as download:

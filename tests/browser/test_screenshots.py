@@ -3,12 +3,13 @@ taken while three phones play a short game; each language's pages are also check
 and for text drawn with the table's own Noto fonts (no tofu boxes)."""
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from game.server.app import I18N_DIR, phone_strings
 
 from .conftest import ADMIN_PIN, Phones, Table
 from .phone import join, play_step
@@ -16,7 +17,7 @@ from .test_collusion_phones import start_short_game
 
 pytestmark = pytest.mark.browser
 
-STRING_KEYS = json.loads((Path(__file__).resolve().parents[2] / "game" / "i18n" / "web_en.json").read_text("utf-8"))
+STRING_KEYS = phone_strings(I18N_DIR, "en") or {}  # the shared words and every game's own, as the table serves them
 NAMES = {"en": ("Sara", "Ali", "Nok"), "fa": ("سارا", "علی", "نوک"), "th": ("นก", "Sara", "อาลี")}
 GAME_STEPS = 1_500
 

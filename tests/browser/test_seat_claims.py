@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from .conftest import Phones, Table
-from .phone import host_console, join
+from .phone import give_seat, host_console, join
 
 pytestmark = pytest.mark.browser
 
@@ -157,8 +157,8 @@ def test_item1_the_seated_phone_gives_its_seat_to_its_players_new_phone(table: T
     new_phone.wait_for_selector("[data-testid=asking-host]")
     old.wait_for_selector("[data-testid=consent]")
     shoot(old, shots, "en", "claim_consent")
-    old.click("[data-testid=consent-give]")
+    give_seat(old)
     old.wait_for_selector(".full-message")
-    assert "moved to another phone" in old.inner_text(".full-message")
+    assert "You gave your seat to another phone" in old.inner_text(".full-message")  # not "the host"
     new_phone.wait_for_selector("[data-testid=me-card]")
     assert new_phone.inner_text("[data-testid=my-name]") == "Ali"

@@ -13,10 +13,12 @@ import pytest
 from game import catalog
 from game.rules import GAMES, get_engine
 from game.seating import SEAT_LOOKS
+from game.server.app import phone_strings
 from game.session.table import TableSettings
 
 ROOT = Path(__file__).resolve().parents[2]
 WEB = ROOT / "game" / "web"
+I18N = ROOT / "game" / "i18n"
 LANGS = ("en", "fa", "th")
 ERROR_CODES = ("malformed", "unknown_kind", "illegal_action", "not_your_turn", "stale_state", "unknown_seat",
                "game_over", "bad_settings", "rate_limited", "too_large", "taken_over", "forbidden", "bad_pin")
@@ -31,7 +33,21 @@ SPEAKEASY = ("title.choosing", "title.pointing", "title.reveal", "identity.infor
 
 
 def strings(lang: str) -> dict[str, str]:
-    return json.loads((ROOT / "game" / "i18n" / f"web_{lang}.json").read_text(encoding="utf-8"))
+    """The phone's strings as the table serves them: the shared words and every game's own."""
+    served = phone_strings(I18N, lang)
+    assert served is not None
+    return served
+
+
+def game_files(lang: str) -> dict[str, dict[str, str]]:
+    """Each catalog game's phone string files in ``lang`` (in game/i18n/ or a plug-in's folder), by domain."""
+    out = {}
+    for domain in catalog.phone_domains():
+        paths = [folder / f"{domain}_{lang}.json" for folder in (I18N, *map(Path, catalog.folders()))]
+        path = next((p for p in paths if p.is_file()), None)
+        assert path is not None, f"no {domain}_{lang}.json"
+        out[domain] = json.loads(path.read_text(encoding="utf-8"))
+    return out
 
 
 def literal_keys() -> set[str]:
@@ -74,6 +90,25 @@ def test_every_key_the_app_uses_exists_in_every_language() -> None:
         have = strings(lang)
         missing = sorted(k for k in used if k not in have and f"{k}.other" not in have)  # or its plural forms
         assert missing == [], f"web_{lang}.json lacks {missing}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_each_game_brings_its_own_phone_words(lang: str) -> None:
+    """The shared web_<lang>.json keeps only shared words; each game's are in its own files (its
+    catalog phone_strings), in every language, and no key is in two files."""
+    shared = json.loads((I18N / f"web_{lang}.json").read_text(encoding="utf-8"))
+    files = {"web": shared, **game_files(lang)}
+    owners: dict[str, list[str]] = {}
+    for domain, words in files.items():
+        for key in words:
+            owners.setdefault(key, []).append(domain)
+    assert {k: v for k, v in owners.items() if len(v) > 1} == {}
+    assert sorted(k for k in shared if any(game in k.split(".") for game in catalog.ids())) == []
+    for desc in catalog.games():
+        own = set(files[desc.phone_strings[-1]])
+        assert desc.title_key in own, f"{desc.id}: its name is not in its own phone strings"
+        engine = desc.load_engine()
+        assert {f"preset.{p}" for p in engine.presets()} <= set(strings(lang)) - set(shared), desc.id
 
 
 @pytest.mark.parametrize("lang", ["fa", "th"])

@@ -4,7 +4,8 @@
 - purity: the engine's modules (and what they import of the project) import no pygame, asyncio,
   time, random or I/O module and call no ``open``/``print``/``input`` (checked on the source);
 - wire round trips of every action and event met in play, and of every preset's settings;
-- random play to the end for many seeds (seat actions, timers and races at random);
+- random play to the end for many seeds (seat actions, the table's own actions, arcade button
+  gestures, timers and races at random), every hook an engine declares driven;
 - replay equality: the recorded wire actions rebuild the same state and events;
 - views leak no other seat's secret: a seat's view is the public view plus its own ``me``;
 - every action and event tag is documented on the game's views page.
@@ -12,7 +13,9 @@
 from __future__ import annotations
 
 import ast
+import collections
 import dataclasses
+import enum
 import importlib.util
 import json
 import random
@@ -28,6 +31,7 @@ import toygame
 from game import catalog
 from game.catalog import GameDescriptor
 from game.rules.base import GameEngine, RacePress, RulesError
+from game.rules.schema import SettingKind
 
 ROOT = Path(__file__).resolve().parents[2]
 ENTRIES = (*catalog.games(), toygame.DESCRIPTOR)
@@ -123,12 +127,14 @@ class Game:
     engine: GameEngine
     n: int
     seed: int
+    settings: Any  # the default settings with some choices picked at random
     state: Any
     start_events: list[Any]
     history: list[tuple[int | None, dict[str, Any]]] = field(default_factory=list)
     events: list[Any] = field(default_factory=list)
     actions: list[Any] = field(default_factory=list)
     states: list[Any] = field(default_factory=list)  # a sample of the states passed through
+    kinds: collections.Counter[Move] = field(default_factory=collections.Counter)  # applied moves by who made them
 
 
 def _stamped(action: Any, now: int) -> Any:
@@ -147,11 +153,37 @@ def _table_move(engine: GameEngine, state: Any, rnd: random.Random) -> Any | Non
     return timer.on_expiry if timer is not None else None
 
 
-def _new_game(engine: GameEngine, n: int, seed: int) -> tuple[int, Any]:
+class Move(enum.Enum):
+    """Who made a move of the random play (the engine hooks the suite drives)."""
+
+    SEAT = "seat"  # legal_actions(state, seat)
+    TABLE_ACTION = "table_action"  # table_actions(state): the host as referee (seat None)
+    GESTURE = "gesture"  # button_action(state, seat, presses): a seat's arcade button pressed once or twice
+    TIMER_OR_RACE = "timer_or_race"  # a timer's expiry or a race's result (seat None)
+
+
+def _moves(engine: GameEngine, state: Any, n: int) -> list[tuple[int | None, Any, Move]]:
+    """Every move open now: each seat's legal actions, the table's own, each seat's button gestures."""
+    moves: list[tuple[int | None, Any, Move]] = [
+        (s, a, Move.SEAT) for s in range(n) for a in engine.legal_actions(state, s)]
+    moves += [(None, a, Move.TABLE_ACTION) for a in engine.table_actions(state)]
+    gestures = ((s, engine.button_action(state, s, presses)) for s in range(n) for presses in (1, 2))
+    return moves + [(s, a, Move.GESTURE) for s, a in gestures if a is not None]
+
+
+def _settings(engine: GameEngine, rnd: random.Random) -> Any:
+    """The default settings with some of the choices the engine's settings schema offers picked at
+    random (physical gold, real identity cards...: every variant gets played)."""
+    picks = {spec.key: rnd.choice(spec.choices) for spec in engine.settings_schema()
+             if spec.kind is SettingKind.CHOICE and rnd.random() < 0.5}
+    return engine.settings_from_wire(picks)
+
+
+def _new_game(engine: GameEngine, settings: Any, n: int, seed: int) -> tuple[int, Any]:
     """A game with ``n`` seats, or fewer when the default settings take fewer (two decks...)."""
     while True:
         try:
-            return n, engine.new_game(engine.default_settings(), n, seed)
+            return n, engine.new_game(settings, n, seed)
         except RulesError:
             if n <= engine.min_seats:
                 raise
@@ -161,19 +193,20 @@ def _new_game(engine: GameEngine, n: int, seed: int) -> tuple[int, Any]:
 def play(desc: GameDescriptor, seed: int) -> Game:
     engine = desc.load_engine()
     rnd = random.Random(seed)
-    n, state = _new_game(engine, rnd.randint(max(engine.min_seats, 3), min(engine.max_seats, 7)), seed)
-    game = Game(engine, n, seed, state, list(engine.start_events(state)))
+    settings = _settings(engine, rnd)
+    n, state = _new_game(engine, settings, rnd.randint(max(engine.min_seats, 3), min(engine.max_seats, 7)), seed)
+    game = Game(engine, n, seed, settings, state, list(engine.start_events(state)))
     now = 0
     for step in range(MAX_STEPS):
         if engine.is_over(game.state):
             return game
-        moves = [(s, a) for s in range(n) for a in engine.legal_actions(game.state, s)]
+        moves = _moves(engine, game.state, n)
         table = _table_move(engine, game.state, rnd)
         if moves and (table is None or rnd.random() < 0.8):
-            seat, action = rnd.choice(moves)
+            seat, action, kind = rnd.choice(moves)
             action = _stamped(action, now)
         elif table is not None:
-            seat, action = None, table
+            seat, action, kind = None, table, Move.TIMER_OR_RACE
         else:
             raise AssertionError(f"{desc.id} seed {seed}: stuck at step {step}: nobody may act, no timer, no race")
         now += rnd.randint(0, 2_500)
@@ -182,6 +215,7 @@ def play(desc: GameDescriptor, seed: int) -> Game:
         except RulesError:
             continue  # refused (e.g. a cheat let go too early): the old state stands
         game.history.append((seat, engine.action_to_wire(action)))
+        game.kinds[kind] += 1
         game.actions.append(action)
         game.events.extend(events)
         if step % 7 == 0:
@@ -207,7 +241,7 @@ def test_random_play_reaches_the_end_and_replays_the_same(desc: GameDescriptor, 
     game = played(desc, seed)
     engine = game.engine
     assert engine.is_over(game.state)
-    state = engine.new_game(engine.default_settings(), game.n, seed)
+    state = engine.new_game(game.settings, game.n, seed)
     events: list[Any] = []
     for seat, wire in game.history:
         action = engine.action_from_wire(json.loads(json.dumps(wire)))
@@ -215,6 +249,29 @@ def test_random_play_reaches_the_end_and_replays_the_same(desc: GameDescriptor, 
         events.extend(more)
     assert state == game.state
     assert engine.events_to_wire(events) == engine.events_to_wire(game.events)
+
+
+def _declares(engine: GameEngine, hook: str) -> bool:
+    """The engine overrides the base class's default of ``hook``."""
+    return getattr(type(engine), hook) is not getattr(GameEngine, hook)
+
+
+@pytest.mark.parametrize("desc", ENTRIES, ids=ids)
+def test_random_play_drives_the_table_actions_and_button_gestures_a_game_declares(desc: GameDescriptor) -> None:
+    engine = desc.load_engine()
+    made: collections.Counter[Move] = sum((played(desc, seed).kinds for seed in SEEDS), collections.Counter())
+    assert made[Move.SEAT] > 0
+    assert (made[Move.TABLE_ACTION] > 0) == _declares(engine, "table_actions"), made
+    assert (made[Move.GESTURE] > 0) == _declares(engine, "button_action"), made
+
+
+def test_the_hooks_check_sees_a_declared_hook() -> None:
+    class Declares(GameEngine[Any]):
+        def table_actions(self, state: Any) -> list[Any]:
+            return ["referee"]
+
+    assert _declares(Declares(), "table_actions") and not _declares(Declares(), "button_action")
+    assert _moves(Declares(), None, 0) == [(None, "referee", Move.TABLE_ACTION)]
 
 
 @pytest.mark.parametrize(("desc", "seed"), CASES[:: len(SEEDS) // 2])
@@ -235,7 +292,7 @@ def test_actions_events_and_settings_round_trip_the_wire(desc: GameDescriptor, s
 def test_a_seat_sees_the_public_view_and_only_its_own_secrets(desc: GameDescriptor, seed: int) -> None:
     game = played(desc, seed)
     engine = game.engine
-    for state in [engine.new_game(engine.default_settings(), game.n, seed), *game.states, game.state]:
+    for state in [engine.new_game(game.settings, game.n, seed), *game.states, game.state]:
         public = json.loads(json.dumps(engine.view(state, None)))
         assert public.get("me") is None, "the public view holds nobody's private part"
         shared = {k: v for k, v in public.items() if k != "me"}

@@ -7,13 +7,14 @@ from pathlib import Path
 
 import pytest
 import tabletop_fakegame as fake
-from tabletop_sessionkit import FakeClock
+from tabletop_sessionkit import FakeClock, Recorder
 
 from game.config import TableConfig
-from game.kiosk.config import KioskConfig
+from game.kiosk.config import KioskConfig, Timers
 from game.session.journal import Journal
-from game.session.session import RETIRED_TOKENS, HandedOver, Session, UnknownSeat
-from game.session.snapshot import Mode
+from game.session.scheduler import VirtualTime
+from game.session.session import RETIRED_TOKENS, HandedOver, NoticeCode, Session, UnknownSeat
+from game.session.snapshot import InputSource, Mode, TablePhase
 
 
 def boot(tmp_path: Path) -> Session:
@@ -63,3 +64,49 @@ async def test_the_journal_keeps_only_the_newest_retired_digests_never_a_token(t
         session.join_seat(first, "Sara")  # the first group's: long forgotten
     assert not isinstance(oldest.value, HandedOver)
     session.close()
+
+
+class Wall:
+    """The wall clock (epoch ms) the journal keeps deadlines on; moved by hand."""
+
+    def __init__(self) -> None:
+        self.now = 1_700_000_000_000
+
+    def __call__(self) -> int:
+        return self.now
+
+
+def kiosk_on(tmp_path: Path, vt: VirtualTime, wall: Wall) -> Session:
+    config = TableConfig(mode=Mode.KIOSK, data_dir=tmp_path, admin_pin="2468", seed=4,
+                         kiosk=KioskConfig(timers=Timers(results_s=45), admin_pin="2468", how_to_play=False))
+    journal, saved, _ = Journal.open(tmp_path)
+    return Session.boot(config, journal, saved, engines=fake.engines, bot_factory=fake.bot_factory, clock=vt,
+                        scheduler=vt, wall=wall, bot_delay_scale=1000.0)
+
+
+async def test_a_restart_at_the_results_hands_over_with_what_was_left_of_results_s(tmp_path: Path) -> None:
+    vt, wall = VirtualTime(), Wall()
+    session = kiosk_on(tmp_path, vt, wall)
+    session.host_command({"command": "set_seats", "count": 3})
+    session.join_seat(session.table.seats[0].token, "Sara")
+    session.host_command({"command": "start"})
+    for _ in range(2):
+        for seat in range(3):
+            session.submit_action(seat, {"type": "pick", "value": 1}, None, InputSource.BOT)
+    assert session.phase is TablePhase.FINISHED
+    vt.advance(30_000)
+    wall.now += 30_000
+    session.close()  # the process dies 30 s into the 45 s of results; it is back 5 s later
+    wall.now += 5_000
+    vt = VirtualTime(start_ms=7)  # a new process: its own session clock
+    session = kiosk_on(tmp_path, vt, wall)
+    rec = Recorder()
+    session.attach(rec)
+    assert session.phase is TablePhase.FINISHED and session.table.seats[0].name == "Sara"
+    vt.advance(9_999)
+    assert session.phase is TablePhase.FINISHED and NoticeCode.NEW_GROUP not in rec.notices
+    vt.advance(1)  # 45 s after the game ended, not idle_minutes
+    assert session.phase is TablePhase.LOBBY and NoticeCode.NEW_GROUP in rec.notices
+    assert not session.table.seats[0].name
+    session.close()
+

@@ -140,7 +140,7 @@ async def test_the_server_loop_beats_from_the_loop() -> None:
 
 def test_the_unit_is_type_notify_with_a_watchdog() -> None:
     unit = UNIT.read_text()
-    for line in ("Type=notify", "WatchdogSec=30", "Restart=on-failure", "RestartPreventExitStatus=2",
+    for line in ("Type=notify", "WatchdogSec=30", "Restart=always", "RestartPreventExitStatus=2 6 10",
                  "Environment=SDL_VIDEODRIVER=kmsdrm", "SupplementaryGroups=video render input audio dialout",
                  "WantedBy=multi-user.target"):
         assert line in unit.splitlines()

@@ -9,13 +9,15 @@ import pygame
 import pytest
 from scene_checks import LANGS
 
-from game import i18n
-from game.render import companion_tapes, tapes
+from game import catalog, i18n
+from game.render import tapes
+from game.render.games.collusion_companion import tapes as collusion_companion
+from game.render.games.speakeasy.tapes import speakeasy_busiest_reveal
 from game.render.kit.qr import QrCache
 from game.render.kit.scene import RenderContext
 from game.render.kit.sound import SoundBank
 from game.render.kit.text import SEPARATORS, TextRenderer
-from game.render.tapes import Moment, moments, moth_moments, play_moment, speakeasy_busiest_reveal, speakeasy_moments
+from game.render.tapes import Moment, play_moment
 
 SIZES = ((1280, 720), (1920, 1080))
 TWELVE_NAMES = {
@@ -25,14 +27,7 @@ TWELVE_NAMES = {
     "en": ("Ali", "Mia", "Niloufar", "Somchai", "Malee", "Alexander", "Reza", "Charlotte", "Kiana", "Maximilian", "Zoë",
            "Tom"),
 }
-TAPES: dict[str, Callable[[str], Iterator[Moment]]] = {
-    "collusion": moments,
-    "speakeasy": speakeasy_moments,
-    "cheating_moth": moth_moments,
-    "collusion_companion": companion_tapes.collusion_moments,
-    "speakeasy_companion": companion_tapes.speakeasy_moments,
-    "cheating_moth_companion": companion_tapes.moth_moments,
-}
+TAPES: dict[str, Callable[[str], Iterator[Moment]]] = {d.id: d.load_tapes().moments for d in catalog.games()}
 
 
 class LineRecorder:
@@ -96,7 +91,7 @@ def test_a_wrapped_sentence_list_drops_the_separator_at_each_break(lang: str) ->
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[1]}p")
 def test_C_deaths_caption_breaks_between_its_sentences(lang: str, size: tuple[int, int]) -> None:
     """Four deaths in one caption: each line holds whole sentences (no "was ambushed by" / "Tom" split)."""
-    moment = next(m for m in companion_tapes.collusion_moments(lang) if m.name == "03_deaths_pot")
+    moment = next(m for m in collusion_companion.collusion_moments(lang) if m.name == "03_deaths_pot")
     recorder = LineRecorder()
     texts: dict[str, tuple[str, ...]] = {}
     recorder.ctx.text.probe = lambda text, _lang, _box, fitted: texts.__setitem__(text, fitted.lines)

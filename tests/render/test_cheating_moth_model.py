@@ -14,12 +14,13 @@ from game.render.games import cheating_moth as cm
 from game.render.games.cheating_moth.beats import AccusationBeat, FlightBeat, Move, RaceResultBeat
 from game.render.games.cheating_moth.model import Kind, Source, Tell, race_from, seat_models
 from game.render.games.cheating_moth.table import DOMAIN, bug_spot, moth_layout, neighbours
+from game.render.games.cheating_moth.tapes import moth_moments
 from game.render.kit import theme
 from game.render.kit.qr import QrCache
 from game.render.kit.scene import RenderContext
 from game.render.kit.sound import Effect, SoundBank
 from game.render.kit.text import TextRenderer
-from game.render.tapes import moth_moments, play_moment
+from game.render.tapes import play_moment
 from game.session.snapshot import RaceInfo
 
 EN = {m.name: m for m in moth_moments("en")}

@@ -4,9 +4,10 @@ from __future__ import annotations
 import pygame
 
 from game.render.app import Screen
+from game.render.games.collusion.tapes import moments
 from game.render.kit.scene import HostCommand, WindowOp
 from game.render.lobby import layout
-from game.render.tapes import lobby_snapshot, moments, play_moment
+from game.render.tapes import lobby_snapshot, play_moment
 from game.session.snapshot import InputKind, InputSource
 
 SIZE = (1280, 720)
@@ -90,7 +91,12 @@ def test_settings_open_change_and_close(shared_ctx):
 
 
 def test_timer_settings_step_by_five_seconds(shared_ctx):
-    from game.render.settings import stepped
+    from game.render.settings import spec_of
+
+    def stepped(name: str, value: object, direction: int) -> object:
+        spec = spec_of("collusion", name)  # the engine's settings schema
+        assert spec is not None
+        return spec.stepped(value, direction)
 
     assert stepped("conspiracy_ms", 90_000, 1) == 95_000
     assert stepped("conspiracy_ms", 0, -1) == 0

@@ -13,10 +13,11 @@ import pygame
 
 from game.render import howto
 from game.render.app import FREEZE_EVERY_S, Screen, WindowLoop, same_picture
+from game.render.games.collusion.tapes import busiest_reveal
 from game.render.howto import HowToPlay
 from game.render.kit.scene import Director, Frame, RenderContext, Scene
 from game.render.kit.sound import SoundBank
-from game.render.tapes import ScriptedTable, busiest_reveal, lobby_snapshot
+from game.render.tapes import ScriptedTable, lobby_snapshot
 from game.session.snapshot import InputEvent, TableSnapshot
 
 TICK_S = 1 / 60
@@ -219,7 +220,7 @@ def test_the_lobby_has_the_how_to_play_tapes_recorded_ahead_and_the_first_slide_
     pool = InPlacePool()
     loop, window = WindowLoop(runtime, screen, None, howto.HowToPlay(screen.ctx, pool)), pygame.Surface(SIZE)
     draws(loop, window, 30)
-    assert pool.submitted == [("game.render.tapes:moments", "fa")]  # once, while the lobby is up
+    assert pool.submitted == [("collusion", "fa")]  # once, while the lobby is up
 
     def too_late(tape: str, lang: str) -> dict[str, Any]:
         raise AssertionError(f"{tape} recorded when the slide came on")

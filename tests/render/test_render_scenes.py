@@ -12,11 +12,12 @@ from scene_checks import (
     assert_paints_the_whole_window,
 )
 
+from game.render.games.collusion.tapes import moments
 from game.render.kit.qr import QrCache
 from game.render.kit.scene import RenderContext
 from game.render.kit.sound import SoundBank
 from game.render.kit.text import TextRenderer
-from game.render.tapes import moments, play_moment
+from game.render.tapes import play_moment
 
 MOMENTS = {lang: list(moments(lang)) for lang in LANGS}
 EXPECTED_TOP = {
@@ -118,7 +119,8 @@ def test_session_notices_are_shown_translated(lang):
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("seats", [3, 12])
 def test_smallest_and_fullest_tables_fit(lang, size, seats):
-    from game.render.tapes import Moment, ScriptedTable, busiest_reveal, lobby_snapshot
+    from game.render.games.collusion.tapes import busiest_reveal
+    from game.render.tapes import Moment, ScriptedTable, lobby_snapshot
 
     problems: list[str] = []
 

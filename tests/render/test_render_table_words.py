@@ -14,7 +14,9 @@ from scene_checks import LANGS
 from game import i18n
 from game.config import TableConfig
 from game.render.games.cheating_moth.final import GameOverScene as MothOver
+from game.render.games.cheating_moth.tapes import moth_moments
 from game.render.games.collusion.final import GameOverScene as CollusionOver
+from game.render.games.collusion.tapes import moments
 from game.render.games.speakeasy.beats import identity_card_rect
 from game.render.games.speakeasy.table import stage
 from game.render.kit import theme
@@ -25,7 +27,7 @@ from game.render.kit.seats import SeatModel, look_of
 from game.render.kit.sound import SoundBank
 from game.render.kit.text import TextRenderer
 from game.render.lobby import typed_address
-from game.render.tapes import lobby_snapshot, moments, moth_moments, play_moment
+from game.render.tapes import lobby_snapshot, play_moment
 from game.seating import bot_name, look
 from game.session.session import Session
 from game.session.snapshot import SeatStatus

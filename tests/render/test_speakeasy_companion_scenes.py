@@ -17,8 +17,8 @@ from scene_checks import (
 )
 
 from game import i18n
-from game.render.companion_tapes import speakeasy_moments as moments
 from game.render.games.speakeasy_companion.table import s
+from game.render.games.speakeasy_companion.tapes import speakeasy_moments as moments
 from game.render.kit.qr import QrCache
 from game.render.kit.scene import RenderContext
 from game.render.kit.sound import SoundBank

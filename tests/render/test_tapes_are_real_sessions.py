@@ -6,7 +6,9 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from game.render import companion_tapes
+from game.render.games.cheating_moth_companion import tapes as moth_companion
+from game.render.games.collusion_companion import tapes as collusion_companion
+from game.render.games.speakeasy_companion import tapes as speakeasy_companion
 from game.session.snapshot import Mode
 
 RENDER = Path(__file__).resolve().parents[2] / "game" / "render"
@@ -38,9 +40,9 @@ def test_the_check_sees_a_hand_made_snapshot(tmp_path: Path) -> None:
 
 
 def test_companion_tapes_are_companion_mode_sessions() -> None:
-    for family, moments in (("collusion", companion_tapes.collusion_moments),
-                            ("speakeasy", companion_tapes.speakeasy_moments),
-                            ("cheating_moth", companion_tapes.moth_moments)):
+    for family, moments in (("collusion", collusion_companion.collusion_moments),
+                            ("speakeasy", speakeasy_companion.speakeasy_moments),
+                            ("cheating_moth", moth_companion.moth_moments)):
         tape = list(moments("en"))
         snaps = [s for m in tape for s in m.snapshots]
         assert {s.mode for s in snaps} == {Mode.COMPANION}, family
@@ -50,7 +52,7 @@ def test_companion_tapes_are_companion_mode_sessions() -> None:
 
 
 def test_M14_companion_tape_race_was_judged_by_the_race_floor() -> None:
-    slowest = next(m for m in companion_tapes.moth_moments("en") if m.name == "mosquito_slowest").snapshots[-1]
+    slowest = next(m for m in moth_companion.moth_moments("en") if m.name == "mosquito_slowest").snapshots[-1]
     done, view = slowest.race.last, slowest.public_view
     assert done is not None and view is not None
     assert done.order == (2, 1, 3) and done.sources == ("arcade", "phone", "keyboard")

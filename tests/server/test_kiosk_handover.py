@@ -74,3 +74,17 @@ async def test_a_phone_can_skip_the_how_to_play_but_send_no_other_host_command(m
     await sara.send("host", command="skip_intro", args={})
     await sara.recv("state", lambda m: m["phase"] == "playing")
     assert t.session.phase is TablePhase.PLAYING
+
+
+async def test_a_phone_waiting_for_a_seat_at_the_hand_over_is_let_go_and_hears_of_the_new_game(make_table: MakeTable) -> None:
+    t: Table = await make_table(mode=Mode.KIOSK)
+    old = t.session.table.seats[0]
+    await t.seat(0, name="Sara")
+    waiting, claim = await t.ask(0, name="Sam")
+    assert claim["state"] == "waiting" and len(t.session.claims) == 1
+    t.session.hand_over()
+    assert t.session.claims == () and t.session.snapshot.claims == ()  # the next group's seat is never given to it
+    assert await waiting.closed() == CloseCode.POLICY  # it asks again by itself ...
+    again = await t.connect()
+    await again.send("hello", token=old.token, name="Sam")
+    assert (await again.error())["code"] == "new_group"  # ... and hears that the table has a new game

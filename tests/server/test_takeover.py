@@ -184,7 +184,8 @@ async def test_item1_the_seated_phone_may_give_its_seat_itself(make_table: MakeT
     await stranger.send("give_seat", claim=asked["claim"])
     assert (await stranger.error())["code"] == "illegal_action"  # only the seat's own phone can give it
     await old.send("give_seat", claim=asked["claim"])
-    assert (await old.recv("notice"))["code"] == "seat_moved" and await old.closed() == 4001
+    # the old phone is told it gave the seat itself (not that the host did)
+    assert (await old.recv("notice"))["code"] == "seat_given" and await old.closed() == 4001
     welcome = await new.recv("welcome")
     assert welcome["seat"] == 0 and welcome["token"] == t.session.table.seats[0].device
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from game.bots import Bot
 from game.rules.base import (
     GameEngine,
     GameOver,
@@ -157,7 +158,7 @@ class FakeEngine(GameEngine[State]):
 ENGINE = FakeEngine()
 
 
-class FakeBot:
+class FakeBot(Bot):
     def __init__(self, seat: int, think: int = 5) -> None:
         self.seat = seat
         self.think = think

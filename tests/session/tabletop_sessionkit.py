@@ -20,6 +20,8 @@ class Recorder:
         self.revoked: list[int] = []
         self.notices: list[NoticeCode] = []
         self.answered: list[tuple[object, object]] = []
+        self.ended: list[tuple[object, object]] = []
+        self.claim_changes = 0
 
     def table_changed(self) -> None:
         self.changes += 1
@@ -29,6 +31,12 @@ class Recorder:
 
     def claim_answered(self, claim: object, record: object) -> None:
         self.answered.append((claim, record))
+
+    def claim_ended(self, claim: object, why: object) -> None:
+        self.ended.append((claim, why))
+
+    def claims_changed(self) -> None:
+        self.claim_changes += 1
 
     def notice(self, code: NoticeCode) -> None:
         self.notices.append(code)

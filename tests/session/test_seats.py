@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import random
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -31,6 +33,17 @@ def test_tokens_are_long_unique_and_codes_unambiguous() -> None:
 def test_new_code_avoids_taken_codes() -> None:
     taken = {new_code(()) for _ in range(50)}
     assert new_code(taken) not in taken
+
+
+def test_fresh_seats_never_reuse_the_previous_groups_codes() -> None:
+    """A kiosk hand-over: the next group's codes avoid the last group's, even when the random
+    source offers exactly those codes again (the same seed replays them first)."""
+    old = fresh_seats(choose=random.Random(7).choice)
+    again = fresh_seats(choose=random.Random(7).choice)
+    assert [s.code for s in again] == [s.code for s in old]  # the seed does collide without avoid
+    new = fresh_seats(avoid={s.code for s in old}, choose=random.Random(7).choice)
+    assert not {s.code for s in new} & {s.code for s in old}
+    assert len({s.code for s in new}) == len(new)
 
 
 @pytest.mark.parametrize("typed,expected", [("acde", "ACDE"), (" a c d e ", "ACDE"), ("ACD", None),

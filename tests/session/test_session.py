@@ -9,6 +9,7 @@ import pytest
 import tabletop_fakegame as fake
 from tabletop_sessionkit import FakeClock, Recorder
 
+from game.bots import Bot
 from game.config import TableConfig
 from game.rules.base import (
     BadSettings,
@@ -335,7 +336,7 @@ async def test_housekeeping_checkpoints_the_journal_only_when_quiet(make_fake: M
     assert db_file.stat().st_size > size  # the tables moved from the WAL into the database file
 
 
-class _Tapper:
+class _Tapper(Bot):
     """A bot that never stops acting (always taps while it may)."""
 
     def choose(self, view: dict[str, Any], legal: list[Any]) -> Any:

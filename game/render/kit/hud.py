@@ -31,15 +31,20 @@ def draw_caption(surface: pygame.Surface, frame: Frame, ctx: RenderContext, rect
 
 
 def draw_notices(surface: pygame.Surface, frame: Frame, ctx: RenderContext) -> None:
-    """The session's notices (e.g. unplugged arcade buttons) in a thin band at the top."""
+    """The session's notices (e.g. unplugged arcade buttons) in a big band across the top, over
+    the game: read from across the room (a table that lost its buttons must see it)."""
     notes = [frame.s(f"notice.{n}") if i18n.has(frame.lang, "screen", f"notice.{n}") else n
              for n in frame.snapshot.notices]
     if not notes:
         return
     w, h = frame.size
-    band = pygame.Rect(round(w * 0.2), round(h * 0.005), round(w * 0.6), round(h * 0.05))
-    ctx.text.draw(surface, frame.s("sep").join(notes), frame.lang, band,
-                  TextStyle(round(17 * frame.scale.u), theme.DANGER, align=Align.CENTER, max_lines=1, min_px=7))
+    u = frame.scale.u
+    band = pygame.Rect(round(w * 0.08), round(h * 0.012), round(w * 0.84), round(h * 0.115))
+    pygame.draw.rect(surface, theme.BACKGROUND, band, border_radius=round(14 * u))
+    pygame.draw.rect(surface, theme.DANGER, band, max(3, round(5 * u)), border_radius=round(14 * u))
+    ctx.text.draw(surface, frame.s("sep").join(notes), frame.lang, band.inflate(-round(36 * u), -round(14 * u)),
+                  TextStyle(round(38 * u), theme.DANGER, bold=True, align=Align.CENTER, max_lines=2, min_px=9,
+                            balance=True))
 
 
 def draw_timer(surface: pygame.Surface, frame: Frame, ctx: RenderContext, centre: tuple[float, float], r: float) -> None:

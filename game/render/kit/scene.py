@@ -15,7 +15,7 @@ from typing import Any
 
 import pygame
 
-from game import i18n
+from game import catalog, i18n
 from game.session.snapshot import Mode, TableSnapshot
 
 from .qr import QrCache
@@ -65,6 +65,13 @@ class Frame:
     def s(self, key: str, **values: Any) -> str:
         """A screen string in the table's language."""
         return i18n.text(self.lang, "screen", key, **values)
+
+    def game_title(self, game: str | None = None) -> str:
+        """A game's name (default: this table's) in the table's language: its title key in the
+        TV's shared strings, else in the game's own (a plug-in brings its name in its files)."""
+        desc = catalog.get(game or self.snapshot.game)
+        domain = next((d for d in ("screen", *desc.strings) if i18n.has(self.lang, d, desc.title_key)), "screen")
+        return i18n.text(self.lang, domain, desc.title_key)
 
     def timer_left_ms(self) -> int | None:
         """Milliseconds left on the running timer. The picture is taken to change when the timer's
@@ -201,6 +208,7 @@ class Director:
         self._seen_seq: int | None = None
         self._last: TableSnapshot | None = None
         self._read_clock: set[int] = set()  # the scenes (by id) whose last draw read their ``t``
+        self._held = False  # a race is in front (front): beats wait until it is over
 
     def sync(self, snapshot: TableSnapshot) -> None:
         """Follow a (possibly new) snapshot: swap the base scene, queue beats for new events."""
@@ -219,12 +227,21 @@ class Director:
             self._seen_seq = snapshot.event_seq
             self._queue.extend(self._beats_for(snapshot, self._last))
         self._last = snapshot
+        self._held = self._held and snapshot.race.current is not None
         self._advance_queue()
 
     def _advance_queue(self) -> None:
         beats = [s for s in self.stack[1:] if s.duration_s is not None]
-        if not beats and self._queue:
+        if not beats and self._queue and not self._held:
             self.stack.append(self._queue.pop(0))
+
+    def front(self) -> None:
+        """A race's signal must be seen now: the base scene (which draws the race) goes in front;
+        the beats running and queued wait, in order, until the race is over."""
+        running = [s for s in self.stack[1:] if s.duration_s is not None]
+        self.stack = [s for s in self.stack if all(s is not r for r in running)]
+        self._queue[:0] = running
+        self._held = True
 
     def update(self, dt: float, frame: Frame, ctx: RenderContext) -> None:
         for scene in self.stack:

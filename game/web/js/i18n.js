@@ -1,7 +1,9 @@
-// Phone strings: game/i18n/web_<lang>.json, served by the table at /i18n/<lang>.json (docs/protocol.md).
-// Keys are flat ("collusion.lock"); "{name}" placeholders are filled by t() / tn(). A sentence that
-// counts something has one key per plural form ("moth.cards.one", "moth.cards.other"): t("moth.cards",
-// {n: 1}) picks the form the language's rules (Intl.PluralRules) give for {n} — "1 card", "2 cards".
+// Phone strings: the shared game/i18n/web_<lang>.json and every catalog game's own phone strings
+// (its GameDescriptor.phone_strings files), served as one object by the table at /i18n/<lang>.json
+// (docs/protocol.md). Keys are flat ("lobby.players"); "{name}" placeholders are filled by t() / tn().
+// A sentence that counts something has one key per plural form ("lobby.players.one",
+// "lobby.players.other"): t("lobby.players", {n: 1}) picks the form the language's rules
+// (Intl.PluralRules) give for {n} — "1 player", "2 players".
 // A "key.zero" form, when there is one, is said for exactly n = 0 in every language (ICU's "=0", not
 // CLDR's "zero" category): "Nobody has locked in yet" rather than "0 of 3 locked in".
 import { h } from "./dom.js";

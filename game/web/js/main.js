@@ -7,12 +7,14 @@ import { banner, countdown, fullMessage, openLanguageSheet, seatName, toast } fr
 import { seatToken } from "./symbols.js";
 import { keepAwake } from "./wake.js";
 import { loadGame } from "./games/index.js";
-import { seatLobby, seatList, gameSummary, smallTableNote } from "./screens/lobby.js";
-import { askingHost, codeForm, hideConsent, nameForm, SEAT_KEY, showConsent } from "./screens/join.js";
+import { seatLobby, seatList, gameSummary, gameNote } from "./screens/lobby.js";
+import { askingHost, codeForm, consentScreen, nameForm, SEAT_KEY } from "./screens/join.js";
 import { hostConsole, pinForm, PIN_KEY } from "./screens/host.js";
 
 const LANG_KEY = "tabletop.lang";
 const OFFLINE_BANNER_DELAY_MS = 1200;
+const DEVICE_KEYS = "tabletop.devices";
+const DEVICE_KEYS_KEPT = 12; // seats this browser held (one per tab at most): older keys are forgotten
 
 /** @enum {string} */
 const Mode = Object.freeze({ SEAT: "seat", JOIN: "join", WATCH: "watch", HOST: "host" });
@@ -39,7 +41,8 @@ const app = {
   screenKey: "",
   /** @type {any} a held seat this phone asks the host for ({state, seat}), until welcome */ claim: null,
   /** @type {string | null} the name a bot's seat asked for (sent with hello) */ claimName: null,
-  /** @type {"moved" | "refused" | null} why the table closed this phone's seat */ farewell: null,
+  /** @type {any} another phone asks for this seat (the ``claim`` message, state "asked"): the consent screen */ consent: null,
+  /** @type {"moved" | "given" | "refused" | null} why the table closed this phone's seat */ farewell: null,
   /** @type {string | null} the table's language, told with a refusal (no welcome came) */ refusedLang: null,
   deferred: false, // a redraw waits for the field being typed in to lose focus
 };
@@ -55,6 +58,29 @@ function routeMode() {
 function seatTokenFromPath() {
   const m = /^\/s\/([A-Za-z0-9_-]+)\/?$/.exec(location.pathname);
   return m ? m[1] : null;
+}
+
+/** This phone's device keys, by the seat link they belong to ({link: key}); newest last. */
+function deviceKeys() {
+  try {
+    const keys = JSON.parse(localStorage.getItem(DEVICE_KEYS) ?? "{}");
+    return keys && typeof keys === "object" && !Array.isArray(keys) ? /** @type {Record<string, string>} */ (keys) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** The device key this phone keeps for the seat link ``link``, if any. @param {string} link */
+function deviceKey(link) {
+  const key = deviceKeys()[link];
+  return typeof key === "string" && key ? key : null;
+}
+
+/** Remember ``key`` for ``link`` (the key never goes in the address bar). @param {string} link @param {string} key */
+function keepDeviceKey(link, key) {
+  const keys = Object.entries(deviceKeys()).filter(([l, k]) => l !== link && k !== key);
+  keys.push([link, key]);
+  localStorage.setItem(DEVICE_KEYS, JSON.stringify(Object.fromEntries(keys.slice(-DEVICE_KEYS_KEPT))));
 }
 
 function storedLang() {
@@ -100,7 +126,7 @@ function helloFields() {
   const fields = /** @type {Record<string, any>} */ ({});
   if (Number.isInteger(last) && last > 0) fields.last_version = last;
   if (app.mode === Mode.SEAT) {
-    fields.token = app.token;
+    fields.token = (app.token && deviceKey(app.token)) ?? app.token;
     if (app.chosenLang) fields.lang = app.chosenLang;
     if (app.claimName) fields.name = app.claimName;
   } else if (app.mode === Mode.WATCH) {
@@ -153,12 +179,14 @@ async function onWelcome(msg) {
   app.welcome = msg;
   app.claim = null;
   app.claimName = null;
-  hideConsent(); // a request from before the reconnect may be gone; the table asks again for those still waiting
+  app.consent = null; // a request from before the reconnect may be gone; the table asks again for those still waiting
   if (app.mode === Mode.SEAT && typeof msg.token === "string") {
-    // the seat's own key from now on (the link that opened it only asks the host next time)
-    app.token = msg.token;
-    history.replaceState(null, "", `/s/${msg.token}`);
-    localStorage.setItem(SEAT_KEY, `/s/${msg.token}`);
+    // The seat's own key stays on this phone (storage), never in the address bar: the address
+    // shows the seat's link, which on any other phone only asks the host.
+    if (typeof msg.link === "string" && msg.link) app.token = msg.link;
+    if (app.token) keepDeviceKey(app.token, msg.token);
+    history.replaceState(null, "", `/s/${app.token}`);
+    localStorage.setItem(SEAT_KEY, `/s/${app.token}`);
   }
   if (app.mode === Mode.HOST) {
     app.pinError = null;
@@ -173,10 +201,23 @@ function onClaim(msg) {
     app.claim = msg;
     render();
   } else if (msg.state === "asked") {
-    showConsent(msg, (claim) => { if (!app.conn?.send("give_seat", { claim })) toast(t("status.offline")); });
-  } else {
-    hideConsent();
+    if (app.consent?.claim !== msg.claim) buzz(200);
+    app.consent = msg;
+    render();
+  } else if (msg.state === "closed" && app.consent?.claim === msg.claim) {
+    app.consent = null;
+    render();
   }
+}
+
+/** The seated phone gives its seat to the phone asking (a deliberate hold on the consent screen). @param {number} claim */
+function giveSeat(claim) {
+  if (!app.conn?.send("give_seat", { claim })) toast(t("status.offline"));
+}
+
+function keepSeat() {
+  app.consent = null;
+  render();
 }
 
 /** @param {StateMsg} msg */
@@ -235,6 +276,7 @@ function onError(msg) {
 function onNotice(msg) {
   if (msg.code === "new_table") localStorage.removeItem(lastVersionKey());
   if (msg.code === "seat_moved") app.farewell = "moved";
+  if (msg.code === "seat_given") app.farewell = "given";
   if (msg.code === "table_reset") toast(t("notice.table_reset"), "info");
   if (msg.code === "game_finished") buzz(200);
 }
@@ -345,15 +387,18 @@ function screen() {
   }
   if (app.claim && !app.welcome) return claimScreen(app.claim);
   if (!app.welcome || !app.state) return { key: "boot", draw: () => h("div", { class: "boot" }, h("div", { class: "spinner", "aria-hidden": "true" }), h("p", { class: "muted", text: t("status.connecting") })) };
-  if (app.mode === Mode.HOST) return { key: "host", draw: () => hostConsole(app.state, host, hostTable()) };
+  if (app.mode === Mode.HOST) return { key: "host", draw: () => hostConsole(app.state, host, hostTable(), app.game) };
   if (app.mode === Mode.WATCH) return { key: "watch", draw: drawWatch };
   const me = mySeat();
   if (!me) return { key: "boot", draw: () => h("div", { class: "boot" }, h("div", { class: "spinner", "aria-hidden": "true" })) };
+  const consent = app.consent;
+  if (consent) return { key: `form:consent:${consent.claim}:${lang()}`, draw: () => consentScreen(consent, giveSeat, keepSeat) };
   if (app.renaming || !me.name?.trim()) {
-    return { key: `form:name:${lang()}`, draw: () => nameForm(me, me.name ?? "", sendName, me.name?.trim() ? () => { app.renaming = false; render(); } : null) };
+    const others = (app.state.lobby?.seats ?? []).filter((/** @type {any} */ s) => s.seat !== me.seat).map((/** @type {any} */ s) => s.name ?? "");
+    return { key: `form:name:${lang()}`, draw: () => nameForm(me, me.name ?? "", sendName, me.name?.trim() ? () => { app.renaming = false; render(); } : null, null, others) };
   }
   if (app.state.phase === "lobby" || !app.state.view) {
-    return { key: "lobby", draw: () => seatLobby(app.state?.lobby, me, () => { app.renaming = true; render(); }, () => host("skip_intro")) };
+    return { key: "lobby", draw: () => seatLobby(app.state?.lobby, me, () => { app.renaming = true; render(); }, () => host("skip_intro"), app.game) };
   }
   return { key: `game:${app.state.game}`, draw: () => (app.game ? app.game.renderSeat(gameContext(app.welcome.seat)) : h("div")) };
 }
@@ -365,7 +410,7 @@ function gameContext(seat) {
     ? countdown(app.deadline, st.timer.duration_ms ?? 0, has(`timer.${st.timer.label}`) ? t(`timer.${st.timer.label}`) : "")
     : null;
   return {
-    view: st.view, legal: st.legal ?? [], seat, seats: st.lobby?.seats ?? [], events: st.events ?? [],
+    view: st.view, legal: st.legal ?? [], seat, seats: st.lobby?.seats ?? [], events: st.events ?? [], arcade: st.lobby?.arcade ?? null,
     timer, timerLabel: st.timer?.label ?? null, act, send, pending: app.pending, rerender: () => render(),
   };
 }
@@ -386,7 +431,7 @@ function drawWatch() {
       h("div", { class: "waiting" }, h("span", { class: "pulse", "aria-hidden": "true" }), t("watch.lobby")),
       h("p", { class: "muted center" }, t("watch.join_hint"), " ", h("a", { class: "link", href: "/join", text: t("join.title") })),
       h("section", { class: "card" }, h("h2", { class: "card-title", text: t("lobby.players", { n: st.lobby.seats.filter((/** @type {any} */ s) => s.status !== "free").length, total: st.lobby.seat_count }) }), seatList(st.lobby.seats, null)),
-      smallTableNote(st.lobby),
+      gameNote(st.lobby, app.game),
       gameSummary(st.lobby));
   }
   return app.game.renderPublic(gameContext(null));

@@ -1,5 +1,5 @@
-// A secret face down: what only this player may see (Speakeasy's identity, Collusion's gold values,
-// Cheating Moth's hand) stays covered until they look, like the boxed games' "look at your card and
+// A secret face down: what only this player may see (an identity, the values of one's gold,
+// a hand of cards) stays covered until they look, like the boxed games' "look at your card and
 // put it face down". Tap the cover to look (touch, mouse, or Enter/Space: it is a real button); tap
 // "Put face down" to cover it again. It also turns face down by itself when the phone is put away
 // (the page is hidden) or left untouched for IDLE_MS, so a phone lying on the table shows nothing.

@@ -1,5 +1,7 @@
-"""Toy Guess: a test-only fourth game that proves a game plugs in with its own files and one
-catalog descriptor (:data:`DESCRIPTOR`), nothing edited elsewhere.
+"""Toy Guess: a test-only fourth game that proves a game plugs in with its own folder and one
+catalog descriptor (:data:`DESCRIPTOR`), nothing edited elsewhere: this engine, its bots
+(``bots.py``), its screen (``screen.py``), its scripted moments (``tapes.py``), its phone module
+(``toy_guess.js``) and its words (``screen_toy_guess_<lang>.json``, ``web_toy_guess_<lang>.json``).
 
 Rules (ids T1–T4): T1 each round every seat secretly picks 1, 2 or 3; T2 when all have picked (or
 the pick timer runs out) the picks are shown and the highest number picked by one seat alone
@@ -36,8 +38,9 @@ from game.rules.rng import Rng
 
 DESCRIPTOR = GameDescriptor(
     id="toy_guess", family="toy_guess", mode=Mode.TABLE, engine="toygame:ENGINE", bots="toygame.bots:make_bot",
-    screen="toygame", phone="games/generic.js", strings=(), title_key="toy_guess.title",
-    views="tests/conformance/toygame/views.md",
+    screen="toygame.screen", phone="games/toy_guess.js", strings=("screen_toy_guess",), title_key="game.toy_guess",
+    views="tests/conformance/toygame/views.md", tapes="toygame.tapes:TAPES", phone_strings=("web_toy_guess",),
+    folder=__path__[0],  # its phone module and string files are in this folder
 )
 
 NUMBERS = (1, 2, 3)
@@ -81,7 +84,7 @@ class Timeout:
 class Buzzed:
     round: int
     seats: tuple[int, ...] = ()
-    times_ms: tuple[int, ...] = ()
+    times_ms: tuple[float, ...] = ()  # the judge's full precision (RacePress.t_ms)
 
 
 @EVENTS.register("picked")

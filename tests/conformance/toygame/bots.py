@@ -4,8 +4,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from game.bots import Bot
 
-class ToyBot:
+
+class ToyBot(Bot):
     def __init__(self, seat: int, seed: int, careful: bool) -> None:
         self.seat = seat
         self.rng = random.Random(seed)

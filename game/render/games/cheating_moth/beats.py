@@ -15,6 +15,7 @@ from game.render.kit.scene import Frame, RenderContext, Scene
 from game.render.kit.seats import names, seat_name
 from game.render.kit.sound import Effect
 from game.render.kit.text import Align, TextStyle
+from game.rules import race as race_rule
 
 from .model import Accusation, Kind, RaceResult, Seat, seat_models
 from .table import (
@@ -208,26 +209,30 @@ class RaceResultBeat(Scene):
             cells = (
                 (i18n.number(frame.lang, k + 1), theme.GOLD, Align.CENTER),
                 (seat_name(frame, self.seats, seat), theme.TEXT, Align.START),
-                (s(frame, "result.ms", n=time), theme.TEXT, Align.END),
-                (s(frame, "result.margin", n=margin) if k else "", theme.DANGER if r.too_close(k) else theme.TEXT_DIM,
+                (s(frame, "result.ms", n=_precise(frame, time)), theme.TEXT, Align.END),
+                (s(frame, "result.margin", n=_precise(frame, margin)) if k else "", theme.DANGER if r.too_close(k) else theme.TEXT_DIM,
                  Align.END),
                 (s(frame, f"source.{source.value}") if source else "", theme.ACCENT, Align.CENTER),
             )
             for box, (text, ink, align) in zip((cols[0], cols[2], cols[3], cols[4], cols[5]), cells):
                 if text:
                     ctx.text.draw(surface, text, frame.lang, box.inflate(-round(8 * u), -round(8 * u)),
-                                  TextStyle(round(22 * u), ink, bold=align is Align.CENTER, align=align, max_lines=1,
-                                            min_px=7))
+                                  TextStyle(round(22 * u), ink, bold=align is Align.CENTER, align=align,
+                                            max_lines=2 if box is cols[5] else 1, min_px=7))  # a source may wrap
 
     def _notes(self, frame: Frame) -> list[tuple[str, theme.Colour]]:
         r = self.race
         out: list[tuple[str, theme.Colour]] = []
         if r.order:
             out.append((s(frame, "result.error", n=_ms(frame, r.error_bound_ms)), theme.TEXT_DIM))
-        if r.close:
-            out.append((s(frame, "result.close"), theme.DANGER))
-        if r.by_rng:
-            out.append((s(frame, "result.by_rng"), theme.DANGER))
+        if r.within_ms > 0:  # the one rule (game/rules/race.py): say exactly what happened
+            out.append((s(frame, "result.drawn", names=names(frame, self.seats, r.tied), n=_ms(frame, r.within_ms)),
+                        theme.DANGER))
+        else:
+            if r.close:
+                out.append((s(frame, "result.close"), theme.DANGER))
+            if r.by_rng:
+                out.append((s(frame, "result.by_rng"), theme.DANGER))
         if r.no_press and r.kind is Kind.MOSQUITO:
             out.append((s(frame, "result.no_press", names=names(frame, self.seats, r.no_press)), theme.TEXT))
         if r.void:
@@ -243,6 +248,11 @@ class RaceResultBeat(Scene):
         if r.winner is None:
             return s(frame, "result.nobody")
         return s(frame, "result.winner", name=seat_name(frame, self.seats, r.winner))
+
+
+def _precise(frame: Frame, value: float) -> str:
+    """A press time or margin as the race rule writes it (``100``, ``100.2``): a board's sub-ms order shows."""
+    return i18n.digits(frame.lang, race_rule.shown_ms(value))
 
 
 def _ms(frame: Frame, value: float) -> str:

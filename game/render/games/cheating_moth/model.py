@@ -24,6 +24,7 @@ class Tell(enum.Enum):
 
 class Source(enum.Enum):
     ARCADE = "arcade"
+    PAD = "pad"  # a USB arcade encoder or game pad
     PHONE = "phone"
     KEYBOARD = "keyboard"
     BOT = "bot"
@@ -65,9 +66,9 @@ class RaceResult:
     player: int
     number: int | None  # the raced number (the decided event leaves it to the race before it)
     order: tuple[int, ...]
-    times_ms: tuple[int, ...]
-    margins_ms: tuple[int, ...]
-    error_ms: tuple[int, ...]
+    times_ms: tuple[float, ...]  # full precision (M16)
+    margins_ms: tuple[float, ...]
+    error_ms: tuple[float, ...]
     no_press: tuple[int, ...]
     void: tuple[int, ...]
     winner: int | None
@@ -78,11 +79,15 @@ class RaceResult:
     sources: tuple[Source | None, ...]  # per entry of ``order`` (None: unknown)
     error_bound_ms: float
     false_starts: tuple[tuple[int, float], ...]  # (seat, early by ms)
+    within_ms: float = 0.0  # > 0: ``tied`` were too close to call (game/rules/race.py) and drawn
 
     def too_close(self, place: int) -> bool:
-        """Is the gap between ``place`` and the one before it within their two error bounds?"""
+        """Is the gap between ``place`` and the one before it too close to call? (A race decided by
+        the one rule: both are in the drawn group; an older one: within their two error bounds.)"""
         if not 0 < place < len(self.margins_ms) or place >= len(self.error_ms):
             return False
+        if self.within_ms > 0:
+            return self.order[place] in self.tied and self.order[place - 1] in self.tied
         return self.margins_ms[place] <= self.error_ms[place] + self.error_ms[place - 1]
 
 
@@ -105,6 +110,11 @@ class Rank:
 
 def _int(v: Any, default: int = 0) -> int:
     return v if isinstance(v, int) and not isinstance(v, bool) else default
+
+
+def _nums(v: Any) -> tuple[float, ...]:
+    """Times, margins and errors: whole or fractional milliseconds."""
+    return tuple(x for x in v if isinstance(x, (int, float)) and not isinstance(x, bool)) if isinstance(v, list) else ()
 
 
 def _int_or_none(v: Any) -> int | None:
@@ -182,7 +192,7 @@ def race_from(data: Any, outcome: RaceDone | None = None) -> RaceResult | None:
         return None
     race_id = _int(data.get("race"))
     order = _ints(data.get("order"))
-    errors = _ints(data.get("error_ms"))
+    errors = _nums(data.get("error_ms"))
     judged = _outcome_for(race_id, outcome)
     sources: tuple[Source | None, ...] = (None,) * len(order)
     bound = float(max(errors, default=0))
@@ -194,11 +204,12 @@ def race_from(data: Any, outcome: RaceDone | None = None) -> RaceResult | None:
         starts = tuple((f.seat, f.early_by_ms) for f in judged.false_starts)
     return RaceResult(
         race=race_id, kind=kind, player=_int(data.get("player")), number=_int_or_none(data.get("number")), order=order,
-        times_ms=_ints(data.get("times_ms")), margins_ms=_ints(data.get("margins_ms")), error_ms=errors,
+        times_ms=_nums(data.get("times_ms")), margins_ms=_nums(data.get("margins_ms")), error_ms=errors,
         no_press=_ints(data.get("no_press")), void=_ints(data.get("void")), winner=_int_or_none(data.get("winner")),
         slowest=_int_or_none(data.get("slowest")), tied=_ints(data.get("tied")),
         by_rng=bool(data.get("tie_broken_by_rng", False)), close=bool(data.get("close", False)),
         sources=sources, error_bound_ms=bound, false_starts=starts,
+        within_ms=float(w) if isinstance(w := data.get("within_ms"), (int, float)) and not isinstance(w, bool) else 0.0,
     )
 
 

@@ -30,13 +30,15 @@ class OpenRace:
     false_starts: tuple[FalseStartModel, ...]
     armed_at_ms: int | None
     timeout_ms: int
+    closes_at_ms: float | None = None  # a Beetle with a press closes then (M15: the right card may follow)
+    window_ms: float = 0.0  # how long it stays open after its first press
 
 
 @dataclass(frozen=True, slots=True)
 class RaceLine:
     seat: int
-    ms: int
-    margin_ms: int | None  # behind the press before it
+    ms: float  # full precision (an arcade board's fractions of a millisecond, M16)
+    margin_ms: float | None  # behind the press before it
     source: str  # "arcade" | "phone" | "keyboard" | "bot" | "" (unknown)
 
 
@@ -53,18 +55,20 @@ class DoneRace:
     winner: int | None
     undone: tuple[int, ...]
     undo_open: bool
-    error_ms: int
+    error_ms: float
     false_starts: tuple[FalseStartModel, ...]
+    within_ms: float = 0.0  # > 0: ``tied`` were within this many ms; a draw decided (game/rules/race.py)
 
 
 @dataclass(frozen=True, slots=True)
 class TraceLine:
-    kind: str  # "edit" | "undo"
-    seat: int
+    kind: str  # "edit" | "undo" | "annul_mosquito" | "annul_beetle" (the host annulled race ``race``)
+    seat: int  # an annulled race: its caller, whose turn it is again
     round: int
     old: int | None
     new: int | None
     by: int | None
+    race: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,8 +94,19 @@ def _ints(value: Any) -> tuple[int, ...]:
     return tuple(v for v in value if isinstance(v, int)) if isinstance(value, Sequence) else ()
 
 
+def _nums(value: Any) -> tuple[float, ...]:
+    """Times and errors: whole or fractional milliseconds (never a flag)."""
+    if not isinstance(value, Sequence):
+        return ()
+    return tuple(v for v in value if isinstance(v, (int, float)) and not isinstance(v, bool))
+
+
 def _int(value: Any, default: int = 0) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else default
+
+
+def _num(value: Any) -> float:
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else 0.0
 
 
 def _opt(value: Any) -> int | None:
@@ -110,7 +125,8 @@ def _open_race(view: Mapping[str, Any], floor: RaceInfo) -> OpenRace | None:
     return OpenRace(_int(race.get("id")), str(race.get("kind", "")), _int(race.get("caller")), str(race.get("rule", "")),
                     _ints(race.get("eligible")), current.pressed if current else (),
                     _starts(current.false_starts) if current else (),
-                    current.armed_at_ms if current else None, _int(race.get("timeout_ms"), 5000))
+                    current.armed_at_ms if current else None, _int(race.get("timeout_ms"), 5000),
+                    current.closes_at_ms if current else None, current.window_ms if current else 0.0)
 
 
 def _sources(floor: RaceInfo, order: tuple[int, ...]) -> dict[int, str]:
@@ -126,7 +142,7 @@ def _done_race(view: Mapping[str, Any], floor: RaceInfo) -> DoneRace | None:
     if not isinstance(last, Mapping):
         return None
     order = _ints(last.get("order"))
-    times = _ints(last.get("times_ms"))
+    times = _nums(last.get("times_ms"))
     sources = _sources(floor, order)
     lines = tuple(RaceLine(s, t, None if i == 0 else t - times[i - 1], sources.get(s, ""))
                   for i, (s, t) in enumerate(zip(order, times)))
@@ -134,15 +150,19 @@ def _done_race(view: Mapping[str, Any], floor: RaceInfo) -> DoneRace | None:
     return DoneRace(_int(last.get("race")), str(last.get("kind", "")), _int(last.get("caller")), str(last.get("rule", "")),
                     lines, _ints(last.get("missing")), _ints(last.get("tied")), _opt(last.get("loser")),
                     _opt(last.get("winner")), _ints(last.get("undone")), bool(last.get("undo_open")),
-                    max(_ints(last.get("error_ms")), default=0), starts)
+                    max(_nums(last.get("error_ms")), default=0), starts, _num(last.get("within_ms")))
 
 
-def _trace(pad: Mapping[str, Any]) -> tuple[TraceLine, ...]:
+def _trace(pad: Mapping[str, Any], annulled: Any) -> tuple[TraceLine, ...]:
+    """The pad's corrections, then the races the host annulled (traced on the pad)."""
     items = pad.get("trace")
-    if not isinstance(items, Sequence):
-        return ()
-    return tuple(TraceLine(str(c.get("kind", "")), _int(c.get("seat")), _int(c.get("round")), _opt(c.get("old")),
-                           _opt(c.get("new")), _opt(c.get("by"))) for c in items if isinstance(c, Mapping))
+    lines = tuple(TraceLine(str(c.get("kind", "")), _int(c.get("seat")), _int(c.get("round")), _opt(c.get("old")),
+                            _opt(c.get("new")), _opt(c.get("by")))
+                  for c in (items if isinstance(items, Sequence) else ()) if isinstance(c, Mapping))
+    races = tuple(TraceLine(f"annul_{a.get('kind')}", _int(a.get("caller")), _int(a.get("round")), None, None, None,
+                            _int(a.get("race")))
+                  for a in (annulled if isinstance(annulled, Sequence) else ()) if isinstance(a, Mapping))
+    return lines + races
 
 
 def model_of(snapshot: TableSnapshot) -> CompanionModel:
@@ -158,7 +178,7 @@ def model_of(snapshot: TableSnapshot) -> CompanionModel:
         guard=_int(view.get("guard")), turn=_int(view.get("turn")), race=_open_race(view, snapshot.race),
         last=_done_race(view, snapshot.race),
         rows=tuple(tuple(_opt(v) for v in row) for row in rows if isinstance(row, Sequence)),
-        totals=_ints(pad.get("totals")) or (0,) * n, trace=_trace(pad), out=_opt(view.get("out")),
+        totals=_ints(pad.get("totals")) or (0,) * n, trace=_trace(pad, view.get("annulled")), out=_opt(view.get("out")),
         waiting_for=_ints(view.get("waiting_for")),
         places=_ints(final.get("places")) if final else None, ranking=_ints(final.get("ranking")) if final else None,
     )

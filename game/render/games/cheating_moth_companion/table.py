@@ -4,7 +4,7 @@ the millisecond with every margin and time source, and the score pad with its co
 Laid out for reading from three metres: the left two thirds tell the table what happens now (a
 turn, a race, a race's verdict, the round's scoring, the final standings), the right third is the
 score pad. Host keys: S calls a Mosquito, B a Beetle (for the player in turn), Enter ends the turn,
-U undoes a wrong Beetle win; 1–9 and 0 press for seats 1–10 during a race (the app's race keys)."""
+U undoes a wrong Beetle win, X annuls the race; 1–9 and 0 press for seats 1–10 during a race (the app's race keys)."""
 from __future__ import annotations
 
 import math
@@ -18,9 +18,10 @@ from game.render.kit.hud import draw_notices
 from game.render.kit.scene import Frame, Intent, RenderContext, Scene, host
 from game.render.kit.sound import Effect
 from game.render.kit.text import Align, TextStyle, VAlign
+from game.rules import race as race_rule
 from game.session.snapshot import Mode, TableSnapshot
 
-from .model import CompanionModel, DoneRace, FalseStartModel, OpenRace, model_of
+from .model import CompanionModel, DoneRace, FalseStartModel, OpenRace, TraceLine, model_of
 
 DOMAIN = "screen_cheating_moth_companion"
 FLASH_S = 0.6  # how long the screen flashes when a race opens
@@ -31,6 +32,7 @@ KEY_ACTIONS: dict[int, dict[str, Any]] = {
     pygame.K_RETURN: {"type": "end_turn"},
     pygame.K_KP_ENTER: {"type": "end_turn"},
     pygame.K_u: {"type": "wrong_win"},
+    pygame.K_x: {"type": "annul_race"},
 }
 HOST_KEYS = frozenset(KEY_ACTIONS)
 
@@ -71,8 +73,13 @@ def names(frame: Frame, seats: tuple[int, ...]) -> str:
     return frame.s("list.sep").join(items[:-1]) + frame.s("list.last") + items[-1]
 
 
-def ms(frame: Frame, value: int) -> str:
-    return s(frame, "ms", ms=i18n.digits(frame.lang, value))
+def ms(frame: Frame, value: float) -> str:
+    return s(frame, "ms", ms=measure(frame, value))
+
+
+def measure(frame: Frame, value: float) -> str:
+    """Milliseconds as the race rule writes them (``100``, ``100.2``) in the language's digits."""
+    return i18n.digits(frame.lang, race_rule.shown_ms(value))
 
 
 def _text(surface: pygame.Surface, frame: Frame, ctx: RenderContext, text: str, box: pygame.Rect, px: float,
@@ -127,7 +134,8 @@ class CompanionScene(Scene):
         m = model_of(frame.snapshot)
         w, h = frame.size
         surface.fill(theme.BACKGROUND)
-        flash = m.race is not None and self.t - self._flash_from < FLASH_S
+        # a race not seen by update yet flashes too: the first frame showing it is the signal (M14)
+        flash = m.race is not None and (m.race.race != self._race_seen or self.t - self._flash_from < FLASH_S)
         if flash:
             surface.fill(theme.mix(theme.BACKGROUND, self._race_colour(m.race), 0.55))
         self._header(surface, frame, ctx, m)
@@ -208,6 +216,11 @@ class CompanionScene(Scene):
               sub, 30, theme.TEXT, align=Align.CENTER, lines=2)
         self._race_timer(surface, frame, race, (inner.centerx, sub.bottom + 60 * u), 44 * u, colour)
         grid = pygame.Rect(inner.x, sub.bottom + round(120 * u), inner.width, inner.bottom - sub.bottom - round(120 * u))
+        if race.closes_at_ms is not None:
+            bar = pygame.Rect(inner.x, grid.y, inner.width, round(70 * u))
+            closing_bar(surface, frame, ctx, race, bar, colour)
+            grid.height -= bar.height + round(10 * u)
+            grid.y = bar.bottom + round(10 * u)
         self._pressed_grid(surface, frame, ctx, race, grid)
 
     @staticmethod
@@ -270,6 +283,26 @@ class CompanionScene(Scene):
         _text(surface, frame, ctx, guest_hint(frame, key), box, 26, theme.TEXT_DIM, align=Align.CENTER, lines=2)
 
 
+def closing_bar(surface: pygame.Surface, frame: Frame, ctx: RenderContext, race: OpenRace, box: pygame.Rect,
+                colour: theme.Colour) -> None:
+    """M15: a Beetle someone pressed for stays open ``window_ms`` (the right card may follow a wrong
+    one): a bar that empties until it closes, with what it means."""
+    if race.closes_at_ms is None:
+        return
+    u = frame.scale.u
+    left = max(0.0, min(1.0, (race.closes_at_ms - frame.now_ms) / max(1.0, race.window_ms)))
+    track = pygame.Rect(box.x, box.bottom - round(18 * u), box.width, round(18 * u))
+    pygame.draw.rect(surface, theme.BACKGROUND, track, border_radius=track.height // 2)
+    fill = track.copy()
+    fill.width = round(track.width * left)
+    if i18n.is_rtl(frame.lang):
+        fill.right = track.right
+    if fill.width > 0:
+        pygame.draw.rect(surface, colour, fill, border_radius=track.height // 2)
+    label = pygame.Rect(box.x, box.y, box.width, box.height - track.height - round(4 * u))
+    _text(surface, frame, ctx, s(frame, "race.closing"), label, 28, theme.TEXT, align=Align.CENTER)
+
+
 def false_start_text(frame: Frame, start: FalseStartModel) -> str:
     return s(frame, "false_start", ms=i18n.digits(frame.lang, max(0, start.early_ms)), source=source_name(frame, start.source))
 
@@ -294,7 +327,11 @@ def draw_result(surface: pygame.Surface, frame: Frame, ctx: RenderContext, m: Co
     head = pygame.Rect(box.x, box.y, box.width, round(56 * u))
     _text(surface, frame, ctx, head_text, head, 40, colour, bold=True)
     notes: list[str] = []
-    if mosquito and r.tied:
+    drawn = r.loser if mosquito else r.winner
+    if r.tied and r.within_ms > 0:
+        notes.append(s(frame, "result.drawn", names=names(frame, r.tied), ms=measure(frame, r.within_ms),
+                       name=seat_name(frame, drawn)))
+    elif mosquito and r.tied:
         notes.append(s(frame, "result.tied", names=names(frame, r.tied), name=seat_name(frame, r.loser)))
     if mosquito and r.loser is not None:
         notes.append(s(frame, "result.give", name=seat_name(frame, r.loser)))
@@ -321,7 +358,7 @@ def _race_lines(surface: pygame.Surface, frame: Frame, ctx: RenderContext, r: Do
         colour = theme.DANGER if line.seat == loser else theme.GOLD if line.seat == r.winner else theme.TEXT
         struck = line.seat in r.undone
         cells = [seat_name(frame, line.seat), ms(frame, line.ms),
-                 "" if line.margin_ms is None else s(frame, "margin", ms=i18n.digits(frame.lang, line.margin_ms)), source_name(frame, line.source)]
+                 "" if line.margin_ms is None else s(frame, "margin", ms=measure(frame, line.margin_ms)), source_name(frame, line.source)]
         _row(surface, frame, ctx, row, line.seat, cells, theme.TEXT_DIM if struck else colour, rtl, i + 1)
         y += line_h
     for seat in r.missing:
@@ -340,7 +377,7 @@ def _race_lines(surface: pygame.Surface, frame: Frame, ctx: RenderContext, r: Do
         y += line_h
     foot = pygame.Rect(box.x, y, box.width, line_h)
     sources = sorted({line.source for line in r.lines if line.source})
-    _text(surface, frame, ctx, s(frame, "result.error", ms=i18n.digits(frame.lang, r.error_ms),
+    _text(surface, frame, ctx, s(frame, "result.error", ms=measure(frame, r.error_ms),
                                  sources=frame.s("list.sep").join(source_name(frame, x) for x in sources) or "–"),
           foot, 22, theme.TEXT_DIM)
 
@@ -355,12 +392,12 @@ def _row(surface: pygame.Surface, frame: Frame, ctx: RenderContext, row: pygame.
     x = row.x if rtl else row.x + token_w
     width = row.width - token_w
     cursor = row.right - token_w if rtl else x
-    for weight, cell in zip(weights, cells):
+    for k, (weight, cell) in enumerate(zip(weights, cells)):
         cw = round(width * weight)
         cell_box = pygame.Rect(cursor - cw if rtl else cursor, row.y, cw - round(6 * u), row.height)
         cursor = cursor - cw if rtl else cursor + cw
-        if cell:
-            _text(surface, frame, ctx, cell, cell_box, 28, colour)
+        if cell:  # the source (last) may take two lines: "USB pad / ±8 ms"
+            _text(surface, frame, ctx, cell, cell_box, 28, colour, lines=2 if k == len(cells) - 1 else 1)
     del place
 
 
@@ -397,7 +434,7 @@ def draw_pad(surface: pygame.Surface, frame: Frame, ctx: RenderContext, m: Compa
     trace = pygame.Rect(inner.x, inner.bottom - trace_h - round(30 * u), inner.width, trace_h)
     for i, c in enumerate(trace_lines):
         line = pygame.Rect(trace.x, trace.y + round(34 * u) * i, trace.width, round(34 * u))
-        _text(surface, frame, ctx, trace_text(frame, c.kind, c.seat, c.round, c.old, c.new, c.by), line, 22, theme.ACCENT)
+        _text(surface, frame, ctx, trace_line(frame, c), line, 22, theme.ACCENT)
     foot = pygame.Rect(inner.x, inner.bottom - round(30 * u), inner.width, round(30 * u))
     _text(surface, frame, ctx, s(frame, "pad.lowest", rule="M19"), foot, 20, theme.TEXT_DIM)
 
@@ -407,6 +444,13 @@ def _pad_name(frame: Frame, m: CompanionModel, seat: int) -> str:
     if seat == m.guard:
         tags.append(s(frame, "pad.guard"))
     return seat_name(frame, seat) + (f" ({', '.join(tags)})" if tags else "")
+
+
+def trace_line(frame: Frame, line: TraceLine) -> str:
+    """A trace line of the pad: a correction, or a race the host annulled."""
+    if line.kind in ("annul_mosquito", "annul_beetle"):
+        return s(frame, f"trace.{line.kind}", n=i18n.number(frame.lang, line.race or 0), name=seat_name(frame, line.seat))
+    return trace_text(frame, line.kind, line.seat, line.round, line.old, line.new, line.by)
 
 
 def trace_text(frame: Frame, kind: str, seat: int, round_no: int, old: int | None, new: int | None, by: int | None) -> str:

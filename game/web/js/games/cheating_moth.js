@@ -9,7 +9,7 @@ import { phoneNow } from "../net.js";
 import { secret } from "../secret.js";
 import { seatToken } from "../symbols.js";
 import { botMark, card as section, seatName, seatChip, seatNameNode } from "../ui.js";
-import { hasType, isLegal, lobbySeat, nameList } from "./common.js";
+import { boardNotice, hasType, isLegal, lobbySeat, nameList } from "./common.js";
 
 /** @typedef {import("./common.js").GameContext} GameContext */
 /** @typedef {{id: number, kind: string, number: number}} Card */
@@ -76,7 +76,13 @@ function raceTimes(ctx) {
     ...r.order.map((/** @type {number} */ s, /** @type {number} */ i) => h("li", { class: "table-row" }, chip(ctx, s),
       h("span", { class: "row-state", text: t("moth.race_ms", { ms: measure(r.times_ms[i]) }) }),
       h("strong", { class: "row-bars", text: i === 0 ? "" : t("moth.race_margin", { ms: measure(r.margins_ms[i]) }) }))),
-    h("li", { class: "muted small", text: t("moth.race_error", { ms: measure(err) }) }));
+    h("li", { class: "muted small", text: t("moth.race_error", { ms: measure(err) }) }),
+    drawnLine(r));
+}
+
+/** A place too close to call, decided by a draw (game/rules/race.py): said exactly. @param {any} r */
+function drawnLine(r) {
+  return r.within_ms > 0 ? h("li", { class: "notice", "data-testid": "race-drawn", text: t("moth.race_drawn", { ms: measure(r.within_ms) }) }) : null;
 }
 
 /** @param {GameContext} ctx @param {number} seat */
@@ -282,13 +288,13 @@ function finalBanner(ctx) {
 
 /** @param {GameContext} ctx */
 function renderSeat(ctx) {
-  return h("div", { class: "game cheating-moth" }, statusBar(ctx), finalBanner(ctx), racePanel(ctx), pileCard(ctx), ...happenings(ctx),
+  return h("div", { class: "game cheating-moth" }, boardNotice(ctx), statusBar(ctx), finalBanner(ctx), racePanel(ctx), pileCard(ctx), ...happenings(ctx),
     handPanel(ctx), guardPanel(ctx), scoreCard(ctx));
 }
 
 /** @param {GameContext} ctx */
 function renderPublic(ctx) {
-  return h("div", { class: "game cheating-moth public" }, statusBar(ctx), finalBanner(ctx), pileCard(ctx), ...happenings(ctx), scoreCard(ctx));
+  return h("div", { class: "game cheating-moth public" }, boardNotice(ctx), statusBar(ctx), finalBanner(ctx), pileCard(ctx), ...happenings(ctx), scoreCard(ctx));
 }
 
 /** @type {import("./common.js").GameModule} */

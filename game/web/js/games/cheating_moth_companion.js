@@ -8,7 +8,7 @@ import { measure, num, t, tn, typedNumber } from "../i18n.js";
 import { phoneNow } from "../net.js";
 import { seatToken } from "../symbols.js";
 import { card as section, numberInput, seatChip, seatNameNode } from "../ui.js";
-import { hasType, isLegal, lobbySeat, nameList } from "./common.js";
+import { boardNotice, hasType, isLegal, lobbySeat, nameList } from "./common.js";
 
 /** @typedef {import("./common.js").GameContext} GameContext */
 
@@ -143,6 +143,7 @@ function lastRace(ctx) {
     give,
     r.order.length ? h("ol", { class: "plain-list table-list", "data-testid": "race-times" }, ...rows,
       h("li", { class: "muted small", text: t("moth.race_error", { ms: measure(err) }) })) : null,
+    r.within_ms > 0 ? h("p", { class: "notice", "data-testid": "race-drawn", text: t("moth.race_drawn", { ms: measure(r.within_ms) }) }) : null,
     undo);
 }
 
@@ -277,13 +278,13 @@ function finalCard(ctx) {
 
 /** @param {GameContext} ctx */
 function renderSeat(ctx) {
-  return h("div", { class: "game cheating-moth companion" }, statusBar(ctx), finalCard(ctx), racePanel(ctx), turnPanel(ctx),
+  return h("div", { class: "game cheating-moth companion" }, boardNotice(ctx), statusBar(ctx), finalCard(ctx), racePanel(ctx), turnPanel(ctx),
     lastRace(ctx), scoringPanel(ctx), tableCard(ctx), tablePanel(ctx), padCard(ctx), quickRules(ctx));
 }
 
 /** @param {GameContext} ctx */
 function renderPublic(ctx) {
-  return h("div", { class: "game cheating-moth companion public" }, statusBar(ctx), finalCard(ctx), lastRace(ctx), tableCard(ctx), padCard(ctx), quickRules(ctx));
+  return h("div", { class: "game cheating-moth companion public" }, boardNotice(ctx), statusBar(ctx), finalCard(ctx), lastRace(ctx), tableCard(ctx), padCard(ctx), quickRules(ctx));
 }
 
 // ------------------------------------------------------------------------------ the host as referee
@@ -338,8 +339,15 @@ function hostFix(ctx) {
 
 /** @param {GameContext} ctx */
 function renderHost(ctx) {
-  return h("div", { class: "game cheating-moth companion host-table" }, statusBar(ctx), finalCard(ctx), lastRace(ctx),
-    hostPlay(ctx), hostScoring(ctx), tableCard(ctx), padCard(ctx), hostFix(ctx));
+  return h("div", { class: "game cheating-moth companion host-table" }, boardNotice(ctx), statusBar(ctx), finalCard(ctx), lastRace(ctx),
+    hostAnnul(ctx), hostPlay(ctx), hostScoring(ctx), tableCard(ctx), padCard(ctx), hostFix(ctx));
+}
+
+/** One tap annuls the open or latest race, Mosquito too (traced on the pad). @param {GameContext} ctx */
+function hostAnnul(ctx) {
+  if (!isLegal(ctx.legal, { type: "annul_race" })) return null;
+  return h("button", { class: "btn btn-danger", type: "button", "data-testid": "host-annul-race", disabled: ctx.pending,
+    onclick: () => ctx.act({ type: "annul_race" }), text: t("mothc.annul") });
 }
 
 /** @type {import("./common.js").GameModule} */

@@ -12,6 +12,7 @@ import { bigButton, hasType, isLegal, lobbySeat } from "./common.js";
 
 /** @typedef {import("./common.js").GameContext} GameContext */
 
+const PUBLISHED_MIN_SEATS = 6; // C5: the boxed game is for 6–12 players
 const SHOWDOWN_CHOICES = Object.freeze(["split", "steal", "take_one"]);
 
 // Which reveal the player last opened or closed, so a re-render keeps their choice.
@@ -396,4 +397,9 @@ function renderPublic(ctx) {
 }
 
 /** @type {import("./common.js").GameModule} */
-export default { renderSeat, renderPublic, buzzOn: ["reveal", "showdown_reveal"] };
+/** Fewer seats than the published 6–12 players: it plays, but say so. @param {any} lobby */
+function lobbyNote(lobby) {
+  return lobby.seat_count < PUBLISHED_MIN_SEATS ? tn("collusion.small_table", { n: lobby.seat_count }) : null;
+}
+
+export default { renderSeat, renderPublic, lobbyNote, buzzOn: ["reveal", "showdown_reveal"] };

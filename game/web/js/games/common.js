@@ -14,6 +14,7 @@ import { seatNameNode } from "../ui.js";
  *   events: any[],                   // the engine events of the change that made this state
  *   timer: Node | null,              // a live countdown for the table's timer, or null
  *   timerLabel: string | null,       // the timer's label key ("conspiracy", ...)
+ *   arcade: { unplugged?: boolean } | null, // the table's arcade board (lobby.arcade), if any
  *   act: (action: WireAction) => void,
  *   send: (kind: string, fields?: Record<string, any>) => boolean, // any other message on the page's
  *                                    // connection (a race press); false when offline
@@ -29,6 +30,8 @@ import { seatNameNode } from "../ui.js";
  *   onMessage?: (msg: { kind: string, [field: string]: any }) => void, // server messages the app does
  *                                    // not handle itself (e.g. press_result)
  *   buzzOn?: readonly string[],      // engine event types after which the phone buzzes briefly (a reveal)
+ *   lobbyNote?: (lobby: any) => Array<Node | string> | null, // a note under the lobby's seats (the
+ *                                    // sentence's parts, as tn() gives them), or null
  * }} GameModule
  */
 
@@ -70,4 +73,10 @@ export function nameList(ctx, seats) {
     out.push(seatNameNode(lobbySeat(ctx, s)));
   });
   return h("span", { class: "names" }, ...out);
+}
+
+/** The table's arcade buttons were unplugged: races go on with the phones, so say it on every phone
+ * of a game with races (the TV says it too). @param {GameContext} ctx */
+export function boardNotice(ctx) {
+  return ctx.arcade?.unplugged ? h("p", { class: "notice", role: "alert", "data-testid": "board-unplugged", text: t("race.board_unplugged") }) : null;
 }

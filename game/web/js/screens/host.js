@@ -3,28 +3,16 @@ import { h } from "../dom.js";
 import { has, num, plainNumber, t, typedNumber, LANGS } from "../i18n.js";
 import { seatToken } from "../symbols.js";
 import { botMark, card, numberInput, seatName } from "../ui.js";
-import { settingLabel, smallTableNote } from "./lobby.js";
+import { gameNote, settingLabel } from "./lobby.js";
 import { ownerCard } from "./owner.js";
 
 export const PIN_KEY = "tabletop.pin";
 const BOT_KINDS = Object.freeze(["heuristic", "random"]);
-/** Settings whose value is one of a few words (the engines' enums): shown as buttons. */
-const CHOICES = Object.freeze({
-  missed_vote: ["nobody", "random"],
-  showdown_default: ["take_one", "split", "steal"],
-  dry_tie: ["more_bars_then_shared", "shared"],
-  host_timeout: ["random_subject", "skip_clue"],
-  missed_point: ["nobody", "random"],
-  final_tie: ["shared", "lots"],
-  deck: ["en", "fa", "th"],
-  tell: ["none", "subtle", "obvious"],
-  beetle_next: ["after_winner", "after_player"],
-  tie_break: ["fewer_moths", "shared"],
-  gold: ["digital", "physical"],
-  identities: ["phones", "cards"],
-  pointing: ["phones", "hands"],
-  clue_source: ["screen", "cards"],
-});
+/**
+ * One editable setting as the engine declares it (lobby.settings_schema, game/rules/schema.py).
+ * @typedef {{ key: string, kind: "bool" | "int" | "choice", choices: string[], min: number, max: number | null,
+ *             step: number, unit: "count" | "ms", label: string }} SettingSpec
+ */
 
 /** @typedef {(command: string, fields?: Record<string, any>) => void} HostSend */
 
@@ -60,24 +48,35 @@ function choice(label, values, current, onPick, name) {
       h("button", { type: "button", class: v === current ? "selected" : "", "aria-pressed": String(v === current), onclick: () => onPick(v), text: name(v) }))));
 }
 
-/** An editor for one setting, by the type of its current value. @param {string} key @param {any} value @param {(v: any) => void} onSet */
-function settingEditor(key, value, onSet) {
-  const label = settingLabel(key);
-  if (typeof value === "boolean") {
-    return h("label", { class: "field switch" },
-      h("input", { type: "checkbox", checked: value, onchange: (/** @type {Event} */ e) => onSet(/** @type {HTMLInputElement} */ (e.target).checked) }),
-      h("span", { text: label }));
+/** A setting's label: its declared key, else its name. @param {string} key @param {string} [labelKey] */
+function label(key, labelKey) {
+  return labelKey && has(labelKey) ? t(labelKey) : settingLabel(key);
+}
+
+/** An on/off switch. @param {string} text @param {boolean} value @param {(v: boolean) => void} onSet */
+function switchField(text, value, onSet) {
+  return h("label", { class: "field switch" },
+    h("input", { type: "checkbox", checked: value, onchange: (/** @type {Event} */ e) => onSet(/** @type {HTMLInputElement} */ (e.target).checked) }),
+    h("span", { text }));
+}
+
+/** An editor for one of the game's settings, as its schema declares it.
+ *  @param {SettingSpec} spec @param {any} value @param {(v: any) => void} onSet */
+function settingEditor(spec, value, onSet) {
+  const text = label(spec.key, spec.label);
+  if (spec.kind === "bool" && typeof value === "boolean") return switchField(text, value, onSet);
+  if (spec.kind === "int" && typeof value === "number") return numberSetting(spec.key, value, text, onSet, spec.unit === "ms");
+  if (spec.kind === "choice" && typeof value === "string") {
+    const options = spec.choices.includes(value) ? spec.choices : [...spec.choices, value];
+    return choice(text, options, value, onSet, (v) => (has(`value.${v}`) ? t(`value.${v}`) : v));
   }
-  if (typeof value === "number") return numberSetting(key, value, label, onSet);
-  if (typeof value === "string" && Object.hasOwn(CHOICES, key)) {
-    const options = CHOICES[/** @type {keyof typeof CHOICES} */ (key)];
-    return choice(label, options.includes(value) ? options : [...options, value], value, onSet, (v) => (has(`value.${v}`) ? t(`value.${v}`) : v));
-  }
-  if (typeof value === "string") {
-    const input = /** @type {HTMLInputElement} */ (h("input", { type: "text", value, dir: "ltr" }));
-    input.addEventListener("change", () => onSet(input.value.trim()));
-    return h("label", { class: "field" }, h("span", { class: "label", text: label }), input);
-  }
+  return null;
+}
+
+/** An editor for one of the table's own settings (a switch or a number). @param {string} key @param {any} value @param {(v: any) => void} onSet */
+function tableSettingEditor(key, value, onSet) {
+  if (typeof value === "boolean") return switchField(settingLabel(key), value, onSet);
+  if (typeof value === "number") return numberSetting(key, value, settingLabel(key), onSet, false);
   return null;
 }
 
@@ -95,9 +94,9 @@ export function typedSetting(text, seconds) {
 }
 
 /** A number setting, shown and typed in the page's digits; a refused entry says why and sends nothing.
- *  @param {string} key @param {number} value @param {string} label @param {(v: number) => void} onSet */
-function numberSetting(key, value, label, onSet) {
-  const seconds = key.endsWith("_ms");
+ *  @param {string} key @param {number} value @param {string} label @param {(v: number) => void} onSet
+ *  @param {boolean} seconds the setting is kept in ms and typed in seconds */
+function numberSetting(key, value, label, onSet, seconds) {
   const id = `setting-${key}`;
   const refused = refusedSettings.get(key);
   const kept = refused?.was === value ? refused : null;
@@ -198,8 +197,9 @@ function claimsCard(claims, seats, send) {
 
 /**
  * @param {any} state the host socket's latest state @param {HostSend} send @param {Node | null} table the public game view
+ * @param {import("../games/common.js").GameModule | null} game the game's phone module (its lobby note)
  */
-export function hostConsole(state, send, table) {
+export function hostConsole(state, send, table, game) {
   const lobby = state.lobby;
   const inLobby = state.phase === "lobby";
   const actions = inLobby
@@ -208,10 +208,12 @@ export function hostConsole(state, send, table) {
     : state.phase === "finished"
       ? [h("button", { class: "btn btn-primary btn-big", type: "button", "data-testid": "host-next", onclick: () => send("next"), text: t("host.next") })]
       : [h("button", { class: "btn btn-danger", type: "button", onclick: () => { if (confirm(t("host.abort_confirm"))) send("abort"); }, text: t("host.abort") })];
-  const settings = Object.entries(lobby.settings ?? {}).map(([k, v]) => settingEditor(k, v, (value) => send("set_setting", { name: k, value }))).filter(Boolean);
+  const values = lobby.settings ?? {};
+  const settings = (/** @type {SettingSpec[]} */ (lobby.settings_schema ?? [])).filter((spec) => Object.hasOwn(values, spec.key))
+    .map((spec) => settingEditor(spec, values[spec.key], (value) => send("set_setting", { name: spec.key, value }))).filter(Boolean);
   const tableSettings = Object.entries(lobby.table_settings ?? {}).map(([k, v]) => k === "default_bot"
     ? choice(settingLabel(k), [...BOT_KINDS], String(v), (value) => send("set_setting", { name: k, value }), (b) => t(`bot.${b}`))
-    : settingEditor(k, v, (value) => send("set_setting", { name: k, value }))).filter(Boolean);
+    : tableSettingEditor(k, v, (value) => send("set_setting", { name: k, value }))).filter(Boolean);
   return h("div", { class: "host" },
     claimsCard(lobby.claims, lobby.seats, send),
     card(null, h("div", { class: "stack" }, ...actions)),
@@ -227,7 +229,7 @@ export function hostConsole(state, send, table) {
       h("ul", { class: "plain-list seat-list" }, ...lobby.seats.map((/** @type {any} */ s) => seatRow(s, lobby, send))),
       h("p", { class: "muted small", text: t("host.codes_hint") }),
       lobby.seats.some((/** @type {any} */ s) => s.status === "joined") ? h("p", { class: "muted small", "data-testid": "kick-hint", text: t("host.kick_hint") }) : null),
-    smallTableNote(lobby),
+    gameNote(lobby, game),
     arcadeCard(lobby, send),
     inLobby && settings.length ? card(t("lobby.settings"), ...settings) : null,
     tableSettings.length ? card(t("host.table_settings"), ...tableSettings) : null,

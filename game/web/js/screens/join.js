@@ -10,12 +10,82 @@ const CODE_ALPHABET = /[^ACDEFHJKMNPRTWXY]/g;
 const CODE_LENGTH = 4;
 const NAME_MAX = 24;
 // What the big screen's Noto fonts draw; the table refuses other characters in names the same
-// way (game/session/seats.py DRAWABLE_RANGES): an emoji would become "?" on the TV.
-const DRAWABLE = [[0x20, 0x7e], [0xa0, 0x24f], [0x300, 0x36f], [0x370, 0x3ff], [0x400, 0x4ff], [0x600, 0x6ff],
-  [0x750, 0x77f], [0xe00, 0xe7f], [0x1e00, 0x1eff], [0x2010, 0x2027], [0x2030, 0x205e], [0x20a0, 0x20c0],
-  [0xfb50, 0xfdff], [0xfe70, 0xfefe]];
+// way (game/session/names.py DRAWABLE_RANGES): an emoji would become "?" on the TV.
+const DRAWABLE = [[0x20, 0x7e], [0xa0, 0x24f], [0x300, 0x36f], [0x370, 0x3e1], [0x3f0, 0x4ff], [0x600, 0x6ff],
+  [0x750, 0x77f], [0xe00, 0xe7f], [0x1e00, 0x1eff], [0x2010, 0x2027], [0x2030, 0x205e], [0x20a0, 0x20b8],
+  [0x20ba, 0x20c0], [0xfb50, 0xfdff], [0xfe70, 0xfefe]];
 const DRAWABLE_FORMAT = new Set(["\u200c", "\u200e", "\u200f"]); // ZWNJ (Persian), LRM, RLM
 const REFUSED = /[\p{So}\p{Cn}\p{Co}\p{Cs}\p{Cc}\p{Cf}]/u;
+// The rest of the name rules, as the table applies them (game/session/names.py; the table decides).
+const ZWNJ = "\u200c";
+const CGJ = "\u034f"; // the combining grapheme joiner: a mark with no ink
+const ARABIC = [[0x600, 0x6ff], [0x750, 0x77f], [0xfb50, 0xfdff], [0xfe70, 0xfefe]];
+const MAX_MARKS = 2; // combining marks on one character (Thai: a vowel and a tone mark)
+const MARK = /\p{M}/u;
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
+/** A letter of the Arabic script (Persian), where a ZWNJ means something. @param {string} ch */
+function arabicLetter(ch) {
+  const cp = ch ? /** @type {number} */ (ch.codePointAt(0)) : -1;
+  return /\p{L}/u.test(ch) && ARABIC.some(([low, high]) => cp >= low && cp <= high);
+}
+
+/** The invisible characters that mean nothing where they are left out (names.py ``tidy``). @param {string} text */
+function tidy(text) {
+  const chars = Array.from(text);
+  /** @type {string[]} */
+  const out = [];
+  let base = "";
+  chars.forEach((ch, i) => {
+    if (ch === CGJ) return;
+    if (DRAWABLE_FORMAT.has(ch)) {
+      if (ch === ZWNJ && out[out.length - 1] !== ZWNJ && arabicLetter(base) && arabicLetter(chars[i + 1] ?? "")) out.push(ch);
+      return;
+    }
+    if (!MARK.test(ch)) base = ch;
+    out.push(ch);
+  });
+  return out.join("");
+}
+
+/** Every mark sits on a character, at most MAX_MARKS on each (names.py ``marks_fit``). @param {string} text */
+function marksFit(text) {
+  /** @type {number | null} */
+  let marks = null;
+  for (const ch of text.normalize("NFD")) {
+    if (DRAWABLE_FORMAT.has(ch)) continue;
+    if (MARK.test(ch)) {
+      if (marks === null || marks >= MAX_MARKS) return false;
+      marks += 1;
+    } else {
+      marks = /\s/u.test(ch) ? null : 0;
+    }
+  }
+  return true;
+}
+
+/** What a name looks like on the screen, to tell names apart (names.py ``name_key``). @param {string} name */
+function nameKey(name) {
+  return name.normalize("NFKC").replace(/[\u200c\u200e\u200f\u034f]/gu, "").replace(/\s+/gu, " ").trim();
+}
+
+/**
+ * Why the table would refuse ``name`` (already cleaned), as a message key and its fields; null: it
+ * takes it. ``taken``: the other seats' names; ``typed``: what was typed (only invisible characters
+ * and spaces: "needs a letter", not "type a name").
+ * @param {string} name @param {string[]} taken @param {string} [typed]
+ * @returns {{key: string, fields?: Record<string, string>} | null}
+ */
+export function nameProblem(name, taken, typed = name) {
+  if (!name) return { key: typed.trim() ? "name.blank" : "name.empty" };
+  const bad = undrawable(name);
+  if (bad) return { key: "name.undrawable", fields: { chars: bad } };
+  if (!LETTER_OR_DIGIT.test(name)) return { key: "name.blank" };
+  if (!marksFit(name)) return { key: "name.marks" };
+  const key = nameKey(name);
+  if (taken.some((other) => other && nameKey(other) === key)) return { key: "name.taken", fields: { name } };
+  return null;
+}
 
 /** The characters of a name the big screen cannot draw, each once. @param {string} text */
 export function undrawable(text) {
@@ -156,8 +226,9 @@ export function askingHost(seat) {
  * Pick a name. @param {import("../ui.js").LobbySeat} seat @param {string} current
  * @param {(name: string) => void} onName @param {(() => void) | null} onCancel
  * @param {string | null} [note] a line above the form (a bot's seat: "type your name to take over")
+ * @param {string[]} [taken] the other seats' names (a name must be told apart from them)
  */
-export function nameForm(seat, current, onName, onCancel, note = null) {
+export function nameForm(seat, current, onName, onCancel, note = null, taken = []) {
   const input = /** @type {HTMLInputElement} */ (h("input", {
     class: "name-input", id: "name", name: "name", autocomplete: "nickname", maxlength: String(NAME_MAX), dir: "auto",
     enterkeyhint: "done", placeholder: t("name.placeholder"), "data-testid": "name-input",
@@ -168,14 +239,9 @@ export function nameForm(seat, current, onName, onCancel, note = null) {
     class: "join-form", onsubmit: (/** @type {Event} */ e) => {
       e.preventDefault();
       const name = cleanName(input.value);
-      if (!name) {
-        message.textContent = t("name.empty");
-        input.focus();
-        return;
-      }
-      const bad = undrawable(name);
-      if (bad) {
-        message.textContent = t("name.undrawable", { chars: bad });
+      const problem = nameProblem(name, taken, input.value);
+      if (problem) {
+        message.textContent = t(problem.key, problem.fields);
         input.focus();
         return;
       }
@@ -196,29 +262,79 @@ export function nameForm(seat, current, onName, onCancel, note = null) {
   return el;
 }
 
-/** Trim, collapse spaces, drop control characters, at most 24 characters. @param {string} raw */
+/** NFC, invisible characters that mean nothing dropped, control characters out, spaces collapsed,
+ *  trimmed, at most 24 characters. @param {string} raw */
 export function cleanName(raw) {
-  return Array.from(raw.replace(/[\u0000-\u001f\u007f-\u009f]/g, "").replace(/\s+/g, " ").trim()).slice(0, NAME_MAX).join("");
+  const text = tidy(raw.normalize("NFC").replace(/[\u0000-\u001f\u007f-\u009f]/g, ""));
+  return Array.from(text.replace(/\s+/g, " ").trim()).slice(0, NAME_MAX).join("").trim();
+}
+
+export const CONSENT_ARM_MS = 1000; // no input on the consent screen this long after it shows
+export const CONSENT_HOLD_MS = 1000; // giving the seat: press and hold this long
+
+/**
+ * The seated phone's own say, as its own screen (it replaces the game's buttons while open):
+ * another phone asks for this seat. Nothing on it takes input for ``CONSENT_ARM_MS`` after it
+ * shows (a finger in motion meant for the game lands on nothing; the buttons fade in when they
+ * work), "Keep my seat" goes back to the game (the host still decides), and giving the seat needs a
+ * press and hold of ``CONSENT_HOLD_MS`` with a visible fill — a tap never gives it.
+ * @param {any} msg the ``claim`` message (state "asked") @param {(claim: number) => void} onGive
+ * @param {() => void} onKeep
+ */
+export function consentScreen(msg, onGive, onKeep) {
+  const keep = /** @type {HTMLButtonElement} */ (h("button", {
+    class: "btn btn-primary btn-big", type: "button", "data-testid": "consent-keep", disabled: true, onclick: onKeep, text: t("consent.keep"),
+  }));
+  const give = holdButton(t("consent.give"), CONSENT_HOLD_MS, () => onGive(msg.claim));
+  give.dataset.testid = "consent-give";
+  const screen = h("section", { class: "join consent", role: "alertdialog", "aria-labelledby": "consent-title", "data-testid": "consent" },
+    seatCard(msg.seat, t("consent.your_seat")),
+    h("h1", { id: "consent-title", class: "consent-title", text: msg.name ? t("consent.named", { who: msg.name }) : t("consent.body") }),
+    h("p", { class: "lead", text: t("consent.hint") }),
+    h("div", { class: "stack consent-actions" },
+      keep,
+      give,
+      h("p", { class: "muted small center", text: t("consent.hold_hint") })));
+  setTimeout(() => {
+    keep.disabled = false;
+    give.disabled = false;
+    screen.classList.add("armed");
+  }, CONSENT_ARM_MS);
+  return screen;
 }
 
 /**
- * The seated phone's own say: another phone asks for this seat. "Give it my seat" hands it over
- * at once (as the host's Allow would); "Keep it" only hides the card — the host still decides.
- * @param {any} msg the ``claim`` message (state "asked") @param {(claim: number) => void} onGive
+ * A button that acts only when pressed and held for ``holdMs`` (a fill grows across it); let go
+ * early and nothing happens. A click alone never acts. Starts disabled.
+ * @param {string} label @param {number} holdMs @param {() => void} onDone
  */
-export function showConsent(msg, onGive) {
-  hideConsent();
-  document.body.append(h("section", {
-    id: "consent", class: "card claims", role: "alertdialog", "data-testid": "consent",
-    style: { position: "fixed", left: "12px", right: "12px", bottom: "12px", zIndex: "40", margin: "0" },
-  },
-  h("p", { class: "lead", text: msg.name ? t("consent.named", { who: msg.name }) : t("consent.body") }),
-  h("p", { class: "muted small", text: t("consent.hint") }),
-  h("div", { class: "stack" },
-    h("button", { class: "btn btn-primary", type: "button", "data-testid": "consent-give", onclick: () => { hideConsent(); onGive(msg.claim); }, text: t("consent.give") }),
-    h("button", { class: "btn btn-ghost", type: "button", "data-testid": "consent-keep", onclick: hideConsent, text: t("consent.keep") }))));
-}
-
-export function hideConsent() {
-  document.getElementById("consent")?.remove();
+function holdButton(label, holdMs, onDone) {
+  const fill = h("span", { class: "hold-fill", "aria-hidden": "true" });
+  const button = /** @type {HTMLButtonElement} */ (h("button", { class: "btn btn-ghost btn-big hold-btn", type: "button", disabled: true },
+    fill, h("span", { class: "hold-label", text: label })));
+  /** @type {ReturnType<typeof setTimeout> | null} */
+  let timer = null;
+  const stop = () => {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    button.classList.remove("holding");
+    fill.style.transitionDuration = "0ms";
+  };
+  const start = () => {
+    if (button.disabled || timer) return;
+    button.classList.add("holding");
+    fill.style.transitionDuration = `${holdMs}ms`;
+    timer = setTimeout(() => {
+      timer = null;
+      button.disabled = true;
+      onDone();
+    }, holdMs);
+  };
+  button.addEventListener("pointerdown", (e) => { e.preventDefault(); start(); });
+  for (const end of ["pointerup", "pointerleave", "pointercancel", "blur"]) button.addEventListener(end, stop);
+  button.addEventListener("keydown", (e) => { if ((e.key === "Enter" || e.key === " ") && !e.repeat) { e.preventDefault(); start(); } });
+  button.addEventListener("keyup", stop);
+  button.addEventListener("contextmenu", (e) => e.preventDefault()); // a long press is not the phone's menu
+  button.addEventListener("click", (e) => e.preventDefault());
+  return button;
 }

@@ -1,10 +1,10 @@
 // The lobby as a seat sees it (and a spectator): who you are, who else is here, game and settings.
 import { h } from "../dom.js";
-import { has, num, t, tn } from "../i18n.js";
+import { has, num, t } from "../i18n.js";
 import { seatToken } from "../symbols.js";
 import { card, seatName } from "../ui.js";
 
-/** @typedef {import("../ui.js").LobbySeat} LobbySeat */
+/** @typedef {import("../ui.js").LobbySeat} LobbySeat @typedef {import("../games/common.js").GameModule} GameModule */
 
 /** A setting's value in words: ms as seconds, booleans as on/off, keys translated. @param {string} key @param {any} value */
 export function settingValue(key, value) {
@@ -47,8 +47,9 @@ export function seatList(seats, me) {
 /**
  * The seat's lobby. @param {any} lobby @param {LobbySeat} mine @param {() => void} onRename
  * @param {() => void} onSkipIntro skips the how-to-play on the TV (shown while it runs)
+ * @param {GameModule | null} game the game's phone module (its lobby note)
  */
-export function seatLobby(lobby, mine, onRename, onSkipIntro) {
+export function seatLobby(lobby, mine, onRename, onSkipIntro, game) {
   const joined = lobby.seats.filter((/** @type {LobbySeat} */ s) => s.status !== "free").length;
   return h("div", { class: "lobby" },
     h("section", { class: "me-card", style: { "--seat": mine.colour }, "data-testid": "me-card" },
@@ -62,11 +63,13 @@ export function seatLobby(lobby, mine, onRename, onSkipIntro) {
       ? card(t("lobby.how_to_play"), h("button", { class: "btn btn-ghost", type: "button", "data-testid": "skip-intro", onclick: onSkipIntro, text: t("lobby.skip_intro") }))
       : h("div", { class: "waiting", "data-testid": "waiting" }, h("span", { class: "pulse", "aria-hidden": "true" }), t("lobby.waiting")),
     card(t("lobby.players", { n: joined, total: lobby.seat_count }), seatList(lobby.seats, mine.seat)),
-    smallTableNote(lobby),
+    gameNote(lobby, game),
     gameSummary(lobby));
 }
 
-/** @param {any} lobby */
-export function smallTableNote(lobby) {
-  return lobby.game === "collusion" && lobby.seat_count < 6 ? h("p", { class: "notice" }, ...tn("lobby.small_table", { n: lobby.seat_count })) : null;
+/** What the game's module says about this lobby (e.g. a table smaller than the published one), or nothing.
+ *  @param {any} lobby @param {GameModule | null} game */
+export function gameNote(lobby, game) {
+  const note = game?.lobbyNote?.(lobby);
+  return note ? h("p", { class: "notice" }, ...note) : null;
 }

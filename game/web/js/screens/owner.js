@@ -94,6 +94,8 @@ function draw() {
     periodTable(t("owner.week"), week),
     h("h3", { text: t("owner.health") }),
     h("p", { text: t("owner.restarts", { crashes: num(week.crashes), restarts: num(week.restarts) }) }),
+    // guests' network noise: counted apart, never among the errors below
+    h("p", { "data-testid": "owner-bad-requests", text: t("owner.bad_requests", { n: report.bad_requests_today ?? 0 }) }),
     crashList(),
     h("h3", { text: t("owner.errors") }),
     errorList(),

@@ -1,0 +1,216 @@
+"""Cheating Moth ``belief`` and ``search`` bots.
+
+The belief, from the seat's view only: **how watchful the guard is** — a Beta estimate per guard
+of how often a tell on the table is followed by that guard's accusation (:func:`observe_tell`),
+which gives the chance a cheat now is caught (half when the guard is busy playing, giving or
+racing) — and **what the others hold**: the cards this seat has not seen (the deck minus its hand
+and the top card), hand sizes exact at 3 or fewer and otherwise shared out of what is left
+(:func:`hand_sizes`).
+
+The belief bot cheats a card when the expected penalty saved beats the expected cost of being
+caught (the card back, one from the guard, the bug: :func:`cheat_worth`), its costliest card
+first. The search bot, on its own turn, determinises the other hands, the draw pile and the
+discard from that belief and plays each candidate (every playable card, or a draw) to the end of
+the round with heuristic players on the session's virtual clock; the heuristic's own card values
+are its prior (:mod:`game.bots.search`).
+"""
+from __future__ import annotations
+
+import contextlib
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..rules.cheating_moth import (
+    ENGINE,
+    PENALTY,
+    Accuse,
+    CheatStart,
+    Draw,
+    Kind,
+    Phase,
+    Play,
+    State,
+    build_deck,
+)
+from ..rules.rng import Rng
+from .cheating_moth import NOTICE, HeuristicBot
+from .search import SearchBudget, default_budget, search, softmax_share
+
+TEMPO = 1.5  # what one card fewer to shed is worth, in penalty points
+CAUGHT_COST = 6.0  # caught: the card comes back, one more from the guard, and the bug (no more cheats)
+WATCH_PRIOR = 2.0  # pseudo-observations behind the prior notice rate
+HORIZON_ACTIONS = 32  # a rollout plays this many actions (about eight turns), or to the round's end
+
+
+# ------------------------------------------------------------------------------ the belief (pure)
+def observe_tell(watch: tuple[float, float], accused: bool) -> tuple[float, float]:
+    """One tell seen under a guard: (times accused, times let pass) plus this one."""
+    return (watch[0] + 1, watch[1]) if accused else (watch[0], watch[1] + 1)
+
+
+def notice_rate(watch: tuple[float, float]) -> float:
+    return watch[0] / (watch[0] + watch[1])
+
+
+def prior_watch(tell: str | None) -> tuple[float, float]:
+    """Before seeing a guard: a guard notices a tell as often as the table's heuristic guard would."""
+    rate = NOTICE.get(tell or "", 0.15)  # no tell at all: a guard accuses by luck or by counts
+    return (WATCH_PRIOR * rate, WATCH_PRIOR * (1 - rate))
+
+
+def caught_chance(watch: tuple[float, float], guard_busy: bool) -> float:
+    """P(a cheat started now is caught): the guard's notice rate, halved while it is busy."""
+    return notice_rate(watch) * (0.5 if guard_busy else 1.0)
+
+
+def cheat_worth(kind: Kind, p_caught: float) -> float:
+    """Expected penalty points a cheat of a ``kind`` card saves (negative: not worth it)."""
+    return (1 - p_caught) * (PENALTY[kind] + TEMPO) - p_caught * CAUGHT_COST
+
+
+def hand_sizes(shown: Sequence[int | str], mine: int, me: int, hidden_cards: int) -> list[int]:
+    """Every hand's size: exact where shown (or mine), the rest of ``hidden_cards`` shared out over
+    the "many" hands (each at least 4), the first ones taking the odd cards."""
+    sizes = [mine if s == me else (v if isinstance(v, int) else 0) for s, v in enumerate(shown)]
+    many = [s for s, v in enumerate(shown) if not isinstance(v, int) and s != me]
+    left = hidden_cards - sum(sizes[s] for s in range(len(shown)) if s != me)
+    for i, s in enumerate(many):
+        share = left // (len(many) - i)
+        sizes[s] = max(4, share)
+        left -= sizes[s]
+    return sizes
+
+
+@dataclass
+class MothBelief:
+    """Per guard: (accused after a tell, let a tell pass); the tells being watched right now."""
+
+    tell: str | None = None
+    watch: dict[int, tuple[float, float]] = field(default_factory=dict)
+    open_tells: dict[int, int] = field(default_factory=dict)  # seat -> the guard it showed to
+
+    def digest(self, view: Mapping[str, Any]) -> None:
+        self.tell = view["settings"].get("tell")
+        showing = {s["seat"] for s in view["seats"] if s["tell"]}
+        accusation = view.get("last_accusation")
+        for seat, guard in list(self.open_tells.items()):
+            if seat not in showing:
+                accused = accusation is not None and (accusation["guard"], accusation["target"]) == (guard, seat)
+                self.watch[guard] = observe_tell(self.watch.get(guard, prior_watch(self.tell)), accused)
+                del self.open_tells[seat]
+        for seat in showing:
+            self.open_tells.setdefault(seat, view["guard"])
+
+    def watch_of(self, guard: int) -> tuple[float, float]:
+        return self.watch.get(guard, prior_watch(self.tell))
+
+
+# ------------------------------------------------------------------------------------ belief bot
+class BeliefBot(HeuristicBot):
+    """The heuristic's play, with cheats chosen by :func:`cheat_worth` against the belief about
+    the guard's watchfulness."""
+
+    def __init__(self, seat: int, seed: int) -> None:
+        super().__init__(seat, seed)
+        self.belief = MothBelief()
+
+    def choose(self, view: dict[str, Any] | None, legal: list[Any]) -> Any | None:
+        if view is not None:
+            self.belief.digest(view)
+        return super().choose(view, legal)
+
+    def _maybe_cheat(self, view: dict[str, Any], legal: list[Any]) -> Any | None:
+        starts = {a.card for a in legal if isinstance(a, CheatStart)}
+        hand = [c for c in view["me"]["hand"] if c["id"] in starts]
+        if not hand or len(view["me"]["hand"]) <= 2 or any(isinstance(a, Accuse) for a in legal):
+            return None
+        p = caught_chance(self.belief.watch_of(view["guard"]), self._guard_busy_now(view))
+        best = max(hand, key=lambda c: (PENALTY[Kind(c["kind"])], c["number"]))
+        if cheat_worth(Kind(best["kind"]), p) > 0:
+            return self._start_cheat(best["id"])
+        return None
+
+    @staticmethod
+    def _guard_busy_now(view: dict[str, Any]) -> bool:
+        guard = view["guard"]
+        pending = view.get("pending") or {}
+        return (view["turn"] == guard or pending.get("giver") == guard
+                or guard in pending.get("givers", ()) or bool(view.get("race")))
+
+
+# ------------------------------------------------------------------------------------ search bot
+def determinise(view: Mapping[str, Any], me: int, rng: random.Random) -> State:
+    """A whole round consistent with ``view`` (its own turn in the play phase): the unseen cards
+    dealt to the other hands (sizes by :func:`hand_sizes`), the draw pile and the discard under
+    the top. The round is made the game's last, so a rollout ends with it."""
+    settings = ENGINE.settings_from_wire(view["settings"])
+    deck = build_deck(settings)
+    n = len(view["seats"])
+    mine = tuple(c["id"] for c in view["me"]["hand"])
+    top = view["top"]["id"]
+    unseen = [c.id for c in deck if c.id not in mine and c.id != top]
+    rng.shuffle(unseen)
+    hidden = len(unseen) - view["draw_size"] - (view["discard_size"] - 1)
+    sizes = hand_sizes([s["hand"] for s in view["seats"]], len(mine), me, max(0, hidden))
+    hands: list[tuple[int, ...]] = []
+    for s in range(n):
+        if s == me:
+            hands.append(mine)
+        else:
+            hands.append(tuple(unseen[: sizes[s]]))
+            del unseen[: sizes[s]]
+    draw = tuple(unseen[: view["draw_size"]])
+    discard = tuple(unseen[view["draw_size"]: view["draw_size"] + view["discard_size"] - 1]) + (top,)
+    scores = view["scores"]
+    none: tuple[None, ...] = (None,) * n
+    return State(settings, n, Rng.from_seed(rng.getrandbits(63)), Phase.PLAY, n - 1, view["first_guard"],
+                 view["guard"], view["turn"], tuple(hands), draw, discard, (), none, none, none, (0,) * n,
+                 totals=tuple(scores["totals"]), moths=tuple(scores["moths"]),
+                 round_points=tuple(tuple(r) for r in scores["rounds"]))
+
+
+class MothProblem:
+    """One turn's play: determinise, play the candidate, the rest of the round by belief players
+    (they cheat as this bot expects the table to) on the virtual clock; score the penalties."""
+
+    def __init__(self, view: Mapping[str, Any], me: int) -> None:
+        self.view, self.me = view, me
+
+    def determinise(self, rng: random.Random) -> State:
+        return determinise(self.view, self.me, rng)
+
+    def rollout(self, state: State, action: Any, rng: random.Random) -> float:
+        # the session's virtual clock, as the simulator runs it; its step limit is the horizon
+        from game.simulate import SimulationError, _play_clocked, _Run
+
+        state = ENGINE.apply(state, self.me, action)[0]
+        run = _Run(ENGINE, state, 0, HORIZON_ACTIONS, None, None)
+        with contextlib.suppress(SimulationError):  # the horizon: score the hands as they stand
+            _play_clocked(run, [BeliefBot(s, rng.getrandbits(32)) for s in range(state.n)])
+        end = run.state
+        if end.last_round is not None and end.phase is not Phase.PLAY:
+            points = [float(p) for p in end.last_round.points]
+        else:
+            points = [sum(PENALTY[end.card(c).kind] for c in hand) + TEMPO * len(hand) for hand in end.hands]
+        return softmax_share([-p for p in points], self.me, 0.2)
+
+
+class SearchBot(BeliefBot):
+    """ISMCTS on its own turn's play (cards and draw), the heuristic's card values as the prior."""
+
+    def __init__(self, seat: int, seed: int, budget: SearchBudget | None = None) -> None:
+        super().__init__(seat, seed)
+        self.budget = budget
+
+    def _best_required(self, view: dict[str, Any], required: list[Any]) -> Any:
+        candidates = [a for a in required if isinstance(a, (Play, Draw))]
+        if len(candidates) < 2 or view["phase"] != Phase.PLAY.value or len(candidates) != len(required):
+            return super()._best_required(view, required)
+        cards = {c["id"]: c for c in view["me"]["hand"]}
+        prior = [self._play_value(cards[a.card], cards) if isinstance(a, Play) else 0.0 for a in candidates]
+        top = max(prior) or 1.0
+        budget = self.budget or default_budget("cheating_moth", len(view["seats"]))
+        return search(MothProblem(view, self.seat), candidates, budget, self.rng,
+                      prior=[0.5 + 0.5 * p / top for p in prior])

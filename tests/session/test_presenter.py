@@ -1,0 +1,95 @@
+"""What the session shows (``presenter.py``): the snapshot's typed parts are the same facts as the
+JSON the host console reads (no JSON round trip builds them any more), the message parts are
+cached per change, and only host links see the claims and the table's own actions."""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import tabletop_racekit as kit
+from tabletop_racekit import seat_people
+
+from game.config import TableConfig
+from game.session.scheduler import VirtualTime
+from game.session.session import NoticeCode, Session
+from game.session.snapshot import ArcadeInfo, ClaimInfo, RaceInfo
+
+pytestmark = pytest.mark.timeout(60)
+
+
+class SameFacts:
+    """A listener checking, at every change, the typed race/arcade/claims against their JSON."""
+
+    def __init__(self, session: Session) -> None:
+        self.session, self.checked, self.races_seen = session, 0, 0
+
+    def table_changed(self) -> None:
+        s = self.session
+        snap = s.snapshot
+        assert snap.race == RaceInfo.from_json(s._races.to_json())
+        assert snap.arcade == ArcadeInfo.from_json(s._board.to_json(s.table.arcade_map))
+        assert snap.claims == tuple(ClaimInfo.from_json(c.to_json(s.table)) for c in s.claims[:1])  # the TV: one at a time
+        self.checked += 1
+        self.races_seen += snap.race.current is not None
+
+    def seat_revoked(self, seat: int, reason: NoticeCode = NoticeCode.KICKED) -> None:
+        pass
+
+    def notice(self, code: NoticeCode) -> None:
+        pass
+
+
+@pytest.fixture
+def moth(tmp_path: Path) -> Iterator[tuple[Session, VirtualTime, SameFacts]]:
+    vt = VirtualTime()
+    config = TableConfig(data_dir=tmp_path, admin_pin="2468", seed=5, game="cheating_moth")
+    session = Session.boot(config, None, None, clock=vt, scheduler=vt)
+    facts = SameFacts(session)
+    session.attach(facts)
+    seat_people(session)
+    yield session, vt, facts
+    session.close()
+
+
+async def test_races_and_false_starts_are_shown_as_the_race_floor_reports_them(moth: Any) -> None:
+    session, vt, facts = moth
+    session.host_command({"command": "start"})
+    for seed in range(3):  # three mosquito races, each with a false start on the way
+        seat, action = await kit.move_until_playable(session, "mosquito", seed, vt=vt)
+        jumper = next(s for s in range(4) if s != seat)
+        session.press(jumper, session.clock(), kit.PressSource.KEYBOARD)
+        vt.advance(5)
+        session.submit_action(seat, action, None)
+        race = session.snapshot.public_view["race"]
+        for s in race["eligible"]:
+            session.press(s, session.clock() + 30, kit.PressSource.KEYBOARD, race=race["id"])
+        await kit.wait_decided(session, race["id"], 8.0, vt=vt)
+        assert session.snapshot.race.last is not None
+    assert facts.races_seen > 0 and facts.checked > 20
+
+
+async def test_claims_on_the_tv_match_the_host_consoles_list(moth: Any) -> None:
+    session, _, facts = moth
+    session.request_claim(0, "Zed", "th")
+    session.request_claim(1, None, None)
+    assert [c.seat_name for c in session.snapshot.claims] == ["P1"]  # the TV shows one request at a time
+    assert [c["name"] for c in session.lobby_json(host=True)["claims"]] == ["Zed", ""]
+    assert "claims" not in session.lobby_json(host=False)  # only host links see who asks
+    assert facts.checked > 0
+
+
+def test_message_parts_are_cached_until_the_next_change(tmp_path: Path) -> None:
+    vt = VirtualTime()
+    session = Session.boot(TableConfig(data_dir=tmp_path, admin_pin="2468", seed=5, game="cheating_moth_companion"),
+                           None, None, clock=vt, scheduler=vt)
+    common = session.state_common(host=False)
+    assert session.state_common(host=False) is common and session.state_personal(None) is session.state_personal(None)
+    assert "table_legal" not in common and session.state_common(host=True)["table_legal"] == []
+    seat_people(session)
+    assert session.state_common(host=False) is not common and session.state_common(host=False)["version"] > common["version"]
+    session.host_command({"command": "start"})
+    assert session.state_common(host=True)["table_legal"]  # the referee may act for the players
+    assert session.state_message(0) == {**session.state_common(host=False), **session.state_personal(0)}
+    session.close()

@@ -1,0 +1,58 @@
+"""The optional hooks of engines and bots are declared on their base classes with defaults, and no
+caller in game/ probes for them with getattr."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from game.bots import Bot, make_bot, uses_view
+from game.rules.base import GameEngine
+from game.rules.cheating_moth_companion import ENGINE as MOTH_COMPANION
+from game.rules.collusion import ENGINE as COLLUSION
+
+HOOKS = ("table_actions", "legal_form", "button_action", "start_events", "race_press", "uses_view")
+PROBE = re.compile(r"""(getattr|hasattr)\([^)]*["'](""" + "|".join(HOOKS) + r""")["']""")
+GAME = Path(__file__).resolve().parents[1] / "game"
+
+
+def probes(root: Path) -> list[str]:
+    return [f"{path.relative_to(root.parent)}:{n}" for path in sorted(root.rglob("*.py"))
+            for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if PROBE.search(line)]
+
+
+def test_no_getattr_hook_probes_in_game() -> None:
+    assert probes(GAME) == []
+
+
+def test_the_probe_finder_finds_a_probe(tmp_path: Path) -> None:
+    (tmp_path / "game").mkdir()
+    (tmp_path / "game" / "x.py").write_text('ask = getattr(bot, "race_press", None)\n', encoding="utf-8")
+    assert probes(tmp_path / "game") == ["game/x.py:1"]
+
+
+def test_engine_hooks_have_harmless_defaults() -> None:
+    engine: GameEngine[Any] = GameEngine()
+    assert engine.table_actions(object()) == [] and engine.start_events(object()) == []
+    assert engine.legal_form("a") == "a" and engine.button_action(object(), 0, 2) is None
+
+
+def test_engines_override_only_the_hooks_they_use() -> None:
+    assert type(COLLUSION).button_action is GameEngine.button_action
+    assert type(MOTH_COMPANION).button_action is not GameEngine.button_action
+    assert type(MOTH_COMPANION).table_actions is not GameEngine.table_actions
+
+
+class Plain(Bot):
+    def choose(self, view: dict[str, Any] | None, legal: list[Any]) -> Any | None:
+        return None
+
+    def think_ms(self) -> int:
+        return 0
+
+
+def test_bot_hooks_have_defaults_and_every_catalog_bot_is_a_bot() -> None:
+    assert Plain().race_press({}) is None and uses_view(Plain())
+    assert not uses_view(make_bot("collusion", "random", 0, 1))
+    assert isinstance(make_bot("collusion_companion", "heuristic", 0, 1), Bot)
+    assert type(make_bot("cheating_moth", "heuristic", 0, 1)).race_press is not Bot.race_press
