@@ -3,6 +3,7 @@
 // The companion variant (speakeasy_companion.js) reuses the pieces exported here.
 import { h } from "../dom.js";
 import { num, t, tn } from "../i18n.js";
+import { clueText } from "../clues.js";
 import { icon } from "../icons.js";
 import { secret } from "../secret.js";
 import { seatToken } from "../symbols.js";
@@ -46,7 +47,7 @@ function clueCard(ctx) {
   if (!v.clue || v.phase === "game_over") return null;
   return h("section", { class: "card clue-card" },
     h("p", { class: "muted small" }, ...tn("speakeasy.host_is", { host: name(ctx, v.host) })),
-    h("p", { class: "clue-text", dir: "auto", text: v.clue.text }));
+    h("p", { class: "clue-text", dir: "auto", "data-testid": "clue", text: clueText({ deck: v.deck }, v.clue, ctx.rerender) }));
 }
 
 /** Your identity: the secret this phone holds, face down until you look. @param {GameContext} ctx */

@@ -7,6 +7,7 @@
 // Formats: docs/views/speakeasy_companion.md.
 import { h } from "../dom.js";
 import { num, t, tn, typedNumber } from "../i18n.js";
+import { clueText } from "../clues.js";
 import { icon } from "../icons.js";
 import { card, numberInput } from "../ui.js";
 import { bigButton, hasType, isLegal } from "./common.js";
@@ -36,7 +37,7 @@ function clueCard(ctx) {
   if (v.phase === "game_over" || v.phase === "final_identities") return null;
   return h("section", { class: "card clue-card" },
     h("p", { class: "muted small" }, ...tn("sec.host_is", { host: name(ctx, v.host) }), " ", rule("S5")),
-    h("p", { class: "clue-text", dir: "auto", "data-testid": "clue", text: v.clue.text ?? t("sec.top_card") }));
+    h("p", { class: "clue-text", dir: "auto", "data-testid": "clue", text: clueText(v.settings ?? {}, v.clue, ctx.rerender) ?? t("sec.top_card") }));
 }
 
 /** Own identity: dealt to this phone (face down), or a real card the program does not know. @param {GameContext} ctx */
