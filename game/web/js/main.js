@@ -365,13 +365,16 @@ function mySeat() {
   return app.state?.lobby?.seats?.find((/** @type {any} */ s) => s.seat === seat) ?? null;
 }
 
-function topbar() {
+/** The top bar; its name (the seat's, else the page's) is the page's heading when the screen below has none.
+ * @param {boolean} heading */
+function topbar(heading) {
   const me = app.mode === Mode.SEAT ? mySeat() : null;
   const status = app.conn?.status ?? Status.CONNECTING;
+  const tag = heading ? "h1" : "span";
   const left = me
-    ? h("div", { class: "who" }, seatToken(me.symbol, me.colour, 32), h("bdi", { class: "who-name", text: seatName(me) }))
+    ? h("div", { class: "who" }, seatToken(me.symbol, me.colour, 32), h(tag, { class: "who-name" }, h("bdi", { text: seatName(me) })))
     : h("div", { class: "who" }, h("span", { class: "brand-bar small", "aria-hidden": "true" }),
-      h("span", { class: "who-name", text: app.mode === Mode.WATCH ? t("watch.title") : app.mode === Mode.HOST ? t("host.title") : t("app.title") }));
+      h(tag, { class: "who-name", text: app.mode === Mode.WATCH ? t("watch.title") : app.mode === Mode.HOST ? t("host.title") : t("app.title") }));
   const connected = app.conn !== null;
   return [left,
     connected && h("span", { class: `dot dot-${status}`, title: t(`status.${status}`), "aria-label": t(`status.${status}`), role: "img" }),
@@ -387,8 +390,9 @@ function render() {
   const { key, draw } = screen();
   // A field being typed in is not redrawn by a state from the table (it would lose the text):
   // forms wait for good, other screens (the host's settings) until the field loses focus.
+  const heading = () => topbar(main.querySelector("h1") === null);
   if (key === app.screenKey && (key.startsWith("form:") || typingIn(main))) {
-    replace(bar, ...topbar());
+    replace(bar, ...heading());
     if (!key.startsWith("form:") && !app.deferred) {
       app.deferred = true;
       main.addEventListener("focusout", () => { app.deferred = false; setTimeout(render, 0); }, { once: true });
@@ -396,9 +400,9 @@ function render() {
     return;
   }
   app.screenKey = key;
-  replace(bar, ...topbar());
   const scroll = window.scrollY;
   replace(main, draw());
+  replace(bar, ...heading());
   main.dataset.screen = key.split(":")[0];
   window.scrollTo(0, scroll);
 }
