@@ -129,3 +129,22 @@ def test_input_events_carry_the_session_clock(shared_ctx):
     assert event.source is InputSource.KEYBOARD and event.kind is InputKind.HOST and event.seat is None
     assert event.payload == {"command": "start"}
     assert event.t_ms == screen.snapshot.clock_ms + 500
+
+
+def test_M3_a_seat_setting_names_the_seat_and_goes_round_the_table(shared_ctx):
+    """M3: the first guard is shown as people call the seat (its player's name, else "Seat 3",
+    numbers from 1), never as the index ("First guard: ۰"); the arrows go round the table's seats."""
+    from game.render.settings import shown_value, spec_of
+    from game.rules.schema import SettingUnit
+
+    for game in ("cheating_moth", "cheating_moth_companion"):
+        spec = spec_of(game, "first_guard")
+        assert spec is not None and spec.unit is SettingUnit.SEAT
+    assert spec.stepped(5, 1, seat_count=6) == 0
+    assert spec.stepped(0, -1, seat_count=6) == 5
+    for lang, free in (("fa", "صندلی ۶"), ("th", "ที่นั่ง 6"), ("en", "Seat 6")):
+        screen = lobby_screen(shared_ctx, n=6, language=lang, joined=3, bots=0, game="cheating_moth")
+        frame = screen.frame(SIZE)
+        named = screen.snapshot.seats[0].name
+        assert named and shown_value(frame, spec, 0) == named
+        assert shown_value(frame, spec, 5) == free

@@ -11,7 +11,7 @@ const BOT_KINDS = Object.freeze(["heuristic", "random"]);
 /**
  * One editable setting as the engine declares it (lobby.settings_schema, game/rules/schema.py).
  * @typedef {{ key: string, kind: "bool" | "int" | "choice", choices: string[], min: number, max: number | null,
- *             step: number, unit: "count" | "ms", label: string }} SettingSpec
+ *             step: number, unit: "count" | "ms" | "seat", label: string }} SettingSpec
  */
 
 /** @typedef {(command: string, fields?: Record<string, any>) => void} HostSend */
@@ -60,10 +60,23 @@ function switchField(text, value, onSet) {
     h("span", { text }));
 }
 
+/** A seat setting: one button per seat, its token and name (the TV names the same seat). @param {string} key
+ *  @param {string} text @param {any[]} seats @param {number} current @param {(v: number) => void} onPick */
+function seatChoice(key, text, seats, current, onPick) {
+  return h("div", { class: "field" },
+    h("span", { class: "label", text }),
+    h("div", { class: "segmented", role: "group", "aria-label": text }, ...seats.map((/** @type {any} */ s) =>
+      h("button", {
+        type: "button", class: s.seat === current ? "selected seat-pick" : "seat-pick", "aria-pressed": String(s.seat === current),
+        "data-testid": `setting-${key}-${s.seat}`, onclick: () => onPick(s.seat),
+      }, seatToken(s.symbol, s.colour, 22), h("bdi", { text: seatName(s) })))));
+}
+
 /** An editor for one of the game's settings, as its schema declares it.
- *  @param {SettingSpec} spec @param {any} value @param {(v: any) => void} onSet */
-function settingEditor(spec, value, onSet) {
+ *  @param {SettingSpec} spec @param {any} value @param {(v: any) => void} onSet @param {any[]} seats the table's seats */
+function settingEditor(spec, value, onSet, seats) {
   const text = label(spec.key, spec.label);
+  if (spec.unit === "seat" && typeof value === "number") return seatChoice(spec.key, text, seats, value, onSet);
   if (spec.kind === "bool" && typeof value === "boolean") return switchField(text, value, onSet);
   if (spec.kind === "int" && typeof value === "number") return numberSetting(spec.key, value, text, onSet, spec.unit === "ms");
   if (spec.kind === "choice" && typeof value === "string") {
@@ -210,7 +223,7 @@ export function hostConsole(state, send, table, game) {
       : [h("button", { class: "btn btn-danger", type: "button", onclick: () => { if (confirm(t("host.abort_confirm"))) send("abort"); }, text: t("host.abort") })];
   const values = lobby.settings ?? {};
   const settings = (/** @type {SettingSpec[]} */ (lobby.settings_schema ?? [])).filter((spec) => Object.hasOwn(values, spec.key))
-    .map((spec) => settingEditor(spec, values[spec.key], (value) => send("set_setting", { name: spec.key, value }))).filter(Boolean);
+    .map((spec) => settingEditor(spec, values[spec.key], (value) => send("set_setting", { name: spec.key, value }), lobby.seats)).filter(Boolean);
   const tableSettings = Object.entries(lobby.table_settings ?? {}).map(([k, v]) => k === "default_bot"
     ? choice(settingLabel(k), [...BOT_KINDS], String(v), (value) => send("set_setting", { name: k, value }), (b) => t(`bot.${b}`))
     : tableSettingEditor(k, v, (value) => send("set_setting", { name: k, value }))).filter(Boolean);
