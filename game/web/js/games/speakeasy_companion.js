@@ -10,8 +10,8 @@ import { num, t, tn, typedNumber } from "../i18n.js";
 import { clueText } from "../clues.js";
 import { icon } from "../icons.js";
 import { card, numberInput } from "../ui.js";
-import { bigButton, hasType, isLegal } from "./common.js";
-import { chip, identityCard, name, names, rule, seatGrid } from "./speakeasy.js";
+import { bigButton, hasType, isLegal, lobbySeat, padCells } from "./common.js";
+import { chip, identityCard, name, names, nameText, rule, seatGrid } from "./speakeasy.js";
 
 /** @typedef {import("./common.js").GameContext} GameContext */
 
@@ -19,6 +19,9 @@ const QUICK_RULES = Object.freeze(["S5", "S6", "S7", "S8", "S9", "S10", "S12", "
 
 /** The pad correction form's problem. @type {string | null} */
 let padError = null;
+/** The host's correction form: the player picked and what is typed, kept across redraws.
+ *  @type {{seat: number | null, clue: string, points: string}} */
+let padPick = { seat: null, clue: "", points: "" };
 
 /** @param {GameContext} ctx */
 function statusBar(ctx) {
@@ -132,7 +135,7 @@ function padCard(ctx) {
   const order = [...v.seats].sort((/** @type {any} */ a, /** @type {any} */ b) => b.score - a.score || a.seat - b.seat);
   const rows = order.map((/** @type {any} */ s) => h("li", { class: `table-row${v.winners.includes(s.seat) ? " winner" : ""}`, "data-testid": `pad-${s.seat}` },
     chip(ctx, s.seat),
-    h("span", { class: "row-state", dir: "ltr", text: pad.rows[s.seat].map((/** @type {number | null} */ p) => (p === null ? "–" : num(p))).join(" | ") }),
+    padCells(pad.rows[s.seat]),
     h("span", { class: "row-state", text: s.identity ? t(`speakeasy.identity.${s.identity}`) : "" }),
     h("strong", { class: "row-bars", text: num(s.score) })));
   const where = (/** @type {number} */ row) => (row > v.clue.total ? t("sec.pad_bonus") : t("sec.pad_clue", { n: num(row) }));
@@ -191,10 +194,18 @@ function wholeNumber(text) {
 /** @param {GameContext} ctx */
 function padForm(ctx) {
   const v = ctx.view;
-  const seatSel = /** @type {HTMLSelectElement} */ (h("select", { "data-testid": "pad-seat", "aria-label": t("sec.pad_seat") },
-    ...v.seats.map((/** @type {any} */ s) => h("option", { value: String(s.seat), text: `${s.seat + 1}` }))));
-  const clue = numberInput("pad-clue", { "aria-label": t("sec.pad_which") });
-  const points = numberInput("pad-points", { "aria-label": t("sec.pad_points") });
+  // The player picked stays picked across the table's redraws and after a correction (a second tap
+  // must never write the typed points onto another player); the fields are emptied once sent.
+  const seatSel = /** @type {HTMLSelectElement} */ (h("select", { id: "pad-seat", "data-testid": "pad-seat" },
+    ...v.seats.map((/** @type {any} */ s) => h("option", { value: String(s.seat), text: nameText(lobbySeat(ctx, s.seat)) }))));
+  seatSel.value = String(padPick.seat ?? v.seats[0]?.seat ?? 0);
+  seatSel.addEventListener("change", () => { padPick.seat = Number(seatSel.value); });
+  const clue = numberInput("pad-clue", { id: "pad-clue", value: padPick.clue });
+  const points = numberInput("pad-points", { id: "pad-points", value: padPick.points });
+  clue.addEventListener("input", () => { padPick.clue = clue.value; });
+  points.addEventListener("input", () => { padPick.points = points.value; });
+  const field = (/** @type {string} */ id, /** @type {string} */ key, /** @type {Node} */ input) =>
+    h("div", { class: "field" }, h("label", { for: id, class: "label", text: t(key) }), input);
   return h("form", {
     class: "join-form", onsubmit: (/** @type {Event} */ e) => {
       e.preventDefault();
@@ -202,9 +213,11 @@ function padForm(ctx) {
       const value = wholeNumber(points.value);
       padError = Number.isInteger(row) && Number.isInteger(value) && value >= 0 ? null : "sec.pad_error";
       if (padError) { ctx.rerender(); return; }
+      padPick = { seat: Number(seatSel.value), clue: "", points: "" };
       ctx.act({ type: "edit_score", seat: Number(seatSel.value), clue: row, points: value });
     },
-  }, h("label", { class: "label", text: t("sec.pad_fix") }), seatSel, clue, points,
+  }, h("h3", { class: "label", text: t("sec.pad_fix") }),
+  field("pad-seat", "sec.pad_seat", seatSel), field("pad-clue", "sec.pad_which", clue), field("pad-points", "sec.pad_points", points),
   h("p", { class: "form-error", role: "alert", text: padError ? t(padError) : "" }),
   h("button", { class: "btn btn-ghost", type: "submit", "data-testid": "pad-go", text: t("sec.pad_send") }));
 }
