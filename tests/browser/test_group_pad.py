@@ -27,11 +27,10 @@ def table_action(table: Table, **action: Any) -> None:
     table.host("table_action", action=action)
 
 
-def moth_companion(lang: str, table: Table, phones: Phones) -> tuple[list[Any], Any]:
-    """Three players at companion Cheating Moth, the host console open: round 1 ends with Sara out
-    (0 points), Ali 5, Niloufar 11 (entered by the host as the table)."""
+def companion(game: str, lang: str, table: Table, phones: Phones) -> tuple[list[Any], Any]:
+    """Three named players at ``game``'s companion mode, started, the host console open."""
     table.host("set_language", language=lang)
-    table.host("set_game", game="cheating_moth")
+    table.host("set_game", game=game)
     table.host("set_mode", mode="companion")
     table.host("set_seats", count=3)
     pages = [phones.open(table.seat_url(i)) for i in range(3)]
@@ -39,6 +38,13 @@ def moth_companion(lang: str, table: Table, phones: Phones) -> tuple[list[Any], 
         join(page, name)
     host = host_console(table, phones, lang)
     table.host("start")
+    return pages, host
+
+
+def moth_companion(lang: str, table: Table, phones: Phones) -> tuple[list[Any], Any]:
+    """Companion Cheating Moth: round 1 ends with Sara out (0 points), Ali 5, Niloufar 11 (entered
+    by the host as the table)."""
+    pages, host = companion("cheating_moth", lang, table, phones)
     table_action(table, type="round_over", out=0)
     table_action(table, type="enter_points", seat=1, points=5)
     table_action(table, type="enter_points", seat=2, points=11)
@@ -94,15 +100,7 @@ def test_M17_pad_rows_keep_their_round_order_whatever_the_numbers_form(lang: str
 @pytest.mark.parametrize("lang", ["fa", "th"])
 def test_S12_the_speakeasy_fix_form_names_players_and_labels_its_fields(lang: str, table: Table, phones: Phones,
                                                                         shots: Path) -> None:
-    table.host("set_language", language=lang)
-    table.host("set_game", game="speakeasy")
-    table.host("set_mode", mode="companion")
-    table.host("set_seats", count=3)
-    pages = [phones.open(table.seat_url(i)) for i in range(3)]
-    for page, name in zip(pages, NAMES[lang]):
-        join(page, name)
-    host = host_console(table, phones, lang)
-    table.host("start")
+    _, host = companion("speakeasy", lang, table, phones)
     host.wait_for_selector("[data-testid=pad-seat]")
     options = host.eval_on_selector_all("[data-testid=pad-seat] option", "os => os.map(o => o.textContent)")
     assert options == list(NAMES[lang])  # names, never seat numbers
