@@ -16,6 +16,7 @@ from game import i18n
 from game.render.kit import shapes, theme
 from game.render.kit.hud import draw_notices
 from game.render.kit.scene import Frame, Intent, RenderContext, Scene, host
+from game.render.kit.scorepad import trace_shown
 from game.render.kit.sound import Effect
 from game.render.kit.text import Align, TextStyle, VAlign
 from game.rules import race as race_rule
@@ -409,7 +410,7 @@ def draw_pad(surface: pygame.Surface, frame: Frame, ctx: RenderContext, m: Compa
     rtl = i18n.is_rtl(frame.lang)
     head = pygame.Rect(inner.x, inner.y, inner.width, round(46 * u))
     _text(surface, frame, ctx, s(frame, "pad.title"), head, 32, theme.GOLD, bold=True)
-    trace_lines = m.trace[-3:]
+    trace_lines = trace_shown(frame, [trace_line(frame, c) for c in m.trace])
     trace_h = round(34 * u) * len(trace_lines)
     rows_box = pygame.Rect(inner.x, head.bottom + round(6 * u), inner.width,
                            inner.bottom - head.bottom - round(6 * u) - trace_h - round(36 * u))
@@ -432,9 +433,9 @@ def draw_pad(surface: pygame.Surface, frame: Frame, ctx: RenderContext, m: Compa
             pygame.draw.rect(surface, theme.PANEL_LIGHT, row, border_radius=round(8 * u))
         _pad_row(surface, frame, ctx, row, seat, cells, seat_rgb(frame, seat), rtl, len(shown))
     trace = pygame.Rect(inner.x, inner.bottom - trace_h - round(30 * u), inner.width, trace_h)
-    for i, c in enumerate(trace_lines):
+    for i, text in enumerate(trace_lines):
         line = pygame.Rect(trace.x, trace.y + round(34 * u) * i, trace.width, round(34 * u))
-        _text(surface, frame, ctx, trace_line(frame, c), line, 22, theme.ACCENT)
+        _text(surface, frame, ctx, text, line, 22, theme.ACCENT)
     foot = pygame.Rect(inner.x, inner.bottom - round(30 * u), inner.width, round(30 * u))
     _text(surface, frame, ctx, s(frame, "pad.lowest", rule="M19"), foot, 20, theme.TEXT_DIM)
 
