@@ -372,7 +372,7 @@ function topbar(heading) {
   const status = app.conn?.status ?? Status.CONNECTING;
   const tag = heading ? "h1" : "span";
   const left = me
-    ? h("div", { class: "who" }, seatToken(me.symbol, me.colour, 32), h(tag, { class: "who-name" }, h("bdi", { text: seatName(me) })))
+    ? h("div", { class: "who" }, seatToken(me.symbol, me.colour, 32), h(tag, { class: "who-name", dir: "auto" }, h("bdi", { text: seatName(me) })))
     : h("div", { class: "who" }, h("span", { class: "brand-bar small", "aria-hidden": "true" }),
       h(tag, { class: "who-name", text: app.mode === Mode.WATCH ? t("watch.title") : app.mode === Mode.HOST ? t("host.title") : t("app.title") }));
   const connected = app.conn !== null;
