@@ -11,6 +11,7 @@ import pytest
 from .conftest import Phones, Table
 from .phone import join
 from .test_cheating_moth_phones import wait_until
+from .test_group_pad import companion
 from .test_screenshots import shoot
 
 pytestmark = pytest.mark.browser
@@ -52,15 +53,7 @@ def check_layout(page: Any) -> None:
 
 @pytest.mark.parametrize("lang", ["fa", "th"])
 def test_long_names_fit_the_vote_grid_and_the_results(lang: str, table: Table, phones: Phones, shots: Path) -> None:
-    table.host("set_language", language=lang)
-    table.host("set_game", game="cheating_moth")
-    table.host("set_mode", mode="companion")
-    table.host("set_seats", count=3)
-    table.host("set_setting", name="rounds", value=1)
-    pages = [phones.open(table.seat_url(i)) for i in range(3)]
-    for page, name in zip(pages, (LONG[lang], LONG_LATIN, "Ali")):
-        join(page, name)
-    table.host("start")
+    pages, _ = companion("cheating_moth", lang, table, phones, (LONG[lang], LONG_LATIN, "Ali"), host=False, rounds=1)
     table.host("table_action", action={"type": "round_over", "out": 2})
     table.host("table_action", action={"type": "enter_points", "seat": 0, "points": 5})
     table.host("table_action", action={"type": "enter_points", "seat": 1, "points": 7})

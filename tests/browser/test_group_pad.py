@@ -27,18 +27,22 @@ def table_action(table: Table, **action: Any) -> None:
     table.host("table_action", action=action)
 
 
-def companion(game: str, lang: str, table: Table, phones: Phones) -> tuple[list[Any], Any]:
-    """Three named players at ``game``'s companion mode, started, the host console open."""
+def companion(game: str, lang: str, table: Table, phones: Phones, names: tuple[str, ...] | None = None,
+              host: bool = True, **settings: Any) -> tuple[list[Any], Any]:
+    """Three named players at ``game``'s companion mode (``settings`` set first), started; the host
+    console open unless ``host`` is false (then None)."""
     table.host("set_language", language=lang)
     table.host("set_game", game=game)
     table.host("set_mode", mode="companion")
     table.host("set_seats", count=3)
+    for name, value in settings.items():
+        table.host("set_setting", name=name, value=value)
     pages = [phones.open(table.seat_url(i)) for i in range(3)]
-    for page, name in zip(pages, NAMES[lang]):
+    for page, name in zip(pages, names or NAMES[lang]):
         join(page, name)
-    host = host_console(table, phones, lang)
+    console = host_console(table, phones, lang) if host else None
     table.host("start")
-    return pages, host
+    return pages, console
 
 
 def moth_companion(lang: str, table: Table, phones: Phones) -> tuple[list[Any], Any]:

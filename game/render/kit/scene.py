@@ -51,6 +51,14 @@ class Frame:
         domain = next((d for d in ("screen", *desc.strings) if i18n.has(self.lang, d, desc.title_key)), "screen")
         return i18n.text(self.lang, domain, desc.title_key)
 
+    def button(self, key: str) -> str:
+        """A phone button's own label (its ``key`` in the phone's strings: the shared ones, else the
+        game's own), in the table's language: a TV hint names a phone button only through this, so
+        the TV says exactly what the button says."""
+        desc = catalog.get(self.snapshot.game)
+        domain = next((d for d in ("web", *desc.phone_strings) if i18n.has(self.lang, d, key)), "web")
+        return i18n.text(self.lang, domain, key)
+
     def timer_left_ms(self) -> int | None:
         timer = self.snapshot.timer
         return None if timer is None else max(0, timer.deadline_ms - self.now_ms)

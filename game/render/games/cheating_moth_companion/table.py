@@ -187,7 +187,7 @@ class CompanionScene(Scene):
             draw_result(surface, frame, ctx, m, m.last, rest)
         else:
             hint = pygame.Rect(rest.x, rest.y, rest.width, min(rest.height, round(110 * u)))
-            _text(surface, frame, ctx, s(frame, "turn_hint"), hint, 30, theme.TEXT_DIM, lines=3)
+            _text(surface, frame, ctx, s(frame, "turn_hint", button=frame.button("mothc.end_turn")), hint, 30, theme.TEXT_DIM, lines=3)
 
     @staticmethod
     def _bug(surface: pygame.Surface, frame: Frame, row: pygame.Rect, rtl: bool) -> None:
@@ -275,7 +275,9 @@ class CompanionScene(Scene):
         _text(surface, frame, ctx, s(frame, "scoring.hint"), hint, 30, theme.TEXT, lines=4)
         wait = pygame.Rect(inner.x, hint.bottom + round(20 * u), inner.width, inner.bottom - hint.bottom - round(20 * u))
         key, colour = ("scoring.waiting", theme.ACCENT) if m.waiting_for else ("scoring.ready", theme.GOOD)
-        _text(surface, frame, ctx, s(frame, key, names=names(frame, m.waiting_for)), wait, 36, colour, bold=True, lines=3)
+        button = frame.button("mothc.finish" if m.round >= m.rounds else "mothc.next_round")  # as the phones say it
+        _text(surface, frame, ctx, s(frame, key, names=names(frame, m.waiting_for), button=button), wait, 36, colour,
+              bold=True, lines=3)
 
     def _footer(self, surface: pygame.Surface, frame: Frame, ctx: RenderContext, m: CompanionModel) -> None:
         w, h = frame.size
@@ -339,7 +341,7 @@ def draw_result(surface: pygame.Surface, frame: Frame, ctx: RenderContext, m: Co
     if r.undone:
         notes.append(s(frame, "result.undone", names=names(frame, r.undone)))
     if not mosquito and r.winner is not None and r.undo_open:
-        notes.append(guest_hint(frame, "result.check", name=seat_name(frame, r.winner)))
+        notes.append(guest_hint(frame, "result.check", name=seat_name(frame, r.winner), button=frame.button("mothc.wrong_win")))
     note = pygame.Rect(box.x, head.bottom, box.width, round(44 * u) * max(1, len(notes)))
     if notes:
         _text(surface, frame, ctx, frame.s("sep").join(notes), note, 26, theme.TEXT, lines=len(notes) + 1)

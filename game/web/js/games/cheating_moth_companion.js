@@ -301,16 +301,18 @@ function hostPlay(ctx) {
     "data-testid": `host-${action.type}${[action.kind, action.out, action.to].filter((x) => x !== undefined).map((x) => `-${x}`).join("")}`,
     onclick: () => ctx.act(action),
   }, label);
+  // The host acts for a player: the buttons say whose card it is ("Sara put down…"), never "I".
+  const player = { name: nameText(ctx, v.turn) };
   const turn = isLegal(ctx.legal, { type: "call", kind: "mosquito" }) ? h("div", { class: "stack" },
     h("p", { class: "muted small" }, ...tn("mothc.host_for", { name: name(ctx, v.turn) })),
-    button({ type: "call", kind: "mosquito" }, t("mothc.call.mosquito"), "primary"),
-    button({ type: "call", kind: "beetle" }, t("mothc.call.beetle"), "primary"),
+    button({ type: "call", kind: "mosquito" }, t("mothc.host_call.mosquito", player), "primary"),
+    button({ type: "call", kind: "beetle" }, t("mothc.host_call.beetle", player), "primary"),
     button({ type: "end_turn" }, t("mothc.end_turn"))) : null;
-  const outs = ctx.legal.filter((a) => a.type === "round_over").map((a) => button(a, `${t("mothc.out")}: ${nameText(ctx, a.out)}`));
+  const outs = ctx.legal.filter((a) => a.type === "round_over").map((a) => button(a, t("mothc.host_out", { name: nameText(ctx, a.out) })));
   const guards = ctx.legal.filter((a) => a.type === "pass_guard").map((a) => button(a, t("moth.guard_is", { name: nameText(ctx, a.to) })));
   return section(t("mothc.host_title"), turn,
     guards.length ? h("details", null, h("summary", { text: t("mothc.pass_guard_hint") }), h("div", { class: "stack" }, ...guards)) : null,
-    h("details", null, h("summary", { text: t("mothc.out") }), h("div", { class: "stack" }, ...outs)));
+    h("details", null, h("summary", { text: t("mothc.host_out_title") }), h("div", { class: "stack" }, ...outs)));
 }
 
 /** Points for the players still to enter, by the host. @param {GameContext} ctx */

@@ -104,7 +104,7 @@ function actionPanel(ctx) {
       h("p", { class: "muted center small", text: t("speakeasy.pointed_count", { n: v.pointed.length, total: v.pointers.length }) }));
   }
   if (v.phase === "reveal" && isLegal(ctx.legal, { type: "continue" })) {
-    return h("button", { class: "btn btn-primary btn-big", type: "button", "data-testid": "continue", disabled: ctx.pending, onclick: () => ctx.act({ type: "continue" }), text: t("speakeasy.continue") });
+    return h("button", { class: "btn btn-primary btn-big", type: "button", "data-testid": "continue", disabled: ctx.pending, onclick: () => ctx.act({ type: "continue" }), text: t(v.clues_left > 0 ? "speakeasy.continue" : "speakeasy.continue_last") });
   }
   return null;
 }

@@ -96,10 +96,12 @@ function recorder(ctx, fingers, act) {
 /** One tap: the subject (S8) or, at the end, an unrevealed player (S12) turns their identity over. @param {GameContext} ctx @param {number | null} seat @param {(a: any) => void} act */
 function revealButtons(ctx, seat, act) {
   const v = ctx.view;
+  // The host acting for a player says whose card it is ("Sara turned over…"), never "my" / "I".
+  const who = seat === null || seat === undefined ? null : { name: nameText(lobbySeat(ctx, seat)) };
   if (v.settings.identities === "phones") {
-    return [bigButton(t("sec.reveal_mine"), () => act({ type: "reveal_identity", identity: null, seat }), { testid: `reveal-${seat ?? "me"}`, disabled: ctx.pending })];
+    return [bigButton(who ? t("sec.host_reveal", who) : t("sec.reveal_mine"), () => act({ type: "reveal_identity", identity: null, seat }), { testid: `reveal-${seat ?? "me"}`, disabled: ctx.pending })];
   }
-  return ["informant", "citizen"].map((id) => bigButton(t(`sec.turned.${id}`), () => act({ type: "reveal_identity", identity: id, seat }),
+  return ["informant", "citizen"].map((id) => bigButton(who ? t(`sec.host_turned.${id}`, who) : t(`sec.turned.${id}`), () => act({ type: "reveal_identity", identity: id, seat }),
     { tone: id === "informant" ? "danger" : "primary", testid: `turned-${id}-${seat ?? "me"}`, disabled: ctx.pending }));
 }
 
@@ -178,7 +180,7 @@ function action(ctx) {
   }
   if (v.phase === "identity" || v.phase === "final_identities") return identityAsked(ctx);
   if (v.phase === "reveal" && isLegal(ctx.legal, { type: "continue" })) {
-    return bigButton(t("speakeasy.continue"), () => ctx.act({ type: "continue" }), { testid: "continue", disabled: ctx.pending });
+    return bigButton(t(v.clue.number >= v.clue.total ? "speakeasy.continue_last" : "speakeasy.continue"), () => ctx.act({ type: "continue" }), { testid: "continue", disabled: ctx.pending });
   }
   if (v.phase === "game_over") return finalCard(ctx);
   return null;
@@ -232,7 +234,7 @@ function hostPanel(ctx) {
   if (v.phase === "identity" || v.phase === "final_identities") {
     for (const s of v.identity_asked) parts.push(h("div", { class: "host-entry" }, chip(ctx, s), ...revealButtons(ctx, s, act)));
   }
-  if (v.phase === "reveal") parts.push(bigButton(t("speakeasy.continue"), () => act({ type: "continue" }), { testid: "host-continue" }));
+  if (v.phase === "reveal") parts.push(bigButton(t(v.clue.number >= v.clue.total ? "speakeasy.continue_last" : "speakeasy.continue"), () => act({ type: "continue" }), { testid: "host-continue" }));
   parts.push(padForm(ctx));
   if (hasType(ctx.legal, "undo_score")) parts.push(bigButton(t("sec.undo_fix"), () => act({ type: "undo_score" }), { tone: "ghost", testid: "host-undo" }));
   return card(t("sec.host_title"), ...parts);
