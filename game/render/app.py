@@ -210,7 +210,7 @@ def _open_window(config: TableConfig, fullscreen: bool) -> pygame.Surface:
 def run_window(runtime: Runtime, config: TableConfig) -> int:
     """Open the table window and run it until it is closed (Ctrl+Q or the window's close button)."""
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    from game.kiosk.screen import kiosk_layer
+    from game.kiosk.screen import draw_table, kiosk_layer
 
     kiosk = kiosk_layer(config)  # kiosk mode: the PIN lock, the attract loop, the hidden pointer
     pygame.init()
@@ -245,8 +245,9 @@ def run_window(runtime: Runtime, config: TableConfig) -> int:
                     return int(kiosk.exit_status)  # staff's stop: a status the systemd unit does not restart
                 kiosk.tick()
             window = pygame.display.get_surface() or window
-            screen.advance(dt, window.get_size())
-            screen.draw(window)
+            area = kiosk.demo_area(window.get_size(), screen.snapshot) if kiosk is not None else None
+            screen.advance(dt, area.size if area is not None else window.get_size())
+            draw_table(screen, window, kiosk)
             if screen.snapshot is not None and intro_of(screen.snapshot) is not None:
                 how_to_play.update(screen.snapshot, screen.now_ms(), dt, window.get_size())
                 how_to_play.draw(window, screen.snapshot, screen.now_ms())

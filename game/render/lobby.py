@@ -19,7 +19,7 @@ from .kit import shapes, theme
 from .kit.scene import Frame, Intent, PushScene, RenderContext, Scene, host, staff_click
 from .kit.seats import shown_name
 from .kit.text import Align, TextStyle, VAlign
-from .kit.widgets import Button, draw_button, hit, row
+from .kit.widgets import Button, draw_button, hit, readable_px, row
 
 MIN_SEATS, MAX_SEATS = 3, 12
 BOT_CYCLE: tuple[str | None, ...] = ("heuristic", "random", None)
@@ -145,7 +145,7 @@ def layout(frame: Frame) -> LobbyLayout:
     rtl = frame.lang == "fa"
     header = pygame.Rect(margin, margin // 2, w - 2 * margin, round(h * 0.085))
     subtitle = pygame.Rect(margin, header.bottom, w - 2 * margin, round(h * 0.05))
-    footer_top = round(h * 0.84)
+    footer_top = round(h * 0.815)
     notice_h = round(h * 0.035)
     grid = pygame.Rect(margin, subtitle.bottom + margin // 2, w - 2 * margin,
                        footer_top - subtitle.bottom - margin - notice_h)
@@ -166,9 +166,9 @@ def _buttons(frame: Frame, bar: pygame.Rect, rtl: bool) -> list[Button]:
     can_start = snap.lobby.can_start
     arcade = ArcadeStatus.of(snap)
     if arcade.stage is ArcadeStage.ABSENT:
-        weights = [1.35, 1.2, 1.0, 1.0, 0.55, 0.95, 1.0, 1.25]
+        weights = [1.25, 1.45, 0.95, 1.0, 0.5, 0.95, 1.0, 1.2]
     else:  # a ninth button: the long labels (game, rules) keep their room, the short ones give some
-        weights = [1.15, 1.45, 0.95, 1.0, 0.45, 0.95, 1.0, 1.15, 1.3]
+        weights = [1.05, 1.6, 0.9, 0.95, 0.4, 0.9, 0.95, 1.45, 1.15]
     rects = row(bar, weights, round(8 * u), rtl)
     extra = [_arcade_button(frame, rects.pop(7), arcade)] if arcade.stage is not ArcadeStage.ABSENT else []
     game_name = frame.game_title()
@@ -355,7 +355,7 @@ class LobbyScene(Scene):
         if arcade.stage is ArcadeStage.MAPPING:
             draw_mapping_panel(surface, lay.grid, arcade, frame, ctx)
         ctx.text.draw(surface, frame.s(key_hints(snap)), frame.lang, lay.hints,
-                      TextStyle(round(17 * u), theme.TEXT_DIM, align=Align.CENTER, max_lines=2, min_px=7))
+                      TextStyle(round(17 * u), theme.TEXT_DIM, align=Align.CENTER, max_lines=3, min_px=readable_px(u)))
 
     def _draw_seat(self, surface: pygame.Surface, seat: SeatInfo, card: SeatCardLayout, frame: Frame,
                    ctx: RenderContext, selected: bool) -> None:
@@ -378,7 +378,8 @@ class LobbyScene(Scene):
             name_box.x = head.x + round(sym_r * 2.3)
         shown = shown_name(seat.name) if seat.status is not SeatStatus.FREE else ""
         name = shown or frame.s("seat.name", n=seat.seat + 1)
-        ctx.text.draw(surface, name, frame.lang, name_box, TextStyle(round(22 * u), theme.TEXT, bold=True, max_lines=1, min_px=7))
+        ctx.text.draw(surface, name, frame.lang, name_box,  # a long name: elided at a readable size, never 8 px
+                      TextStyle(round(22 * u), theme.TEXT, bold=True, max_lines=1, min_px=readable_px(u)))
         body = pygame.Rect(rect.x + pad, head.bottom + pad // 2, rect.width - 2 * pad, rect.bottom - head.bottom - pad)
         if seat.status is SeatStatus.FREE or (seat.status is SeatStatus.JOINED and not seat.connected):
             self._draw_join(surface, seat, card, body, colour, frame, ctx)
