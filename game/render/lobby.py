@@ -341,8 +341,9 @@ class LobbyScene(Scene):
                       TextStyle(round(22 * u), theme.TEXT_DIM, align=Align.CENTER, max_lines=1))
         error = snap.lobby.host_error
         notes = [frame.s(f"notice.{n}") if i18n.has(frame.lang, "screen", f"notice.{n}") else n for n in snap.notices]
-        if error is not None and error.message:
-            notes.append(error.message)
+        if error is not None:  # its sentence in the table's language, never the developer's message
+            key = f"error.{error.code}"
+            notes.append(frame.s(key) if i18n.has(frame.lang, "screen", key) else frame.s("error.error"))
         if notes:
             ctx.text.draw(surface, frame.s("sep").join(notes), frame.lang, lay.notices,
                           TextStyle(round(18 * u), theme.DANGER, align=Align.CENTER, max_lines=1, min_px=7))
