@@ -367,13 +367,6 @@ def draw_attract(surface: pygame.Surface, shown: TableSnapshot, venue: str, ctx:
     _draw_codes(surface, seats, grid, lang, u, ctx)
 
 
-def attract_column(size: tuple[int, int], lang: str) -> pygame.Rect:
-    """The attract loop's column with "Scan to play" and the codes (left in Persian, else right)."""
-    w, h = size
-    col_w = round(w * 0.34)
-    return pygame.Rect(0 if i18n.is_rtl(lang) else w - col_w, 0, col_w, h)
-
-
 _SCALED: dict[tuple[int, tuple[int, int]], pygame.Surface] = {}
 
 

@@ -183,7 +183,7 @@ def plugin_phone_module(path: str) -> Path | None:
 
 
 async def clues(request: web.Request) -> web.Response:
-    """A built-in Speakeasy deck as a JSON list (the decks are line-aligned: a clue id names the same
+    """A built-in clue deck (game/clues.py) as a JSON list (the decks are line-aligned: a clue id names the same
     clue in every language), so a phone shows the clue on the table in its own language."""
     lang = request.match_info["lang"]
     if lang not in BUILTIN_DECKS:

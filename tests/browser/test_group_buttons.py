@@ -11,6 +11,7 @@ import pytest
 from game import i18n
 
 from .conftest import Phones, Table
+from .test_cheating_moth_companion_phones import phone_text
 from .test_cheating_moth_phones import wait_until
 from .test_group_pad import NAMES, companion
 from .test_screenshots import shoot
@@ -28,13 +29,13 @@ def test_the_tv_names_the_phones_own_buttons(lang: str, table: Table, phones: Ph
     done = pages[turn].locator("[data-testid=end-turn]")
     done.wait_for()
     # The TV's turn hint quotes the very label of the button on the phone in turn.
-    assert done.inner_text() in tv(lang, "turn_hint", button=i18n.text(lang, "web", "mothc.end_turn"))
+    assert done.inner_text() in tv(lang, "turn_hint", button=phone_text(lang, "mothc.end_turn"))
     # The host console acts for the player in turn: their name on the buttons, not "I put down…".
     call = host.locator("[data-testid=host-call-mosquito]")
     call.wait_for()
     assert NAMES[lang][turn] in call.inner_text()
-    assert call.inner_text() != i18n.text(lang, "web", "mothc.call.mosquito")
-    host.locator("details summary", has_text=i18n.text(lang, "web", "mothc.host_out_title")).click()
+    assert call.inner_text() != phone_text(lang, "mothc.call.mosquito")
+    host.locator("details summary", has_text=phone_text(lang, "mothc.host_out_title")).click()
     assert NAMES[lang][2] in host.inner_text("[data-testid=host-round_over-2]")
     shoot(host, shots, lang, "moth_companion_host_for_player")
     # The last round's scoring: the phones' button is "See the final standings", and so says the TV.
@@ -43,6 +44,6 @@ def test_the_tv_names_the_phones_own_buttons(lang: str, table: Table, phones: Ph
         table.host("table_action", action={"type": "enter_points", "seat": seat, "points": points})
     finish = pages[0].locator("[data-testid=next-round]")
     finish.wait_for()
-    assert finish.inner_text() == i18n.text(lang, "web", "mothc.finish")
-    assert finish.inner_text() in tv(lang, "scoring.ready", button=i18n.text(lang, "web", "mothc.finish"))
+    assert finish.inner_text() == phone_text(lang, "mothc.finish")
+    assert finish.inner_text() in tv(lang, "scoring.ready", button=phone_text(lang, "mothc.finish"))
     wait_until(pages[0], lambda: table.call(lambda s: s.state_message(None)["view"]["waiting_for"]) == [], "every entry in")

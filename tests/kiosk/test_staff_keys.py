@@ -269,7 +269,7 @@ def test_a_kiosks_companion_hints_do_not_offer_the_staff_keys(tmp_path: Path, la
         assert i18n.text(lang, domain, f"hint.play{wanted}") in text
         assert i18n.text(lang, domain, f"hint.race{wanted}") in text
         assert i18n.text(lang, domain, f"result.check{wanted}", name=winner,
-                         button=i18n.text(lang, "web", "mothc.wrong_win")) in text, mode  # the phone's own label
+                         button=i18n.text(lang, "web_cheating_moth_companion", "mothc.wrong_win")) in text, mode  # the phone's own label
 
 
 def test_a_kiosks_race_is_not_pressed_from_the_tv_keyboard(tmp_path: Path) -> None:

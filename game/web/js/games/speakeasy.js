@@ -3,7 +3,7 @@
 // The companion variant (speakeasy_companion.js) reuses the pieces exported here.
 import { h } from "../dom.js";
 import { num, t, tn } from "../i18n.js";
-import { clueText } from "../clues.js";
+import { clueText } from "./clues.js";
 import { icon } from "../icons.js";
 import { secret } from "../secret.js";
 import { seatToken } from "../symbols.js";

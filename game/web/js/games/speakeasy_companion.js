@@ -7,7 +7,7 @@
 // Formats: docs/views/speakeasy_companion.md.
 import { h } from "../dom.js";
 import { num, t, tn, typedNumber } from "../i18n.js";
-import { clueText } from "../clues.js";
+import { clueText } from "./clues.js";
 import { icon } from "../icons.js";
 import { card, numberInput } from "../ui.js";
 import { bigButton, hasType, isLegal, lobbySeat, padCells } from "./common.js";

@@ -1,7 +1,7 @@
-// Speakeasy's built-in decks (en, fa, th) are line-aligned: a clue id names the same clue in every
+// The built-in clue decks (en, fa, th) are line-aligned: a clue id names the same clue in every
 // language. A phone shows the clue on the table in its own language (the big screen in the table's),
 // fetched once per language from /clues/<lang>.json; a table's own deck is shown as it is.
-import { isLang, lang } from "./i18n.js";
+import { isLang, lang } from "../i18n.js";
 
 /** @type {Map<string, string[] | null>} null: being fetched (or failed) */
 const decks = new Map();
