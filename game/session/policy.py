@@ -67,6 +67,12 @@ class TablePolicy:
         """Whether the table must go to the next group now (:meth:`hands_over` tables only)."""
         return False
 
+    def next_group(self, table: TableRecord, opening: TableRecord) -> TableRecord:
+        """The table the next group finds after a hand-over, given the last group's ``table`` and the
+        table as it ``opening`` would be: a host's table keeps its game, language and rules (new
+        seats come from ``opening``)."""
+        return replace(table, seats=opening.seats)
+
     def game_settings(self, engine: GameEngine, game: str, preset: str | None) -> dict[str, Any]:
         """A game's wire settings for ``preset`` with the house rules on top."""
         return {**engine.settings_to_wire(engine.default_settings(preset)), **self.house_rules(game)}
@@ -107,6 +113,14 @@ class KioskPolicy(TablePolicy):
             return table
         return replace(table, table_settings=replace(table.table_settings, idle_reset_minutes=self.kiosk.idle_minutes,
                                                      how_to_play=self.kiosk.how_to_play))
+
+    def next_group(self, table: TableRecord, opening: TableRecord) -> TableRecord:
+        """The café's table as it opens (its default language, game, edition and house rules),
+        whatever the last group chose; what the staff set up stays: the PIN, the arcade buttons'
+        map, the table settings and the number of seats (while the game is the same)."""
+        seats = table.seat_count if table.game == opening.game else opening.seat_count
+        return replace(opening, admin_pin=table.admin_pin, arcade_map=table.arcade_map, seat_count=seats,
+                       table_settings=table.table_settings)
 
     def hand_over_due(self, table: TableRecord, now: int, last_input_ms: int, finished_ms: int | None) -> bool:
         """After ``results_s`` on the final scores, or ``idle_reset_minutes`` without input (an

@@ -336,13 +336,18 @@ class Session:
 
     def hand_over(self) -> None:
         """The next group starts clean: the game (if any) ends, every seat gets a new link and code,
-        names, bots and scores are cleared; the old group's phones are told kindly and closed, and
+        names, bots and scores are cleared, the table is the café's as it opens (language, game,
+        rules: :meth:`TablePolicy.next_group`); the old group's phones are told kindly and closed, and
         their links only ever say "this table has a new game"."""
         self._howto.clear()  # an explanation for the last group is not the next group's game
         self._handover.cancel()
         self._retired.retire(self.table)
         self._retired.save(self._journal)
-        self._end_game(replace(self.table, seats=fresh_seats(avoid=self.table.codes())))
+        _, opening = lobby.new_table(self.config, self._rules.engines, self.policy)
+        opening = replace(opening, seats=fresh_seats(avoid=self.table.codes()))  # no old code comes back
+        table = self.policy.next_group(self.table, opening)  # a café's next group: its default table
+        self.engine = self._rules.engines(table.game) if table.game != self.table.game else self.engine
+        self._end_game(table)
         self._claims.clear()  # the last group's requests: their phones hear of the new group
         for seat in range(MAX_SEATS):
             self._listeners.seat_revoked(seat, NoticeCode.NEW_GROUP)

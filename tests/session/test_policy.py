@@ -127,3 +127,30 @@ def test_retired_links_remember_the_newest_seat_links_and_device_keys() -> None:
         retired.retire(table())
     assert old.seats[0].token not in retired and len(retired.digests()) == RETIRED_TOKENS
     assert RetiredLinks(retired.digests()).digests() == retired.digests()
+
+
+async def test_the_next_kiosk_group_finds_the_cafes_table_not_the_last_groups() -> None:
+    """A group switched the Thai café's table to English and Speakeasy and changed the rules: the
+    next group finds the café's default language, game, edition and house rules again (the staff's
+    PIN and the arcade buttons' map stay); a host's own table keeps what its host chose."""
+    from game.session.session import Session
+
+    config = TableConfig(mode=Mode.KIOSK, language="th", admin_pin="2468", seed=3, kiosk=replace(CAFE, admin_pin="2468"))
+    session = Session.boot(config, None, None)
+    opening = (session.table.language, session.table.game, session.table.preset, dict(session.table.settings))
+    assert opening[:3] == ("th", "collusion", "rod_ruang") and opening[3]["target_score"] == 30
+    session.host_command({"command": "set_language", "language": "en"})
+    session.host_command({"command": "set_setting", "name": "target_score", "value": 12})
+    session.host_command({"command": "set_game", "game": "speakeasy"})
+    session.host_command({"command": "set_seats", "count": 7})
+    session.table = replace(session.table, arcade_map=((0, 3), (1, 2)))
+    session.hand_over()
+    t = session.table
+    assert (t.language, t.game, t.preset, dict(t.settings)) == opening
+    assert session.engine.name == "collusion" and t.seat_count == 6  # the café's game: its opening seats
+    assert t.admin_pin == "2468" and t.arcade_map == ((0, 3), (1, 2))
+    session.close()
+
+    last, fresh = table(language="fa", settings={"target_score": 12}), table()
+    kept = TablePolicy().next_group(last, fresh)
+    assert kept.language == "fa" and kept.settings == {"target_score": 12} and kept.seats == fresh.seats
