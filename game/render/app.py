@@ -91,6 +91,7 @@ class Screen:
         self._acc = 0.0  # time not yet covered by a whole step
         self._warm_key: tuple | None = None
         self._warmer: Iterator[None] | None = None
+        self._announced: Scene | None = None  # the last scene the table was told is on screen
 
     # time ---------------------------------------------------------------------------------------
     def now_ms(self) -> int:
@@ -154,6 +155,15 @@ class Screen:
             self._warmer = self.ctx.text.warm_steps(self.snapshot.language, Frame(self.snapshot, 0, size).scale.u)
         if self._warmer is not None and next(self._warmer, StopIteration) is StopIteration:
             self._warmer = None
+
+    def shown_events(self) -> list[InputEvent]:
+        """What the table is told of the screen: a scene that ``announces`` itself, once it alone is
+        on screen (its beats played), once per scene (the final scores: a kiosk's results time)."""
+        scene = self.director.showing()
+        if scene is None or not scene.announces or scene is self._announced:
+            return []
+        self._announced = scene
+        return [InputEvent(InputSource.KEYBOARD, InputKind.SHOWN, None, {"scene": scene.name}, self.now_ms())]
 
     def input_event(self, command: HostCommand) -> InputEvent:
         return InputEvent(InputSource.KEYBOARD, InputKind.HOST, None, command.payload(), self.now_ms())
@@ -248,6 +258,8 @@ def run_window(runtime: Runtime, config: TableConfig) -> int:
             area = kiosk.demo_area(window.get_size(), screen.snapshot) if kiosk is not None else None
             screen.advance(dt, area.size if area is not None else window.get_size())
             draw_table(screen, window, kiosk)
+            for shown in screen.shown_events():  # the final scores are on screen: a kiosk's results time starts
+                runtime.send(shown)
             if screen.snapshot is not None and intro_of(screen.snapshot) is not None:
                 how_to_play.update(screen.snapshot, screen.now_ms(), dt, window.get_size())
                 how_to_play.draw(window, screen.snapshot, screen.now_ms())

@@ -40,7 +40,7 @@ from .race_floor import PressInput, PressSource, PressVerdict, RaceFloor
 from .run import GameRun, game_seed, replay, require_play
 from .scheduler import LoopScheduler, Scheduler, session_ms, wall_ms
 from .seats import SeatRecord, clean_name, fresh_seats
-from .snapshot import HostError, InputEvent, InputKind, InputSource, Mode, TablePhase, TableSnapshot
+from .snapshot import FINAL_SCENE, HostError, InputEvent, InputKind, InputSource, Mode, TablePhase, TableSnapshot
 from .table import TableRecord
 from .timers import RunningTimer, TableTimer, table_request
 
@@ -268,6 +268,9 @@ class Session:
             elif event.kind is InputKind.PRESS:
                 press = PressInput.of(event)
                 self.press(press.seat, press.t_ms, press.source, error_ms=press.error_ms, race=press.race)
+            elif event.kind is InputKind.SHOWN:
+                self.screen_shows(str(event.payload.get("scene", "")))
+                return  # what the TV shows is no one's input: an error shown stays, the idle clock runs on
             elif not device_input(event, self._board, self._races):  # the TV's race signal, USB pads
                 raise IllegalAction(f"{event.kind.value} inputs are not handled by this table")
             self.host_error = None
@@ -278,6 +281,13 @@ class Session:
                 log.error("input %s not applied: %s", event.kind.value, exc)
             self.host_error = HostError(exc.code if isinstance(exc, RulesError) else "server_error", str(exc))
             self._publish()
+
+    def screen_shows(self, scene: str) -> None:
+        """The TV tells what it now shows, its animations done. The final scores of a finished game
+        (``"game_over"``): a kiosk's results time counts from this moment, not from the game's end
+        (the last reveal may still play for half a minute). Anything else changes nothing."""
+        if scene == FINAL_SCENE and self.phase is TablePhase.FINISHED:
+            self._handover.results_shown()
 
     def host_command(self, payload: Any) -> None:
         """A host payload (``{"command": ..., ...}``, see ``lobby.py``); bad ones raise a RulesError."""
@@ -329,7 +339,7 @@ class Session:
         """Kiosk: after ``idle_reset_minutes`` without input, or ``results_s`` after a game ended,
         the table is handed to the next group (:meth:`hand_over`). The scheduler hands over on
         time after the results (``HandOverClock``); this periodic check is the backstop."""
-        due = self.policy.hand_over_due(self.table, self.clock(), self._last_input_ms, self._handover.finished_ms)
+        due = self.policy.hand_over_due(self.table, self.clock(), self._last_input_ms, self._handover.results_since_ms)
         if self.policy.hands_over() and due:
             log.info("kiosk: the table is handed to the next group (idle, or its final scores were shown)")
             self.hand_over()

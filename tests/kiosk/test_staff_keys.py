@@ -208,6 +208,8 @@ def test_back_to_the_lobby_after_the_results_is_the_guests(tmp_path: Path) -> No
     final = next(m for m in moments("en") if m.name == "13_game_over")
     tv = Tv(tmp_path, replace(final.snapshots[-1], mode=Mode.KIOSK))
     for event in (key(pygame.K_RETURN), key(pygame.K_n), click((640, 360))):
+        # leaving the results is deliberate: the first press asks on the screen, the second leaves
+        assert commands(tv.send(event)) == [] and not tv.asking
         assert commands(tv.send(event)) == [{"command": "next"}] and not tv.asking
 
 

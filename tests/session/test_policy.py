@@ -80,11 +80,13 @@ def test_the_hand_over_clock_waits_for_the_results_and_checks_the_game_is_still_
     vt, handed, over = VirtualTime(0), [], [True]
     clock = HandOverClock(KioskPolicy(CAFE), vt, lambda: handed.append(vt.now_ms()), lambda: over[0])
     clock.game_finished()
+    assert clock.results_shown() and not clock.results_shown()  # the TV's word counts once
     vt.advance(44_999)
     assert handed == []
     vt.advance(1)
     assert handed == [45_000]
     clock.game_finished()
+    clock.results_shown()
     over[0] = False  # the host started the next game meanwhile
     vt.advance(60_000)
     assert handed == [45_000]

@@ -115,6 +115,8 @@ class Scene:
     name = "scene"
     overlay = False  # True: the scene below is drawn first
     duration_s: float | None = None  # timed beats pop themselves after this long
+    keys_under_beats = True  # a beat over this base scene passes it the keys (False: they wait for it)
+    announces = False  # the table is told when this scene is on screen, its beats done (InputKind.SHOWN)
 
     def __init__(self) -> None:
         self.t = 0.0  # seconds this scene has been updated for
@@ -208,7 +210,7 @@ class Director:
         if not self.stack:
             return []
         intents = self.stack[-1].handle(event, frame)
-        if not intents and len(self.stack) > 1 and self.stack[-1].duration_s is not None:
+        if not intents and len(self.stack) > 1 and self.stack[-1].duration_s is not None and self.stack[0].keys_under_beats:
             intents = self.stack[0].handle(event, frame)  # beats let the base handle the keys
         out: list[Intent] = []
         for intent in intents:
@@ -248,6 +250,10 @@ class Director:
     @property
     def pending(self) -> int:
         return len(self._queue)
+
+    def showing(self) -> Scene | None:
+        """The base scene when it alone is on screen (no beat or overlay over it, none queued)."""
+        return self.stack[0] if len(self.stack) == 1 and not self._queue else None
 
 
 
