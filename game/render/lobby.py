@@ -13,7 +13,7 @@ import pygame
 
 from game import catalog, i18n
 from game.config import LANGUAGES
-from game.session.snapshot import Mode, SeatInfo, SeatStatus, TableSnapshot
+from game.session.snapshot import Mode, SeatInfo, SeatStatus, TablePhase, TableSnapshot
 
 from .kit import shapes, theme
 from .kit.scene import Frame, Intent, PushScene, RenderContext, Scene, host, staff_click
@@ -166,7 +166,7 @@ def _buttons(frame: Frame, bar: pygame.Rect, rtl: bool) -> list[Button]:
     can_start = snap.lobby.can_start
     arcade = ArcadeStatus.of(snap)
     if arcade.stage is ArcadeStage.ABSENT:
-        weights = [1.25, 1.45, 0.95, 1.0, 0.5, 0.95, 1.0, 1.2]
+        weights = [1.5, 1.4, 0.9, 0.95, 0.45, 0.9, 0.95, 1.05]
     else:  # a ninth button: the long labels (game, rules) keep their room, the short ones give some
         weights = [1.05, 1.6, 0.9, 0.95, 0.4, 0.9, 0.95, 1.45, 1.15]
     rects = row(bar, weights, round(8 * u), rtl)
@@ -185,7 +185,9 @@ def _buttons(frame: Frame, bar: pygame.Rect, rtl: bool) -> list[Button]:
         Button(rects[5], frame.s("lobby.btn_seats", count=seats), "+", (host("set_seats", count=seats + 1),),
                active=seats < high),
         Button(rects[6], frame.s("lobby.btn_fill_bots"), "B", (host("fill_bots", kind="heuristic"),),
-               active=any(s.status is SeatStatus.FREE for s in snap.seats)),
+               active=any(s.status is SeatStatus.FREE for s in snap.seats))
+        if has_bots(snap.game) else  # a game without bots never offers them: the slot says so
+        Button(rects[6], frame.s("lobby.btn_no_bots"), "", (), active=False),
         *extra,
         Button(rects[7], frame.s("lobby.btn_start"), "Enter", (host("start"),), primary=True,
                active=can_start),
@@ -193,8 +195,10 @@ def _buttons(frame: Frame, bar: pygame.Rect, rtl: bool) -> list[Button]:
 
 
 def key_hints(snapshot: TableSnapshot) -> str:
-    """The key hints' string: a kiosk says which keys are staff's (the PIN), never "Ctrl+Q: quit"."""
-    return "lobby.keys_kiosk" if snapshot.mode is Mode.KIOSK else "lobby.keys"
+    """The key hints' string: a kiosk says which keys are staff's (the PIN), never "Ctrl+Q: quit";
+    a game without bots offers none ("_people")."""
+    key = "lobby.keys" if has_bots(snapshot.game) else "lobby.keys_people"
+    return f"{key}_kiosk" if snapshot.mode is Mode.KIOSK else key
 
 
 def games_of(snapshot: TableSnapshot) -> tuple[str, ...]:
@@ -243,6 +247,20 @@ def next_bot(snapshot: TableSnapshot, seat: SeatInfo) -> str | None:
         return BOT_CYCLE[0]
     kind = bot_kind(snapshot, seat)
     return BOT_CYCLE[(BOT_CYCLE.index(kind) + 1) % len(BOT_CYCLE)]
+
+
+def has_bots(game: str) -> bool:
+    """Whether ``game`` has bots (a companion game with real cards has none: every seat a person)."""
+    return catalog.get(game).has_bots
+
+
+def start_hint(snapshot: TableSnapshot) -> tuple[str, int] | None:
+    """The lobby's line about the free seats (key, count): Enter gives them bots where the game
+    has bots, else every seat needs a person; None when every seat is taken."""
+    free = sum(1 for s in snapshot.seats if s.status is SeatStatus.FREE)
+    if not free or snapshot.phase is not TablePhase.LOBBY:
+        return None
+    return ("lobby.start_bots" if has_bots(snapshot.game) else "lobby.start_people"), free
 
 
 def seat_limits(snapshot: TableSnapshot) -> tuple[int, int]:
@@ -323,8 +341,8 @@ class LobbyScene(Scene):
     def _seat_action(snap: TableSnapshot, seat: SeatInfo, kick: bool) -> list[Intent]:
         if kick:
             return [host("kick", seat=seat.seat)] if seat.status is SeatStatus.JOINED else []
-        if seat.status is SeatStatus.JOINED:
-            return []
+        if seat.status is SeatStatus.JOINED or not has_bots(snap.game):
+            return []  # a game without bots: a free seat waits for a person
         return [host("set_bot", seat=seat.seat, kind=next_bot(snap, seat))]
 
     # drawing ----------------------------------------------------------------------------------
@@ -347,6 +365,10 @@ class LobbyScene(Scene):
         if notes:
             ctx.text.draw(surface, frame.s("sep").join(notes), frame.lang, lay.notices,
                           TextStyle(round(18 * u), theme.DANGER, align=Align.CENTER, max_lines=1, min_px=7))
+        elif (hint := start_hint(snap)) is not None:  # what Enter does with the free seats, or what is missing
+            ctx.text.draw(surface, frame.s(hint[0], n=hint[1]), frame.lang, lay.notices,
+                          TextStyle(round(18 * u), theme.GOLD if has_bots(snap.game) else theme.DANGER, bold=True,
+                                    align=Align.CENTER, max_lines=1, min_px=readable_px(u)))
         for card in lay.cards:
             if card.seat < len(snap.seats):
                 self._draw_seat(surface, snap.seats[card.seat], card, frame, ctx, card.seat == self.selected)

@@ -45,8 +45,11 @@ def floor(size: tuple[int, int]) -> float:
 
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("lang", ["en", "fa", "th"])
-def test_the_lobby_reads_from_across_the_room(lang: str, size: tuple[int, int]) -> None:
-    table = ScriptedTable("collusion", 8, lang, people=3)
+@pytest.mark.parametrize("game", ["collusion", "cheating_moth_companion"])
+def test_the_lobby_reads_from_across_the_room(game: str, lang: str, size: tuple[int, int]) -> None:
+    """Also the line about the free seats: "Enter: 5 free seats are played by bots", or, in a game
+    without bots, "5 seats are free: every seat needs a person — press − to remove them"."""
+    table = ScriptedTable(game, 8, lang, people=3)
     table.session.set_name(1, LONG_NAME)
     drawn = Drawn()
     screen = Screen(ctx=drawn.context())
@@ -57,6 +60,10 @@ def test_the_lobby_reads_from_across_the_room(lang: str, size: tuple[int, int]) 
     assert small == [], f"under {floor(size):.0f} px at {size}"
     cut = [text for text, fitted, _ in drawn.texts if fitted.overflow]
     assert cut in ([], [LONG_NAME])  # only the long name may be elided ("Alexandria-Montgo…")
+    from game import i18n
+
+    key = "lobby.start_bots" if game == "collusion" else "lobby.start_people"
+    assert i18n.text(lang, "screen", key, n=5) in [text for text, _, _ in drawn.texts]
     table.session.close()
 
 

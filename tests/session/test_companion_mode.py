@@ -11,6 +11,7 @@ from game.config import TableConfig
 from game.rules.base import BadSettings, IllegalAction
 from game.rules.scorepad import BadEntry
 from game.session.journal import Journal
+from game.session.lobby import NoBots, SeatsFree
 from game.session.race_floor import PressSource
 from game.session.scheduler import VirtualTime
 from game.session.session import Session
@@ -53,9 +54,14 @@ async def test_mode_companion_picks_the_family_variant_and_the_lobby_offers_comp
 async def test_companion_cards_are_physical_so_no_bots(companion: TableConfig) -> None:
     session, journal = boot(companion)
     try:
-        with pytest.raises(BadSettings):
+        with pytest.raises(SeatsFree) as free:
             session.host_command({"command": "start"})  # free seats would need bots: none for real cards
+        assert free.value.free == session.table.seat_count and free.value.code == "seats_free"
         assert session.phase is TablePhase.LOBBY
+        for command in ({"command": "fill_bots", "kind": "heuristic"}, {"command": "set_bot", "seat": 0, "kind": "random"}):
+            with pytest.raises(NoBots):  # never offered, and refused with its own sentence
+                session.host_command(command)
+        assert session.snapshot.lobby.can_start is False
     finally:
         journal.close()
 
