@@ -194,3 +194,23 @@ async def test_companion_restart_mid_race_keeps_the_call_and_every_accepted_entr
     finally:
         again.close()
         journal.close()
+
+
+async def test_freeing_a_seat_mid_game_without_bots_keeps_it_for_a_person(companion: TableConfig) -> None:
+    """Companion Cheating Moth has no bots: the host frees a player's seat mid-game (a phone gone for
+    good). No "that setting isn't allowed": the seat gets a new link and code, keeps its points and
+    stays in the game, and the person who scans the new code plays it on."""
+    session, journal = boot(companion)
+    try:
+        play_to_scoring(session)
+        session.host_command({"command": "table_action", "action": {"type": "enter_points", "seat": 2, "points": 9}})
+        old = session.table.seats[2]
+        session.host_command({"command": "kick", "seat": 2})
+        freed = session.table.seats[2]
+        assert freed.bot is None and not freed.joined and freed.token != old.token and freed.code != old.code
+        assert session.phase is TablePhase.PLAYING and session.snapshot.seats[2].bot is None
+        assert session.state_message(None)["view"]["pad"]["rows"][2] == [9]  # its points stay
+        back = session.join_seat(freed.token, name="Nok")  # a person scans the seat's new code
+        assert back.joined and back.name == "Nok" and session.phase is TablePhase.PLAYING
+    finally:
+        journal.close()
