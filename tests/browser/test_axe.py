@@ -61,3 +61,33 @@ def test_every_phone_page_passes_axe(lang: str, table: Table, phones: Phones) ->
     audit(watch, "watch in a game", found)
     audit(host, "host console in a game", found)
     assert found == {}, "axe violations:\n" + "\n".join(f"{k}: {v}" for k, v in found.items())
+
+
+@pytest.mark.parametrize("lang", ["fa", "th"])
+def test_companion_and_speakeasy_pages_pass_axe(lang: str, table: Table, phones: Phones) -> None:
+    """The pages of a game without bots (the host page's start line, its referee panel) and a
+    Speakeasy seat's clue card."""
+    found: dict[str, list[str]] = {}
+    table.host("set_language", language=lang)
+    table.host("set_game", game="cheating_moth")
+    table.host("set_mode", mode="companion")
+    table.host("set_seats", count=4)
+    seats = [phones.open(table.seat_url(i), locale=LOCALES[lang]) for i in range(3)]
+    for page, name in zip(seats, ("Sara", "Ali", "Nok")):
+        join(page, name)
+    host = host_console(table, phones, lang)
+    host.wait_for_selector("[data-testid=start-hint]")
+    audit(host, "host console, a seat free in a game without bots", found)
+    table.host("set_seats", count=3)
+    table.host("start")
+    host.wait_for_selector("[data-testid=host-call-mosquito]")
+    audit(host, "host console refereeing", found)
+    audit(seats[0], "companion seat", found)
+    table.host("abort")
+    table.host("set_mode", mode="table")
+    table.host("set_game", game="speakeasy")
+    table.host("fill_bots", kind="random")
+    table.host("start")
+    seats[0].wait_for_selector("[data-testid=clue]")
+    audit(seats[0], "speakeasy seat", found)
+    assert found == {}, "axe violations:\n" + "\n".join(f"{k}: {v}" for k, v in found.items())
