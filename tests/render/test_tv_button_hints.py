@@ -19,8 +19,8 @@ KEY_IN_CALL = re.compile(r'"([\w.]+)"')
 # or a quoted label in Persian or Thai guillemets that is not the phone's own label.
 NAMED_BY_HAND = {
     "en": re.compile(r'\btaps? (?!\{|“\{)(?:[A-Z]|“|")'),
-    "fa": re.compile(r"«(?!\{button\}»)[^»]*»"),
-    "th": re.compile(r"«(?!\{button\}»)[^»]*»"),
+    "fa": re.compile(r"«(?!\{\w+\}»)[^»]*»"),  # a quoted placeholder ({button}, a quoted {who}) is not by hand
+    "th": re.compile(r"«(?!\{\w+\}»)[^»]*»"),
 }
 
 
