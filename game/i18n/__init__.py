@@ -14,6 +14,8 @@ category): "Nobody has locked in yet" reads better than "0 of 3 locked in".
 from __future__ import annotations
 
 import json
+import re
+import unicodedata
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
@@ -113,7 +115,25 @@ def text(lang: str, domain: str, key: str, /, **values: Any) -> str:
     template = _template(lang, domain, key, values)
     if not values:
         return template
-    return template.format(**{k: number(lang, v) if isinstance(v, int) else v for k, v in values.items()})
+    return template.format(**{k: number(lang, v) if isinstance(v, int) else isolate(lang, v) for k, v in values.items()})
+
+
+FSI = "\u2068"  # FIRST STRONG ISOLATE: what follows, up to PDI, is laid out on its own
+PDI = "\u2069"  # POP DIRECTIONAL ISOLATE
+_STRONG_RTL = frozenset({"R", "AL"})
+_A_NUMBER = re.compile(r"[±+\-\u2212]?\d+(?:[.,٫٬:/]\d+)*")
+
+
+def isolate(lang: str, value: Any) -> Any:
+    """A value placed inside a right-to-left sentence, bidi-isolated (FSI ... PDI) when it holds no
+    right-to-left letter: a player named "+1+1" or "Sara" keeps its own order ("+1+1", not "1+1+")
+    whatever stands around it. Persian words (a list of names joined with "و") and other languages'
+    sentences are left as they are; the TV's text layout honours the isolates."""
+    if not isinstance(value, str) or not is_rtl(lang) or not value or value.startswith(FSI):
+        return value
+    if _A_NUMBER.fullmatch(value) or any(unicodedata.bidirectional(ch) in _STRONG_RTL for ch in value):
+        return value  # one number ("۰", "±۲٫۵", "۱۲:۳۰") already reads as one piece
+    return f"{FSI}{value}{PDI}"
 
 
 def has(lang: str, domain: str, key: str) -> bool:

@@ -47,6 +47,7 @@ from game.config import LANGUAGES, TableConfig
 from game.render.kit import shapes, theme
 from game.render.kit.scene import RenderContext
 from game.render.kit.text import Align, TextStyle, VAlign
+from game.render.kit.widgets import readable_px
 from game.server.netaddr import phones_cannot_reach
 from game.session.snapshot import Mode, SeatInfo, TablePhase, TableSnapshot
 
@@ -148,6 +149,13 @@ class KioskLayer:
     @property
     def attracting(self) -> bool:
         return self.reel is not None
+
+    def demo_area(self, size: tuple[int, int], shown: TableSnapshot | None) -> pygame.Rect | None:
+        """Where the screen draws the table now: the attract loop's demo goes beside the "Scan to
+        play" column (``demo_rect``); otherwise the whole window (None)."""
+        if self.reel is None or self.prompt is not None or shown is None:
+            return None
+        return demo_rect(size, shown.language)
 
     # ------------------------------------------------------------------------------ input
     def consume(self, event: pygame.event.Event, screen: Any = None) -> bool:
@@ -276,6 +284,8 @@ class KioskLayer:
             self._volume_set = True
         if self.reel is not None and self.prompt is None:
             draw_attract(surface, shown, self.venue, ctx, self.logo())
+        elif self.prompt is None and self.venue and shown.phase is TablePhase.LOBBY:
+            draw_venue(surface, self.venue, shown.language, ctx)
         if phones_cannot_reach(shown.join_url) and self.prompt is None:
             area = codes_area(surface.get_size(), shown.language, self.reel is not None, shown.phase)
             draw_no_network(surface, shown.language, ctx, area)
@@ -287,6 +297,56 @@ class KioskLayer:
 
 def _s(lang: str, key: str, **values: object) -> str:
     return i18n.text(lang if lang in i18n.LANGUAGES else i18n.FALLBACK, "screen", key, **values)
+
+
+COLUMN_SHARE = 0.34  # the attract loop's "Scan to play" column: this share of the width, at the reading end
+
+
+def attract_column(size: tuple[int, int], lang: str) -> pygame.Rect:
+    """Where the "Scan to play" column stands (right in en/th, left in Persian)."""
+    w, h = size
+    col_w = round(w * COLUMN_SHARE)
+    return pygame.Rect(0 if i18n.is_rtl(lang) else w - col_w, 0, col_w, h)
+
+
+def demo_rect(size: tuple[int, int], lang: str) -> pygame.Rect:
+    """The demo game's own screen beside the column: the largest 16:9 box in the free area, centred
+    (the column covers nothing of it: plates, clue and captions all show)."""
+    w, h = size
+    col = attract_column(size, lang)
+    free = pygame.Rect(col.right if col.x == 0 else 0, 0, w - col.width, h)
+    margin = round(min(w, h) * 0.015)
+    inner = free.inflate(-2 * margin, -2 * margin)
+    width = min(inner.width, round(inner.height * 16 / 9))
+    box = pygame.Rect(0, 0, width, round(width * 9 / 16))
+    box.center = inner.center
+    return box
+
+
+def draw_venue(surface: pygame.Surface, venue: str, lang: str, ctx: RenderContext) -> None:
+    """The café's name on the lobby, in the top corner where a sentence ends (the title is centred;
+    staff's padlock takes the corner where it starts)."""
+    w, h = surface.get_size()
+    u = min(w / 1280, h / 720)
+    margin = round(min(w, h) * 0.025)
+    box = pygame.Rect(margin, margin // 2, round(w * 0.2), round(h * 0.085))
+    if not i18n.is_rtl(lang):
+        box.right = w - margin
+    ctx.text.draw(surface, venue, lang, box, TextStyle(round(24 * u), theme.TEXT_DIM, bold=True, align=Align.END,
+                                                       max_lines=2, min_px=readable_px(u)))
+
+
+def draw_table(screen: Any, window: pygame.Surface, layer: KioskLayer | None) -> pygame.Surface:
+    """Draw the screen where it belongs (the demo beside the attract column, else the whole window);
+    returns the surface it drew on (its size is the one the screen's steps should use)."""
+    area = layer.demo_area(window.get_size(), screen.snapshot) if layer is not None else None
+    if area is None:
+        screen.draw(window)
+        return window
+    window.fill(theme.BACKGROUND)
+    target = window.subsurface(area)
+    screen.draw(target)
+    return target
 
 
 def draw_attract(surface: pygame.Surface, shown: TableSnapshot, venue: str, ctx: RenderContext,
@@ -315,13 +375,6 @@ def draw_attract(surface: pygame.Surface, shown: TableSnapshot, venue: str, ctx:
     seats: list[SeatInfo] = list(shown.attract.seats if shown.attract else ())[:6]
     grid = pygame.Rect(inner.x, hint.bottom + round(10 * u), inner.width, inner.bottom - hint.bottom - round(10 * u))
     _draw_codes(surface, seats, grid, lang, u, ctx)
-
-
-def attract_column(size: tuple[int, int], lang: str) -> pygame.Rect:
-    """The attract loop's column with "Scan to play" and the codes (left in Persian, else right)."""
-    w, h = size
-    col_w = round(w * 0.34)
-    return pygame.Rect(0 if i18n.is_rtl(lang) else w - col_w, 0, col_w, h)
 
 
 _SCALED: dict[tuple[int, tuple[int, int]], pygame.Surface] = {}

@@ -14,7 +14,7 @@ from game.session.snapshot import Mode
 
 from .attract import AttractReel
 from .config import KioskConfig, Timers, Venue
-from .screen import KioskLayer, PinPrompt, draw_pin_prompt
+from .screen import KioskLayer, PinPrompt, draw_pin_prompt, draw_table
 
 DEMO_PIN = "482193"
 STEP_S = 1 / 30
@@ -56,7 +56,8 @@ def attract_picture(lang: str, size: tuple[int, int], game_turn: int = 0, second
     for _ in range(round(seconds / STEP_S)):
         clock.now += STEP_S
         screen.sync(layer.shown(session.snapshot, screen))
-        screen.advance(STEP_S, size)
+        area = layer.demo_area(size, screen.snapshot)
+        screen.advance(STEP_S, area.size if area is not None else size)
     return _drawn(screen, layer, session, size)
 
 
@@ -80,7 +81,7 @@ def lobby_picture(lang: str, size: tuple[int, int], url: str = LAN_URL, unlocked
 def _drawn(screen: Screen, layer: KioskLayer, session: Session, size: tuple[int, int]) -> pygame.Surface:
     """The screen and the kiosk's overlays, drawn; the session closed."""
     surface = pygame.Surface(size)
-    screen.draw(surface)
+    draw_table(screen, surface, layer)
     assert screen.snapshot is not None
     layer.draw(surface, screen.snapshot, screen.ctx)
     session.close()

@@ -21,6 +21,7 @@ import pygame
 
 from game import catalog, i18n
 from game.config import TableConfig
+from game.kiosk.screen import draw_table
 from game.session.snapshot import InputEvent, InputKind, InputSource, Mode, TablePhase, TableSnapshot
 
 from .claims import claim_answer, draw_claims
@@ -121,6 +122,7 @@ class Screen:
         self._drawn_size: tuple[int, int] | None = None
         self._reads = ClockReads(exact=True)  # how the last draw used the clock
         self.draws = 0  # frames drawn
+        self._announced: Scene | None = None  # the last scene the table was told is on screen
 
     # time ---------------------------------------------------------------------------------------
     def now_ms(self) -> int:
@@ -226,6 +228,15 @@ class Screen:
         """Whether :meth:`warm_step` has primed every font for the current language and size."""
         return self._warm_key is not None and self._warmer is None
 
+    def shown_events(self) -> list[InputEvent]:
+        """What the table is told of the screen: a scene that ``announces`` itself, once it alone is
+        on screen (its beats played), once per scene (the final scores: a kiosk's results time)."""
+        scene = self.director.showing()
+        if scene is None or not scene.announces or scene is self._announced:
+            return []
+        self._announced = scene
+        return [InputEvent(InputSource.KEYBOARD, InputKind.SHOWN, None, {"scene": scene.name}, self.now_ms())]
+
     def input_event(self, command: HostCommand) -> InputEvent:
         return InputEvent(InputSource.KEYBOARD, InputKind.HOST, None, command.payload(), self.now_ms())
 
@@ -330,7 +341,8 @@ class WindowLoop:
             kiosk.tick()
             if kiosk.needs_draw():
                 screen.invalidate()  # the padlock's seconds left
-        size = window.get_size()
+        area = kiosk.demo_area(window.get_size(), screen.snapshot) if kiosk is not None else None
+        size = area.size if area is not None else window.get_size()  # the attract demo beside its column
         screen.advance(dt, size)
         snapshot = screen.snapshot
         intro = snapshot is not None and intro_of(snapshot) is not None
@@ -339,7 +351,9 @@ class WindowLoop:
         self.in_lobby = real.phase is TablePhase.LOBBY and real.how_to_play is None
         self.drew = intro or self.racing or screen.needs_draw(size)
         if self.drew:
-            screen.draw(window)
+            draw_table(screen, window, kiosk)
+            for shown in screen.shown_events():  # the final scores are on screen: a kiosk's results time starts
+                self.runtime.send(shown)
             if snapshot is not None and intro:
                 self.how_to_play.draw(window, snapshot, screen.now_ms())
             if kiosk is not None and snapshot is not None:

@@ -13,13 +13,13 @@ import pygame
 
 from game import catalog, i18n
 from game.config import LANGUAGES
-from game.session.snapshot import Mode, SeatInfo, SeatStatus, TableSnapshot
+from game.session.snapshot import Mode, SeatInfo, SeatStatus, TablePhase, TableSnapshot
 
 from .kit import shapes, theme
 from .kit.scene import Frame, Intent, PushScene, RenderContext, Scene, host, staff_click
 from .kit.seats import shown_name
 from .kit.text import Align, TextStyle, VAlign
-from .kit.widgets import Button, draw_button, hit, row
+from .kit.widgets import Button, draw_button, hit, readable_px, row
 
 MIN_SEATS, MAX_SEATS = 3, 12
 BOT_CYCLE: tuple[str | None, ...] = ("heuristic", "random", None)
@@ -145,7 +145,7 @@ def layout(frame: Frame) -> LobbyLayout:
     rtl = frame.lang == "fa"
     header = pygame.Rect(margin, margin // 2, w - 2 * margin, round(h * 0.085))
     subtitle = pygame.Rect(margin, header.bottom, w - 2 * margin, round(h * 0.05))
-    footer_top = round(h * 0.84)
+    footer_top = round(h * 0.815)
     notice_h = round(h * 0.035)
     grid = pygame.Rect(margin, subtitle.bottom + margin // 2, w - 2 * margin,
                        footer_top - subtitle.bottom - margin - notice_h)
@@ -166,9 +166,9 @@ def _buttons(frame: Frame, bar: pygame.Rect, rtl: bool) -> list[Button]:
     can_start = snap.lobby.can_start
     arcade = ArcadeStatus.of(snap)
     if arcade.stage is ArcadeStage.ABSENT:
-        weights = [1.35, 1.2, 1.0, 1.0, 0.55, 0.95, 1.0, 1.25]
+        weights = [1.5, 1.4, 0.9, 0.95, 0.45, 0.9, 0.95, 1.05]
     else:  # a ninth button: the long labels (game, rules) keep their room, the short ones give some
-        weights = [1.15, 1.45, 0.95, 1.0, 0.45, 0.95, 1.0, 1.15, 1.3]
+        weights = [1.05, 1.6, 0.9, 0.95, 0.4, 0.9, 0.95, 1.45, 1.15]
     rects = row(bar, weights, round(8 * u), rtl)
     extra = [_arcade_button(frame, rects.pop(7), arcade)] if arcade.stage is not ArcadeStage.ABSENT else []
     game_name = frame.game_title()
@@ -185,7 +185,9 @@ def _buttons(frame: Frame, bar: pygame.Rect, rtl: bool) -> list[Button]:
         Button(rects[5], frame.s("lobby.btn_seats", count=seats), "+", (host("set_seats", count=seats + 1),),
                active=seats < high),
         Button(rects[6], frame.s("lobby.btn_fill_bots"), "B", (host("fill_bots", kind="heuristic"),),
-               active=any(s.status is SeatStatus.FREE for s in snap.seats)),
+               active=any(s.status is SeatStatus.FREE for s in snap.seats))
+        if has_bots(snap.game) else  # a game without bots never offers them: the slot says so
+        Button(rects[6], frame.s("lobby.btn_no_bots"), "", (), active=False),
         *extra,
         Button(rects[7], frame.s("lobby.btn_start"), "Enter", (host("start"),), primary=True,
                active=can_start),
@@ -193,8 +195,10 @@ def _buttons(frame: Frame, bar: pygame.Rect, rtl: bool) -> list[Button]:
 
 
 def key_hints(snapshot: TableSnapshot) -> str:
-    """The key hints' string: a kiosk says which keys are staff's (the PIN), never "Ctrl+Q: quit"."""
-    return "lobby.keys_kiosk" if snapshot.mode is Mode.KIOSK else "lobby.keys"
+    """The key hints' string: a kiosk says which keys are staff's (the PIN), never "Ctrl+Q: quit";
+    a game without bots offers none ("_people")."""
+    key = "lobby.keys" if has_bots(snapshot.game) else "lobby.keys_people"
+    return f"{key}_kiosk" if snapshot.mode is Mode.KIOSK else key
 
 
 def games_of(snapshot: TableSnapshot) -> tuple[str, ...]:
@@ -243,6 +247,20 @@ def next_bot(snapshot: TableSnapshot, seat: SeatInfo) -> str | None:
         return BOT_CYCLE[0]
     kind = bot_kind(snapshot, seat)
     return BOT_CYCLE[(BOT_CYCLE.index(kind) + 1) % len(BOT_CYCLE)]
+
+
+def has_bots(game: str) -> bool:
+    """Whether ``game`` has bots (a companion game with real cards has none: every seat a person)."""
+    return catalog.get(game).has_bots
+
+
+def start_hint(snapshot: TableSnapshot) -> tuple[str, int] | None:
+    """The lobby's line about the free seats (key, count): Enter gives them bots where the game
+    has bots, else every seat needs a person; None when every seat is taken."""
+    free = sum(1 for s in snapshot.seats if s.status is SeatStatus.FREE)
+    if not free or snapshot.phase is not TablePhase.LOBBY:
+        return None
+    return ("lobby.start_bots" if has_bots(snapshot.game) else "lobby.start_people"), free
 
 
 def seat_limits(snapshot: TableSnapshot) -> tuple[int, int]:
@@ -323,8 +341,8 @@ class LobbyScene(Scene):
     def _seat_action(snap: TableSnapshot, seat: SeatInfo, kick: bool) -> list[Intent]:
         if kick:
             return [host("kick", seat=seat.seat)] if seat.status is SeatStatus.JOINED else []
-        if seat.status is SeatStatus.JOINED:
-            return []
+        if seat.status is SeatStatus.JOINED or not has_bots(snap.game):
+            return []  # a game without bots: a free seat waits for a person
         return [host("set_bot", seat=seat.seat, kind=next_bot(snap, seat))]
 
     # drawing ----------------------------------------------------------------------------------
@@ -341,11 +359,16 @@ class LobbyScene(Scene):
                       TextStyle(round(22 * u), theme.TEXT_DIM, align=Align.CENTER, max_lines=1))
         error = snap.lobby.host_error
         notes = [frame.s(f"notice.{n}") if i18n.has(frame.lang, "screen", f"notice.{n}") else n for n in snap.notices]
-        if error is not None and error.message:
-            notes.append(error.message)
+        if error is not None:  # its sentence in the table's language, never the developer's message
+            key = f"error.{error.code}"
+            notes.append(frame.s(key) if i18n.has(frame.lang, "screen", key) else frame.s("error.error"))
         if notes:
             ctx.text.draw(surface, frame.s("sep").join(notes), frame.lang, lay.notices,
                           TextStyle(round(18 * u), theme.DANGER, align=Align.CENTER, max_lines=1, min_px=7))
+        elif (hint := start_hint(snap)) is not None:  # what Enter does with the free seats, or what is missing
+            ctx.text.draw(surface, frame.s(hint[0], n=hint[1]), frame.lang, lay.notices,
+                          TextStyle(round(18 * u), theme.GOLD if has_bots(snap.game) else theme.DANGER, bold=True,
+                                    align=Align.CENTER, max_lines=1, min_px=readable_px(u)))
         for card in lay.cards:
             if card.seat < len(snap.seats):
                 self._draw_seat(surface, snap.seats[card.seat], card, frame, ctx, card.seat == self.selected)
@@ -355,7 +378,7 @@ class LobbyScene(Scene):
         if arcade.stage is ArcadeStage.MAPPING:
             draw_mapping_panel(surface, lay.grid, arcade, frame, ctx)
         ctx.text.draw(surface, frame.s(key_hints(snap)), frame.lang, lay.hints,
-                      TextStyle(round(17 * u), theme.TEXT_DIM, align=Align.CENTER, max_lines=2, min_px=7))
+                      TextStyle(round(17 * u), theme.TEXT_DIM, align=Align.CENTER, max_lines=3, min_px=readable_px(u)))
 
     def _draw_seat(self, surface: pygame.Surface, seat: SeatInfo, card: SeatCardLayout, frame: Frame,
                    ctx: RenderContext, selected: bool) -> None:
@@ -378,7 +401,8 @@ class LobbyScene(Scene):
             name_box.x = head.x + round(sym_r * 2.3)
         shown = shown_name(seat.name) if seat.status is not SeatStatus.FREE else ""
         name = shown or frame.s("seat.name", n=seat.seat + 1)
-        ctx.text.draw(surface, name, frame.lang, name_box, TextStyle(round(22 * u), theme.TEXT, bold=True, max_lines=1, min_px=7))
+        ctx.text.draw(surface, name, frame.lang, name_box,  # a long name: elided at a readable size, never 8 px
+                      TextStyle(round(22 * u), theme.TEXT, bold=True, max_lines=1, min_px=readable_px(u)))
         body = pygame.Rect(rect.x + pad, head.bottom + pad // 2, rect.width - 2 * pad, rect.bottom - head.bottom - pad)
         if seat.status is SeatStatus.FREE or (seat.status is SeatStatus.JOINED and not seat.connected):
             self._draw_join(surface, seat, card, body, colour, frame, ctx)

@@ -30,7 +30,15 @@ def spec_of(game: str, name: str) -> SettingSpec | None:
     return next((s for s in schema(game) if s.key == name), None)
 
 
+def seat_shown(frame: Frame, seat: int) -> str:
+    """A seat as people call it: its player's name, else "Seat 3" (numbers from 1)."""
+    named = next((s.name for s in frame.snapshot.seats if s.seat == seat and s.name), "")
+    return named or frame.s("seat.name", n=seat + 1)
+
+
 def shown_value(frame: Frame, spec: SettingSpec, value: Any) -> str:
+    if spec.unit is SettingUnit.SEAT and isinstance(value, int) and not isinstance(value, bool):
+        return seat_shown(frame, value)
     if isinstance(value, bool):
         return frame.s("settings.on") if value else frame.s("settings.off")
     if isinstance(value, int) and spec.unit is SettingUnit.MS:
@@ -129,7 +137,8 @@ class SettingsScene(Scene):
             elif event.key in (pygame.K_LEFT, pygame.K_RIGHT):
                 direction = 1 if (event.key == pygame.K_RIGHT) != (frame.lang == "fa") else -1  # see _arrow
                 spec, value = items[self.selected]
-                return [host("set_setting", name=spec.key, value=spec.stepped(value, direction))]
+                seat_count = frame.snapshot.lobby.seat_count
+                return [host("set_setting", name=spec.key, value=spec.stepped(value, direction, seat_count))]
             return []
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
             box, _, rows = self._rows(frame)
@@ -141,7 +150,8 @@ class SettingsScene(Scene):
                         self.selected = [s for s, _ in items].index(row.spec)
                         if staff_click(frame.snapshot, _arrow(direction, frame.lang)):
                             return []
-                        return [host("set_setting", name=row.spec.key, value=row.spec.stepped(row.value, direction))]
+                        return [host("set_setting", name=row.spec.key,
+                                     value=row.spec.stepped(row.value, direction, frame.snapshot.lobby.seat_count))]
         return []
 
     def draw(self, surface: pygame.Surface, frame: Frame, ctx: RenderContext) -> None:

@@ -292,6 +292,9 @@ class GameEngine(Generic[T]):
     """The preset ``default_settings()`` gives when none is named (None: the first)."""
     setting_words: ClassVar[Mapping[str, tuple[str, ...]]] = {}
     """Text settings whose value is one of a few words (a deck's language): setting -> the words."""
+    seat_settings: ClassVar[frozenset[str]] = frozenset()
+    """Int settings whose value is a seat (its 0-based index, e.g. the first guard): every editor
+    shows and picks them as the seat people see (name, colour; numbers from 1), never the index."""
 
     # settings
     def default_settings(self, preset: str | None = None) -> Any:
@@ -315,8 +318,9 @@ class GameEngine(Generic[T]):
 
     def settings_schema(self) -> tuple[SettingSpec, ...]:
         """What the host may set and to what (the TV's settings screen and the host console read
-        it): derived from the fields of the default settings' type and :attr:`setting_words`."""
-        return settings_schema(type(self.default_settings()), self.setting_words)
+        it): derived from the fields of the default settings' type, :attr:`setting_words` and
+        :attr:`seat_settings`."""
+        return settings_schema(type(self.default_settings()), self.setting_words, self.seat_settings)
 
     def settings_to_wire(self, settings: Any) -> dict[str, JSON]:
         return encode_fields(settings)

@@ -1325,6 +1325,7 @@ _HANDLERS: dict[type, Callable[[State, int, Any], tuple[State, Events]]] = {
 
 class CheatingMothEngine(GameEngine[State]):
     name = ENGINE_NAME
+    seat_settings = frozenset({"first_guard"})  # M3: the host picks the first guard's seat
     min_seats = MIN_SEATS
     max_seats = MAX_SEATS
     actions = ACTIONS

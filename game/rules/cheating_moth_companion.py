@@ -764,6 +764,7 @@ def seat_view(state: State, seat: int) -> dict[str, JSON]:
 # --------------------------------------------------------------------------------------- engine
 class CheatingMothCompanion(GameEngine[State]):
     name = ENGINE_NAME
+    seat_settings = frozenset({"first_guard"})  # M3: the host picks the first guard's seat
     min_seats = MIN_SEATS
     max_seats = MAX_SEATS
     actions = ACTIONS

@@ -252,10 +252,13 @@ class State:
     def pointers(self) -> tuple[int, ...]:
         return tuple(s for s in range(self.n) if s != self.host)
 
+    def clue_id(self) -> int | None:
+        """The clue on the table as an index into the deck (``None`` with real cards)."""
+        return self.clue_order[self.clue_index] if self.clue_order else None
+
     def clue_text(self) -> str | None:
-        if not self.clue_order:
-            return None
-        return self.settings.texts[self.clue_order[self.clue_index]]
+        clue_id = self.clue_id()
+        return None if clue_id is None else self.settings.texts[clue_id]
 
 
 Events = list[Any]
@@ -642,7 +645,7 @@ def _public(state: State) -> dict[str, JSON]:
         "next_host": state.next_host,
         "settings": {"identities": s.identities.value, "pointing": s.pointing.value,
                      "clue_source": s.clue_source.value, "deck": s.deck_label, "countdown_ms": s.countdown_ms},
-        "clue": {"number": state.number, "total": state.clue_total, "text": state.clue_text()},
+        "clue": {"number": state.number, "total": state.clue_total, "text": state.clue_text(), "id": state.clue_id()},
         "subject_chosen": state.subject is not None,
         "subject": state.subject if revealing or over else None,
         "pointers": list(state.pointers()),

@@ -17,6 +17,7 @@ import fontpkg
 from aiohttp import WSMsgType, web
 
 from game import catalog
+from game.clues import BUILTIN_DECKS, builtin_deck
 from game.session.api import HOUSEKEEPING_S, Session, normalise_code
 from game.session.snapshot import SeatStatus
 
@@ -181,6 +182,15 @@ def plugin_phone_module(path: str) -> Path | None:
     return next((Path(d.folder) / Path(d.phone).name for d in catalog.games() if d.folder and path == f"js/{d.phone}"), None)
 
 
+async def clues(request: web.Request) -> web.Response:
+    """A built-in clue deck (game/clues.py) as a JSON list (the decks are line-aligned: a clue id names the same
+    clue in every language), so a phone shows the clue on the table in its own language."""
+    lang = request.match_info["lang"]
+    if lang not in BUILTIN_DECKS:
+        raise web.HTTPNotFound()
+    return web.json_response(list(builtin_deck(lang)), headers={"Cache-Control": "no-cache"})
+
+
 async def healthz(request: web.Request) -> web.Response:
     session = request.app[SESSION]
     return web.json_response({"ok": True, "version": session.version, "phase": session.phase.value})
@@ -339,6 +349,7 @@ def make_app(session: Session, settings: ServerSettings | None = None) -> web.Ap
         web.get("/static/{path:.+}", static_file),
         web.get("/fonts/{name}", font),
         web.get("/i18n/{lang}.json", i18n),
+        web.get("/clues/{lang}.json", clues),
         web.get("/healthz", healthz),
         web.get("/ws", websocket),
     ])

@@ -36,6 +36,43 @@ __all__ = [
 ]
 
 
+class NoBots(IllegalAction):
+    """This game has no bots (its cards are real, its clues describe the people at the table):
+    every seat needs a person."""
+
+    code = "no_bots"
+
+
+class SeatsFree(IllegalAction):
+    """A game without bots cannot start while offered seats are free (``free``: how many)."""
+
+    code = "seats_free"
+
+    def __init__(self, free: int) -> None:
+        super().__init__(f"{free} seat(s) free: every seat of this game needs a person (remove the free seats)")
+        self.free = free
+
+
+def has_bots(game: str) -> bool:
+    """Whether ``game``'s catalog entry has bots (companion games with real cards have none)."""
+    return catalog.get(game).has_bots
+
+
+def free_seats(table: TableRecord) -> int:
+    """Offered seats with neither a person nor a bot."""
+    return sum(1 for r in table.offered if r.bot is None and not r.joined)
+
+
+def ready_to_start(table: TableRecord) -> TableRecord:
+    """The table a game starts with: free seats get the default bot where the game has bots; a game
+    without bots with free seats raises :class:`SeatsFree` (the TV and the host page say so)."""
+    if has_bots(table.game):
+        return filled(table, table.table_settings.default_bot)
+    if free_seats(table):
+        raise SeatsFree(free_seats(table))
+    return table
+
+
 class HostCommand(enum.Enum):
     """The names of the host's commands on the wire (``{"command": ...}``)."""
 
@@ -283,6 +320,10 @@ def switch_game(table: TableRecord, game: str, rules: LobbyRules) -> TableRecord
     engine = rules.engine(game)
     check_seat_range(engine, table.seat_count)
     preset = engine.default_preset(table.language)
+    if not has_bots(game):  # a game without bots: the bots seated for the last one leave their seats
+        for record in table.seats:
+            if record.bot is not None:
+                table = table.with_seat(record.with_bot(None))
     return replace(table, game=game, preset=preset, settings=rules.policy.game_settings(engine, game, preset))
 
 
@@ -319,12 +360,16 @@ def apply_lobby(table: TableRecord, command: LobbyCommand, rules: LobbyRules) ->
             return _set_seats(table, count, rules)
         case SetBot(seat, kind):
             require_lobby(table)
+            if kind is not None and not has_bots(table.game):
+                raise NoBots(f"{table.game} has no bots: every seat needs a person")
             record = offered_seat(table, seat)
             if record.joined:
                 raise IllegalAction(f"seat {record.seat + 1} is held by a player; kick them first")
             return table.with_seat(record.with_bot(bot_kind(kind) if kind is not None else None))
         case FillBots(kind):
             require_lobby(table)
+            if not has_bots(table.game):
+                raise NoBots(f"{table.game} has no bots: every seat needs a person")
             return filled(table, bot_kind(kind))
 
 
@@ -370,6 +415,9 @@ def new_table(config: TableConfig, engines: Callable[[str], GameEngine],
 
 def kicked(table: TableRecord, record: SeatRecord, playing_seats: int) -> SeatRecord:
     """``record``'s seat after the host kicks its player: free with a new link and code, or —
-    when it plays in the game in play (one of its first ``playing_seats``) — the default bot's."""
+    when it plays in the game in play (one of its first ``playing_seats``) and the game has bots —
+    the default bot's. A game without bots keeps the seat in play, waiting for a person to scan its
+    new code (its points stay; the host may act for it meanwhile)."""
     freed = record.freed(table.codes())
-    return freed.with_bot(table.table_settings.default_bot) if record.seat < playing_seats else freed
+    playing = record.seat < playing_seats and has_bots(table.game)
+    return freed.with_bot(table.table_settings.default_bot) if playing else freed

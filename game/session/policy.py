@@ -26,11 +26,13 @@ from .table import TableRecord
 if TYPE_CHECKING:
     from game.kiosk.config import KioskConfig
 
-__all__ = ["HAND_OVER_KEY", "RESULTS_MS", "RETIRED_TOKENS", "HandOverClock", "KioskPolicy", "RetiredLinks", "TablePolicy", "policy_for"]
+__all__ = ["HAND_OVER_KEY", "RESULTS_MS", "RESULTS_WAIT_MS", "RETIRED_TOKENS", "HandOverClock", "KioskPolicy", "RetiredLinks", "TablePolicy", "policy_for"]
 
 log = logging.getLogger(__name__)
 
 RESULTS_MS = 60_000  # the final scores' time on a kiosk without an operator's file
+RESULTS_WAIT_MS = 45_000  # the longest a TV plays a game's last reveal before its final scores: the
+# results time counts from the TV's word that they are shown, or from the game's end plus this
 RETIRED_TOKENS = 256  # links of earlier groups recognised (to tell them kindly), newest kept
 HAND_OVER_KEY = "table:hand_over"  # the journaled timer of the results before a hand-over (never a game's key)
 
@@ -66,6 +68,12 @@ class TablePolicy:
     def hand_over_due(self, table: TableRecord, now: int, last_input_ms: int, finished_ms: int | None) -> bool:
         """Whether the table must go to the next group now (:meth:`hands_over` tables only)."""
         return False
+
+    def next_group(self, table: TableRecord, opening: TableRecord) -> TableRecord:
+        """The table the next group finds after a hand-over, given the last group's ``table`` and the
+        table as it ``opening`` would be: a host's table keeps its game, language and rules (new
+        seats come from ``opening``)."""
+        return replace(table, seats=opening.seats)
 
     def game_settings(self, engine: GameEngine, game: str, preset: str | None) -> dict[str, Any]:
         """A game's wire settings for ``preset`` with the house rules on top."""
@@ -107,6 +115,14 @@ class KioskPolicy(TablePolicy):
             return table
         return replace(table, table_settings=replace(table.table_settings, idle_reset_minutes=self.kiosk.idle_minutes,
                                                      how_to_play=self.kiosk.how_to_play))
+
+    def next_group(self, table: TableRecord, opening: TableRecord) -> TableRecord:
+        """The café's table as it opens (its default language, game, edition and house rules),
+        whatever the last group chose; what the staff set up stays: the PIN, the arcade buttons'
+        map, the table settings and the number of seats (while the game is the same)."""
+        seats = table.seat_count if table.game == opening.game else opening.seat_count
+        return replace(opening, admin_pin=table.admin_pin, arcade_map=table.arcade_map, seat_count=seats,
+                       table_settings=table.table_settings)
 
     def hand_over_due(self, table: TableRecord, now: int, last_input_ms: int, finished_ms: int | None) -> bool:
         """After ``results_s`` on the final scores, or ``idle_reset_minutes`` without input (an
@@ -161,9 +177,11 @@ class RetiredLinks:
 
 
 class HandOverClock:
-    """A finished game's final scores stay :meth:`TablePolicy.results_ms`, then, while the game is
-    still ``finished``, ``due`` is called (on the scheduler, to the millisecond; the session's
-    periodic idle check is only the backstop). Only on tables whose policy :meth:`~TablePolicy.hands_over`.
+    """A finished game's final scores stay :meth:`TablePolicy.results_ms` from the moment the TV
+    shows them (:meth:`results_shown`; a TV that never says so: from the game's end plus
+    ``RESULTS_WAIT_MS``), then, while the game is still ``finished``, ``due`` is called (on the
+    scheduler, to the millisecond; the session's periodic idle check is only the backstop). Only
+    on tables whose policy :meth:`~TablePolicy.hands_over`.
 
     The deadline is journaled like the game's timer (its wall-clock deadline under
     :data:`HAND_OVER_KEY`), so a table restarted at the results (a crash, a power cut) hands over
@@ -180,19 +198,43 @@ class HandOverClock:
         self._wall = wall
         self._journal = journal
         self._handle: Handle | None = None
-        self.finished_ms: int | None = None  # when the results began, on the session clock
+        self.finished_ms: int | None = None  # when the game ended, on the session clock
+        self._shown_ms: int | None = None  # when the TV said it shows the final scores
+        self._game_no: int | None = None
+
+    @property
+    def results_since_ms(self) -> int | None:
+        """When the results time began: the TV's word, else the game's end plus ``RESULTS_WAIT_MS``."""
+        if self.finished_ms is None:
+            return None
+        return self._shown_ms if self._shown_ms is not None else self.finished_ms + RESULTS_WAIT_MS
 
     def game_finished(self, game_no: int | None = None) -> None:
-        """Game ``game_no`` just ended: its results begin now (journaled with their deadline)."""
-        self.finished_ms = self._clock()
+        """Game ``game_no`` just ended: its results begin once the TV shows them (journaled with
+        their deadline)."""
+        self.finished_ms, self._shown_ms, self._game_no = self._clock(), None, game_no
         if not self._policy.hands_over():
             return
+        self._start(RESULTS_WAIT_MS + self._policy.results_ms())
+        self._journal_deadline(RESULTS_WAIT_MS + self._policy.results_ms())
+
+    def results_shown(self) -> bool:
+        """The TV now shows the final scores: they stay the full results time from now (once per
+        game). Whether this started the count."""
+        if self._handle is None or self._shown_ms is not None:
+            return False
+        self._shown_ms = self._clock()
         self._start(self._policy.results_ms())
-        if self._journal is not None and game_no is not None:
-            try:
-                self._journal.save_timer(SavedTimer(game_no, HAND_OVER_KEY, self._wall() + self._policy.results_ms()))
-            except JournalError as exc:
-                log.warning("hand-over deadline not journaled (a restart would give the results afresh): %s", exc)
+        self._journal_deadline(self._policy.results_ms())
+        return True
+
+    def _journal_deadline(self, delay_ms: int) -> None:
+        if self._journal is None or self._game_no is None:
+            return
+        try:
+            self._journal.save_timer(SavedTimer(self._game_no, HAND_OVER_KEY, self._wall() + delay_ms))
+        except JournalError as exc:
+            log.warning("hand-over deadline not journaled (a restart would give the results afresh): %s", exc)
 
     def resume(self, saved: SavedTimer | None, table: TableRecord) -> None:
         """A restarted ``table``: if its game's results were showing, the journaled deadline's time
@@ -203,7 +245,8 @@ class HandOverClock:
         left = full
         if saved is not None and (saved.game_no, saved.key) == (table.game_no, HAND_OVER_KEY):
             left = min(full, max(0, saved.deadline_wall_ms - self._wall()))
-        self.finished_ms = self._clock() - (full - left)
+        self.finished_ms = self._shown_ms = self._clock() - (full - left)  # the scores were on screen
+        self._game_no = table.game_no
         if self._policy.hands_over():
             log.info("kiosk: restarted at the results; the table is handed over in %d s", left // 1000)
             self._start(left)

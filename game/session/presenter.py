@@ -17,6 +17,7 @@ from game.seating import MAX_SEATS, look
 from .arcade import ArcadeBoard
 from .claims import Claim
 from .intro import Intro
+from .lobby import free_seats, has_bots
 from .race_floor import RaceFloor
 from .seats import MIN_OFFERED_SEATS, SeatRecord, seat_public_json, shown_name
 from .snapshot import HostError, LobbyInfo, Mode, SeatInfo, SeatStatus, TablePhase, TableSnapshot
@@ -69,8 +70,9 @@ class Shown(Protocol):
 
 
 def can_start(table: TableRecord) -> bool:
-    """In the lobby, every offered seat is a bot's or a person's."""
-    return table.phase is TablePhase.LOBBY and all(r.bot is not None or r.joined for r in table.offered)
+    """In the lobby, every offered seat is a bot's or a person's, or the game has bots (free seats
+    get them at the start): what Enter on the TV and Start on the host page both do."""
+    return table.phase is TablePhase.LOBBY and (free_seats(table) == 0 or has_bots(table.game))
 
 
 def seat_url(base_url: str, record: SeatRecord) -> str:
@@ -137,7 +139,7 @@ class Presenter:
             "settings": dict(t.settings), "table_settings": dict(info.table_settings),
             "settings_schema": [spec.to_json() for spec in s.engine.settings_schema()],
             "seat_count": t.seat_count, "min_seats": info.min_seats, "max_seats": info.max_seats,
-            "can_start": info.can_start, "arcade": self._board.to_json(t.arcade_map),
+            "can_start": info.can_start, "has_bots": has_bots(t.game), "free_seats": free_seats(t), "arcade": self._board.to_json(t.arcade_map),
             "how_to_play": s.intro is not None,
             "seats": [{**seat_public_json(r, s.is_connected(r.seat), secrets_too=host, base_url=s.base_url),
                        "name": shown_name(r, t.language)}

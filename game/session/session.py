@@ -40,7 +40,7 @@ from .race_floor import PressInput, PressSource, PressVerdict, RaceFloor
 from .run import GameRun, game_seed, replay, require_play
 from .scheduler import LoopScheduler, Scheduler, session_ms, wall_ms
 from .seats import SeatRecord, clean_name, fresh_seats
-from .snapshot import HostError, InputEvent, InputKind, InputSource, Mode, TablePhase, TableSnapshot
+from .snapshot import FINAL_SCENE, HostError, InputEvent, InputKind, InputSource, Mode, TablePhase, TableSnapshot
 from .table import TableRecord
 from .timers import RunningTimer, TableTimer, table_request
 
@@ -268,6 +268,9 @@ class Session:
             elif event.kind is InputKind.PRESS:
                 press = PressInput.of(event)
                 self.press(press.seat, press.t_ms, press.source, error_ms=press.error_ms, race=press.race)
+            elif event.kind is InputKind.SHOWN:
+                self.screen_shows(str(event.payload.get("scene", "")))
+                return  # what the TV shows is no one's input: an error shown stays, the idle clock runs on
             elif not device_input(event, self._board, self._races):  # the TV's race signal, USB pads
                 raise IllegalAction(f"{event.kind.value} inputs are not handled by this table")
             self.host_error = None
@@ -278,6 +281,13 @@ class Session:
                 log.error("input %s not applied: %s", event.kind.value, exc)
             self.host_error = HostError(exc.code if isinstance(exc, RulesError) else "server_error", str(exc))
             self._publish()
+
+    def screen_shows(self, scene: str) -> None:
+        """The TV tells what it now shows, its animations done. The final scores of a finished game
+        (``"game_over"``): a kiosk's results time counts from this moment, not from the game's end
+        (the last reveal may still play for half a minute). Anything else changes nothing."""
+        if scene == FINAL_SCENE and self.phase is TablePhase.FINISHED:
+            self._handover.results_shown()
 
     def host_command(self, payload: Any) -> None:
         """A host payload (``{"command": ..., ...}``, see ``lobby.py``); bad ones raise a RulesError."""
@@ -329,20 +339,25 @@ class Session:
         """Kiosk: after ``idle_reset_minutes`` without input, or ``results_s`` after a game ended,
         the table is handed to the next group (:meth:`hand_over`). The scheduler hands over on
         time after the results (``HandOverClock``); this periodic check is the backstop."""
-        due = self.policy.hand_over_due(self.table, self.clock(), self._last_input_ms, self._handover.finished_ms)
+        due = self.policy.hand_over_due(self.table, self.clock(), self._last_input_ms, self._handover.results_since_ms)
         if self.policy.hands_over() and due:
             log.info("kiosk: the table is handed to the next group (idle, or its final scores were shown)")
             self.hand_over()
 
     def hand_over(self) -> None:
         """The next group starts clean: the game (if any) ends, every seat gets a new link and code,
-        names, bots and scores are cleared; the old group's phones are told kindly and closed, and
+        names, bots and scores are cleared, the table is the café's as it opens (language, game,
+        rules: :meth:`TablePolicy.next_group`); the old group's phones are told kindly and closed, and
         their links only ever say "this table has a new game"."""
         self._howto.clear()  # an explanation for the last group is not the next group's game
         self._handover.cancel()
         self._retired.retire(self.table)
         self._retired.save(self._journal)
-        self._end_game(replace(self.table, seats=fresh_seats(avoid=self.table.codes())))
+        _, opening = lobby.new_table(self.config, self._rules.engines, self.policy)
+        opening = replace(opening, seats=fresh_seats(avoid=self.table.codes()))  # no old code comes back
+        table = self.policy.next_group(self.table, opening)  # a café's next group: its default table
+        self.engine = self._rules.engines(table.game) if table.game != self.table.game else self.engine
+        self._end_game(table)
         self._claims.clear()  # the last group's requests: their phones hear of the new group
         for seat in range(MAX_SEATS):
             self._listeners.seat_revoked(seat, NoticeCode.NEW_GROUP)
@@ -366,6 +381,7 @@ class Session:
     def _start(self) -> None:
         lobby.require_lobby(self.table)
         lobby.check_seat_range(self.engine, self.table.seat_count)
+        lobby.ready_to_start(self.table)  # a game without bots and free seats: SeatsFree, said on every screen
         if self.intro is not None or not self._howto.begin(self.table):
             self._start_game()
             return
@@ -374,7 +390,7 @@ class Session:
     def _start_game(self) -> None:
         self._howto.clear()
         engine = self.engine
-        table = lobby.filled(self.table, self.table.table_settings.default_bot)
+        table = lobby.ready_to_start(self.table)  # free seats: the default bot, where the game has bots
         settings = engine.settings_from_wire(table.settings, table.preset)
         seed = game_seed(self.config.seed, self.table.game_no)
         n = table.seat_count
@@ -391,7 +407,7 @@ class Session:
     def _kick(self, record: SeatRecord) -> None:
         seat, run, bot = record.seat, self.run if self.phase is TablePhase.PLAYING else None, None
         table = self.table.with_seat(lobby.kicked(self.table, record, run.n_seats if run is not None else 0))
-        if run is not None and seat < run.n_seats:  # the game goes on with a bot
+        if run is not None and seat < run.n_seats and lobby.has_bots(self.table.game):  # the game goes on with a bot
             bot = self._bots.make(self.table.game, seat, self.table.table_settings.default_bot, run.seed)
         self._save(table)
         self._connected.discard(seat)

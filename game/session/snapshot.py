@@ -275,6 +275,9 @@ class InputSource(enum.Enum):
     PAD = "pad"  # a USB arcade encoder or game pad read by the TV's loop (game/render/pads.py)
 
 
+FINAL_SCENE = "game_over"  # the TV's scene of a game's final scores (an InputKind.SHOWN payload names it)
+
+
 class InputKind(enum.Enum):
     GAME_ACTION = "game_action"  # payload: {"action": wire action}
     HOST = "host"  # payload: {"command": str, ...}  (start, settings, add_bot, ...)
@@ -283,6 +286,7 @@ class InputKind(enum.Enum):
     SIGNAL = "signal"  # the TV flipped a race's first frame: payload {"race": race key}, t_ms = the flip
     PAD_PLUGGED = "pad_plugged"  # a USB pad came or went: payload {"pad": id, "name": str, "on": bool}
     PAD_DOWN = "pad_down"  # a USB pad's button: payload {"pad": id, "button": int, "error_ms": float}, t_ms
+    SHOWN = "shown"  # the TV now shows a scene, its beats done: payload {"scene": its name} ("game_over")
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,6 +26,8 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-c
 PHONE_VIEWPORT = {"width": 360, "height": 640}
 ADMIN_PIN = "2468"
 SCREENSHOT_DIR = Path(os.environ.get("PHONE_SCREENSHOTS", Path(__file__).resolve().parents[2] / "out" / "phone"))
+# A browser language the table does not have: the phone starts in the table's language.
+NEUTRAL_LOCALE = "de-DE"
 BOT_DELAY_SCALE = 0.03  # bots think for a few ms instead of seconds: the game runs at test speed
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -105,9 +107,11 @@ class Phones:
     contexts: list[Any] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
 
-    def open(self, url: str, *, locale: str = "en-US", scale: float = 1, frames: list[dict[str, Any]] | None = None,
+    def open(self, url: str, *, locale: str = NEUTRAL_LOCALE, scale: float = 1, frames: list[dict[str, Any]] | None = None,
              init_script: str | None = None, ws_route: Callable[[Any], None] | None = None) -> Any:
-        """A new phone showing ``url``; with ``frames``, every JSON message the page receives on its
+        """A new phone showing ``url`` (by default a browser in a language the table has not, so the
+        phone shows the table's language of the moment it first came; ``locale="th-TH"``: a Thai
+        browser, which starts in Thai); with ``frames``, every JSON message the page receives on its
         WebSocket is appended there (to check what reached the phone, not only what it shows);
         ``init_script`` runs before the app (to take a browser feature away); ``ws_route`` sits
         between the phone and the table's socket (to play a bad network)."""

@@ -187,7 +187,7 @@ def test_the_host_console_referees_a_companion_round(table: Table, phones: Phone
     host.click("[data-testid=host-start]")
     host.click("[data-testid=host-end_turn]")  # for Sara, who forgot to tap Done
     wait_until(host, lambda: public(table)["turn"] == 1, "Ali's turn")
-    host.locator("summary", has_text="I have no cards left").click()
+    host.locator("summary", has_text="A player has no cards left").click()
     host.click("[data-testid=host-round_over-2]")
     host.wait_for_selector("[data-testid=points-seat-0-input]")
     host.fill("[data-testid=points-seat-0-input]", "lots")

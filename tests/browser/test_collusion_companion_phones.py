@@ -80,8 +80,9 @@ def test_three_phones_play_a_companion_round_with_real_gold(table: Table, phones
     pages[2].click("[data-testid=reached-no]")
 
     # The count: a total that does not fit the bars is refused on the phone, in words.
-    for page in pages:
+    for page in (pages[0], pages[2]):
         page.wait_for_selector("[data-testid=total-input]")
+    pages[1].wait_for_selector("[data-testid=total-none]")  # Ali has no bars: one tap, nothing to type
     pages[0].screenshot(path=str(shots / "collusion_companion_count_en.png"), full_page=True)
     enter_total(pages[0], "25")
     assert "between 6 and 10" in pages[0].inner_text("[data-testid=total-error]")
@@ -90,7 +91,7 @@ def test_three_phones_play_a_companion_round_with_real_gold(table: Table, phones
     enter_total(pages[0], "9")
     pages[0].wait_for_selector("[data-testid=my-entry]")
     assert "9" not in str(seat_view(table, 2)["companion"]["count"])  # secret until everyone entered
-    enter_total(pages[1], "0")
+    pages[1].click("[data-testid=total-none]")
     enter_total(pages[2], "7")
 
     # Revealed together; Nok fixes a miscount, the host corrects it once more; every phone shows both.

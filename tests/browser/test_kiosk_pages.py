@@ -111,6 +111,21 @@ def test_an_old_groups_phone_is_told_kindly(kiosk_table: Table, phones: Phones, 
 
 
 
+@pytest.mark.parametrize("locale, title", [("fa-IR", "این میز بازی تازه‌ای دارد"), ("th-TH", "โต๊ะนี้เริ่มเกมใหม่แล้ว")])
+def test_an_old_link_speaks_the_browsers_language_and_nothing_else(kiosk_table: Table, phones: Phones, shots: Path,
+                                                                    locale: str, title: str) -> None:
+    """The old-link page follows the phone's browser language, and no "Something went wrong" toast
+    stands under its message."""
+    url = kiosk_table.seat_url(0)
+    join(phones.open(url), "Sara")
+    kiosk_table.call(lambda s: s.hand_over())
+    again = phones.open(url, locale=locale)
+    again.wait_for_selector(f"text={title}")
+    again.wait_for_timeout(300)
+    assert again.locator(".toast").count() == 0
+    again.screenshot(path=str(shots / f"new_group_{locale[:2]}.png"))
+
+
 def test_a_phone_skips_the_how_to_play(kiosk_table: Table, phones: Phones, shots: Path) -> None:
     kiosk_table.host("set_setting", name="how_to_play", value=True)
     page = phones.open(kiosk_table.seat_url(0))

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import Phones, Table
+from .conftest import ADMIN_PIN, Phones, Table
 from .phone import join
 
 pytestmark = pytest.mark.browser
@@ -64,9 +64,49 @@ def test_each_phone_picks_its_own_language(table: Table, phones: Phones) -> None
     nok.wait_for_selector("[data-testid=waiting]")
     assert nok.evaluate("document.documentElement.lang") == "th"
 
-    # A phone following the table changes with it; a phone with its own choice does not.
+    # The TV's language changes the TV and the default for new phones only: Sara (the table's
+    # language when she came) and Nok (her own choice) both keep theirs.
     table.host("set_language", language="fa")
-    sara.wait_for_function("document.documentElement.lang === 'fa'")
+    newcomer = phones.open(table.seat_url(2))
+    join(newcomer, "Dara")
+    assert newcomer.evaluate("document.documentElement.lang") == "fa"
+    assert sara.evaluate("document.documentElement.lang") == "en"
     assert nok.evaluate("document.documentElement.lang") == "th"
-    pick_language(nok, None)  # back to "same as the table"
+    sara.reload()
+    sara.wait_for_selector("[data-testid=waiting]")
+    assert sara.evaluate("document.documentElement.lang") == "en"
+    pick_language(nok, None)  # "same as the table": follows the TV from now on
     nok.wait_for_function("document.documentElement.lang === 'fa'")
+    table.host("set_language", language="th")
+    nok.wait_for_function("document.documentElement.lang === 'th'")
+    assert sara.evaluate("document.documentElement.lang") == "en"
+
+
+@pytest.mark.parametrize("locale, lang", [("th-TH", "th"), ("fa-IR", "fa")])
+def test_a_phone_starts_in_its_browsers_language(locale: str, lang: str, table: Table, phones: Phones) -> None:
+    """A Thai phone joining a Persian table is in Thai; the TV switching language moves no phone,
+    nor the host page; /join, /host before its PIN follow the browser too."""
+    other = "fa" if lang == "th" else "th"
+    table.host("set_language", language=other)
+    phone = phones.open(table.seat_url(0), locale=locale)
+    join(phone, "Nok")
+    assert phone.evaluate("document.documentElement.lang") == lang
+    for _ in range(50):
+        if table.snapshot().seats[0].language == lang:
+            break
+        phone.wait_for_timeout(50)
+    assert table.snapshot().seats[0].language == lang  # the table keeps the seat's language
+    code_form = phones.open(f"{table.url}/join", locale=locale)
+    code_form.wait_for_selector("[data-testid=code-input]")
+    assert code_form.evaluate("document.documentElement.lang") == lang
+    pin_form = phones.open(f"{table.url}/host", locale=locale)
+    pin_form.wait_for_selector("[data-testid=pin-input]")
+    assert pin_form.evaluate("document.documentElement.lang") == lang
+    pin_form.fill("[data-testid=pin-input]", ADMIN_PIN)
+    pin_form.click("[data-testid=pin-go]")
+    pin_form.wait_for_selector("[data-testid=host-start]")
+    table.host("set_language", language="en")
+    pin_form.wait_for_function("document.querySelector('[data-testid=host-start]') !== null")
+    phone.wait_for_timeout(300)
+    assert phone.evaluate("document.documentElement.lang") == lang
+    assert pin_form.evaluate("document.documentElement.lang") == lang

@@ -94,6 +94,7 @@ async def test_a_restart_at_the_results_hands_over_with_what_was_left_of_results
         for seat in range(3):
             session.submit_action(seat, {"type": "pick", "value": 1}, None, InputSource.BOT)
     assert session.phase is TablePhase.FINISHED
+    session.screen_shows("game_over")  # the TV shows the final scores: their 45 s start now
     vt.advance(30_000)
     wall.now += 30_000
     session.close()  # the process dies 30 s into the 45 s of results; it is back 5 s later

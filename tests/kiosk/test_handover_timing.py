@@ -39,13 +39,35 @@ async def test_the_table_is_handed_over_results_s_after_a_game_ends(tmp_path: Pa
     token = session.table.seats[0].token
     session.join_seat(token, "Sara")
     finish(session)
+    clock.now += 25_000  # the TV still plays the last reveal: the results time has not started
+    session.check_idle()
+    session.screen_shows("game_over")  # the final scores are on screen from now
     clock.now += 44_000
     session.check_idle()
     assert session.phase is TablePhase.FINISHED  # the scores are still on screen
+    session.screen_shows("game_over")  # said again (a redraw): the count does not restart
     clock.now += 1_000
     session.check_idle()
     assert session.phase is TablePhase.LOBBY and NoticeCode.NEW_GROUP in rec.notices
     assert session.seat_by_token(token) is None and 0 in rec.revoked
+    session.close()
+
+
+async def test_without_a_screen_the_results_wait_for_the_longest_last_reveal(tmp_path: Path) -> None:
+    """A headless kiosk never says the final scores are shown: they are given the longest last
+    reveal (RESULTS_WAIT_MS) and then the full results time."""
+    from game.session.policy import RESULTS_WAIT_MS
+
+    clock = FakeClock()
+    session = kiosk(tmp_path, clock)
+    session.join_seat(session.table.seats[0].token, "Sara")
+    finish(session)
+    clock.now += RESULTS_WAIT_MS + 44_000
+    session.check_idle()
+    assert session.phase is TablePhase.FINISHED
+    clock.now += 1_000
+    session.check_idle()
+    assert session.phase is TablePhase.LOBBY
     session.close()
 
 
@@ -82,6 +104,8 @@ async def test_the_hand_over_is_scheduled_for_exactly_results_s(tmp_path: Path) 
     session.attach(rec)
     session.join_seat(session.table.seats[0].token, "Sara")
     finish(session)
+    vt.advance(20_000)  # the last reveal plays on the TV
+    session.screen_shows("game_over")  # the final scores are on screen: the results time starts
     vt.advance(44_999)  # nobody calls check_idle: the scheduler alone hands over
     assert session.phase is TablePhase.FINISHED and NoticeCode.NEW_GROUP not in rec.notices
     vt.advance(1)

@@ -39,8 +39,30 @@ def test_lobby_keys_send_host_commands(shared_ctx):
     assert payloads(screen.handle(key(pygame.K_EQUALS), SIZE)) == [{"command": "set_seats", "count": 9}]
     assert payloads(screen.handle(key(pygame.K_MINUS), SIZE)) == [{"command": "set_seats", "count": 7}]
     assert payloads(screen.handle(key(pygame.K_b), SIZE)) == [{"command": "fill_bots", "kind": "heuristic"}]
-    assert payloads(screen.handle(key(pygame.K_RETURN), SIZE)) == []  # three seats are free: not yet
+    # free seats in a game with bots: Enter starts, as Start on the host page does (bots fill them)
+    assert payloads(screen.handle(key(pygame.K_RETURN), SIZE)) == [{"command": "start"}]
     full = lobby_screen(shared_ctx, n=8, language="en", joined=3, bots=5)
+    assert payloads(full.handle(key(pygame.K_RETURN), SIZE)) == [{"command": "start"}]
+
+
+def test_a_game_without_bots_never_offers_them_and_says_what_is_missing(shared_ctx):
+    """Companion Cheating Moth (real cards: no bots): B, a click on a free seat and Enter do nothing
+    while seats are free, and the lobby says exactly why ("3 seats are free: every seat needs a
+    person — press − to remove them"); with every seat a person's, Enter starts."""
+    from game.render.lobby import start_hint
+
+    screen = lobby_screen(shared_ctx, n=6, language="en", joined=3, bots=0, game="cheating_moth_companion")
+    cards = layout(screen.frame(SIZE)).cards
+    assert payloads(screen.handle(key(pygame.K_b), SIZE)) == []
+    assert payloads(screen.handle(click(cards[4].rect.center), SIZE)) == []
+    assert payloads(screen.handle(key(pygame.K_RETURN), SIZE)) == []
+    assert start_hint(screen.snapshot) == ("lobby.start_people", 3)
+    assert screen.frame(SIZE).s("lobby.start_people", n=3) == \
+        "3 seats are free: every seat needs a person — press − to remove them"
+    bots = lobby_screen(shared_ctx, n=6, language="en", joined=3, bots=0)
+    assert start_hint(bots.snapshot) == ("lobby.start_bots", 3)
+    full = lobby_screen(shared_ctx, n=3, language="en", joined=3, bots=0, game="cheating_moth_companion")
+    assert start_hint(full.snapshot) is None
     assert payloads(full.handle(key(pygame.K_RETURN), SIZE)) == [{"command": "start"}]
 
 
@@ -129,3 +151,22 @@ def test_input_events_carry_the_session_clock(shared_ctx):
     assert event.source is InputSource.KEYBOARD and event.kind is InputKind.HOST and event.seat is None
     assert event.payload == {"command": "start"}
     assert event.t_ms == screen.snapshot.clock_ms + 500
+
+
+def test_M3_a_seat_setting_names_the_seat_and_goes_round_the_table(shared_ctx):
+    """M3: the first guard is shown as people call the seat (its player's name, else "Seat 3",
+    numbers from 1), never as the index ("First guard: ۰"); the arrows go round the table's seats."""
+    from game.render.settings import shown_value, spec_of
+    from game.rules.schema import SettingUnit
+
+    for game in ("cheating_moth", "cheating_moth_companion"):
+        spec = spec_of(game, "first_guard")
+        assert spec is not None and spec.unit is SettingUnit.SEAT
+    assert spec.stepped(5, 1, seat_count=6) == 0
+    assert spec.stepped(0, -1, seat_count=6) == 5
+    for lang, free in (("fa", "صندلی ۶"), ("th", "ที่นั่ง 6"), ("en", "Seat 6")):
+        screen = lobby_screen(shared_ctx, n=6, language=lang, joined=3, bots=0, game="cheating_moth")
+        frame = screen.frame(SIZE)
+        named = screen.snapshot.seats[0].name
+        assert named and shown_value(frame, spec, 0) == named
+        assert shown_value(frame, spec, 5) == free

@@ -146,3 +146,19 @@ def test_a_thai_sentence_with_a_persian_name_draws_no_missing_glyph_box(text, se
         notdef = font.metrics("\U0010fffd")
         for ch in chunk.replace(" ", ""):
             assert font.metrics(ch) != notdef, (chunk, ch)
+
+
+def test_a_name_inside_a_persian_sentence_is_isolated() -> None:
+    """A player named "+1+1" (or "Sara") inside a Persian sentence keeps its own order: the name
+    is bidi-isolated where the sentence is made (i18n.text) and laid out as one unit here."""
+    from game import i18n
+
+    sentence = i18n.text("fa", "screen", "seat.name", n=3) + " " + i18n.isolate("fa", "+1+1") + " برد"
+    shown = "".join(r.text for r in visual_order(split_runs(sentence, True), True))
+    assert "+1+1" in shown and "1+1+" not in shown
+    assert i18n.isolate("fa", "علی") == "علی"  # a Persian name needs nothing
+    assert i18n.isolate("en", "+1+1") == "+1+1"  # only inside right-to-left sentences
+    # an isolate holding a Persian name inside a Latin one, and one left open by a wrapped line
+    runs = split_runs("Sara \u2068علی ۲\u2069 wins", False)
+    assert [r.text.strip() for r in visual_order(runs, False) if r.text.strip()] == ["Sara", "۲", "علی", "wins"]
+    assert "".join(r.text for r in split_runs("\u2068Sara Ahmadi", True)) == "Sara Ahmadi"

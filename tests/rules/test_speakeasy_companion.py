@@ -80,8 +80,9 @@ def test_S1_companion_with_real_identity_cards_the_program_knows_none() -> None:
 def test_S2_companion_clue_from_the_deck_or_the_top_card() -> None:
     state = new()
     assert ENGINE.view(state, None)["clue"]["text"] == state.settings.texts[state.clue_order[0]]
+    assert ENGINE.view(state, None)["clue"]["id"] == state.clue_order[0]  # the phone's own-language deck line
     cards = new(clue_source="cards")
-    assert ENGINE.view(cards, None)["clue"] == {"number": 1, "total": 8, "text": None}
+    assert ENGINE.view(cards, None)["clue"] == {"number": 1, "total": 8, "text": None, "id": None}
     assert [(n.rule, n.key) for n in cards.notes] == [("S5", "clue_cards")]
     assert [(n.rule, n.key) for n in state.notes] == [("S5", "clue_screen")]
 

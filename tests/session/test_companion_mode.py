@@ -11,6 +11,7 @@ from game.config import TableConfig
 from game.rules.base import BadSettings, IllegalAction
 from game.rules.scorepad import BadEntry
 from game.session.journal import Journal
+from game.session.lobby import NoBots, SeatsFree
 from game.session.race_floor import PressSource
 from game.session.scheduler import VirtualTime
 from game.session.session import Session
@@ -53,9 +54,14 @@ async def test_mode_companion_picks_the_family_variant_and_the_lobby_offers_comp
 async def test_companion_cards_are_physical_so_no_bots(companion: TableConfig) -> None:
     session, journal = boot(companion)
     try:
-        with pytest.raises(BadSettings):
+        with pytest.raises(SeatsFree) as free:
             session.host_command({"command": "start"})  # free seats would need bots: none for real cards
+        assert free.value.free == session.table.seat_count and free.value.code == "seats_free"
         assert session.phase is TablePhase.LOBBY
+        for command in ({"command": "fill_bots", "kind": "heuristic"}, {"command": "set_bot", "seat": 0, "kind": "random"}):
+            with pytest.raises(NoBots):  # never offered, and refused with its own sentence
+                session.host_command(command)
+        assert session.snapshot.lobby.can_start is False
     finally:
         journal.close()
 
@@ -187,4 +193,24 @@ async def test_companion_restart_mid_race_keeps_the_call_and_every_accepted_entr
         assert decided(again, race["id"])["loser"] == 2
     finally:
         again.close()
+        journal.close()
+
+
+async def test_freeing_a_seat_mid_game_without_bots_keeps_it_for_a_person(companion: TableConfig) -> None:
+    """Companion Cheating Moth has no bots: the host frees a player's seat mid-game (a phone gone for
+    good). No "that setting isn't allowed": the seat gets a new link and code, keeps its points and
+    stays in the game, and the person who scans the new code plays it on."""
+    session, journal = boot(companion)
+    try:
+        play_to_scoring(session)
+        session.host_command({"command": "table_action", "action": {"type": "enter_points", "seat": 2, "points": 9}})
+        old = session.table.seats[2]
+        session.host_command({"command": "kick", "seat": 2})
+        freed = session.table.seats[2]
+        assert freed.bot is None and not freed.joined and freed.token != old.token and freed.code != old.code
+        assert session.phase is TablePhase.PLAYING and session.snapshot.seats[2].bot is None
+        assert session.state_message(None)["view"]["pad"]["rows"][2] == [9]  # its points stay
+        back = session.join_seat(freed.token, name="Nok")  # a person scans the seat's new code
+        assert back.joined and back.name == "Nok" and session.phase is TablePhase.PLAYING
+    finally:
         journal.close()

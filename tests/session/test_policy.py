@@ -80,11 +80,13 @@ def test_the_hand_over_clock_waits_for_the_results_and_checks_the_game_is_still_
     vt, handed, over = VirtualTime(0), [], [True]
     clock = HandOverClock(KioskPolicy(CAFE), vt, lambda: handed.append(vt.now_ms()), lambda: over[0])
     clock.game_finished()
+    assert clock.results_shown() and not clock.results_shown()  # the TV's word counts once
     vt.advance(44_999)
     assert handed == []
     vt.advance(1)
     assert handed == [45_000]
     clock.game_finished()
+    clock.results_shown()
     over[0] = False  # the host started the next game meanwhile
     vt.advance(60_000)
     assert handed == [45_000]
@@ -127,3 +129,30 @@ def test_retired_links_remember_the_newest_seat_links_and_device_keys() -> None:
         retired.retire(table())
     assert old.seats[0].token not in retired and len(retired.digests()) == RETIRED_TOKENS
     assert RetiredLinks(retired.digests()).digests() == retired.digests()
+
+
+async def test_the_next_kiosk_group_finds_the_cafes_table_not_the_last_groups() -> None:
+    """A group switched the Thai café's table to English and Speakeasy and changed the rules: the
+    next group finds the café's default language, game, edition and house rules again (the staff's
+    PIN and the arcade buttons' map stay); a host's own table keeps what its host chose."""
+    from game.session.session import Session
+
+    config = TableConfig(mode=Mode.KIOSK, language="th", admin_pin="2468", seed=3, kiosk=replace(CAFE, admin_pin="2468"))
+    session = Session.boot(config, None, None)
+    opening = (session.table.language, session.table.game, session.table.preset, dict(session.table.settings))
+    assert opening[:3] == ("th", "collusion", "rod_ruang") and opening[3]["target_score"] == 30
+    session.host_command({"command": "set_language", "language": "en"})
+    session.host_command({"command": "set_setting", "name": "target_score", "value": 12})
+    session.host_command({"command": "set_game", "game": "speakeasy"})
+    session.host_command({"command": "set_seats", "count": 7})
+    session.table = replace(session.table, arcade_map=((0, 3), (1, 2)))
+    session.hand_over()
+    t = session.table
+    assert (t.language, t.game, t.preset, dict(t.settings)) == opening
+    assert session.engine.name == "collusion" and t.seat_count == 6  # the café's game: its opening seats
+    assert t.admin_pin == "2468" and t.arcade_map == ((0, 3), (1, 2))
+    session.close()
+
+    last, fresh = table(language="fa", settings={"target_score": 12}), table()
+    kept = TablePolicy().next_group(last, fresh)
+    assert kept.language == "fa" and kept.settings == {"target_score": 12} and kept.seats == fresh.seats

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import pygame
 
 from game import i18n
+from game.session.snapshot import FINAL_SCENE, Mode
 
 from . import shapes, theme
 from .motion import glow
@@ -53,17 +54,37 @@ class FinalBoard:
 
 
 class FinalScene(Scene):
-    """A game's last screen. Subclasses give :meth:`board`; drawing and keys are shared."""
+    """A game's last screen. Subclasses give :meth:`board`; drawing and keys are shared.
 
-    name = "game_over"
+    Its keys wait until the last reveal has played (an Enter during it does not skip the winner),
+    and the table is told the moment it is on screen (a kiosk's results time starts then). On a
+    kiosk, leaving it is deliberate: the first press asks, a second within ``CONFIRM_S`` leaves."""
+
+    name = FINAL_SCENE
+    keys_under_beats = False
+    announces = True
+    CONFIRM_S = 6.0
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.asked_at: float | None = None  # scene time of a kiosk's first press
 
     def board(self, frame: Frame) -> FinalBoard | None:
         raise NotImplementedError
 
+    def asking(self) -> bool:
+        return self.asked_at is not None and self.t - self.asked_at <= self.CONFIRM_S
+
     def handle(self, event: pygame.event.Event, frame: Frame) -> list[Intent]:
         confirm = (event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_n)
                    or event.type == pygame.MOUSEBUTTONDOWN and event.button == 1)
-        return [host("next")] if confirm else []
+        if not confirm:
+            return []
+        if frame.snapshot.mode is Mode.KIOSK and not self.asking():
+            self.asked_at = self.t  # a guest's first press: the screen asks before leaving the results
+            return []
+        self.asked_at = None
+        return [host("next")]
 
     def draw(self, surface: pygame.Surface, frame: Frame, ctx: RenderContext) -> None:
         u = frame.scale.u
@@ -88,8 +109,10 @@ class FinalScene(Scene):
         top = max(round(h * 0.48), note.y + round(h * 0.01))
         draw_rows(surface, frame, ctx, board.rows, pygame.Rect(round(w * 0.1), top, round(w * 0.8), round(h * 0.91) - top))
         hint = pygame.Rect(0, round(h * 0.925), w, round(h * 0.06))
-        ctx.text.draw(surface, board.hint, frame.lang, hint,
-                      TextStyle(round(20 * u), theme.ACCENT, align=Align.CENTER, max_lines=1))
+        asking = self.asking()
+        ctx.text.draw(surface, frame.s("final.again") if asking else board.hint, frame.lang, hint,
+                      TextStyle(round(24 * u) if asking else round(20 * u), theme.GOLD if asking else theme.ACCENT,
+                                bold=asking, align=Align.CENTER, max_lines=1))
 
     def _draw_crowned(self, surface: pygame.Surface, winners: tuple[SeatModel, ...], area: pygame.Rect) -> None:
         shown = winners[:MAX_CROWNED]

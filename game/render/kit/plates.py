@@ -12,6 +12,7 @@ from .scene import Frame, RenderContext
 from .seats import SeatModel
 from .table import LayerCache, Point, background, draw_away_mark, table_layout
 from .text import TextStyle, VAlign
+from .widgets import readable_px
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,8 +68,8 @@ def draw_plate(surface: pygame.Surface, rect: pygame.Rect, seat: SeatModel, look
     name_box = pygame.Rect(text_x, rect.y + pad // 2, text_w, round(rect.height * 0.5))
     name = seat.name or frame.s("seat.name", n=seat.seat + 1)
     ctx.text.draw(surface, name, frame.lang, name_box,
-                  TextStyle(round(NAME_PX * u), theme.TEXT_DIM if look.dim else theme.TEXT, bold=True, max_lines=1, min_px=7,
-                            valign=VAlign.BOTTOM))
+                  TextStyle(round(NAME_PX * u), theme.TEXT_DIM if look.dim else theme.TEXT, bold=True, max_lines=1,
+                            min_px=readable_px(u), valign=VAlign.BOTTOM))  # a long name: elided at a readable size
     line = pygame.Rect(text_x, name_box.bottom, text_w, rect.bottom - name_box.bottom - pad // 2)
     if look.bar_icon:
         bar = pygame.Rect(0, 0, round(line.height * 0.75), round(line.height * 0.42))

@@ -73,6 +73,14 @@ class Frame:
         domain = next((d for d in ("screen", *desc.strings) if i18n.has(self.lang, d, desc.title_key)), "screen")
         return i18n.text(self.lang, domain, desc.title_key)
 
+    def button(self, key: str) -> str:
+        """A phone button's own label (its ``key`` in the phone's strings: the shared ones, else the
+        game's own), in the table's language: a TV hint names a phone button only through this, so
+        the TV says exactly what the button says."""
+        desc = catalog.get(self.snapshot.game)
+        domain = next((d for d in ("web", *desc.phone_strings) if i18n.has(self.lang, d, key)), "web")
+        return i18n.text(self.lang, domain, key)
+
     def timer_left_ms(self) -> int | None:
         """Milliseconds left on the running timer. The picture is taken to change when the timer's
         shown whole second does (``math.ceil(left / 1000)``): a scene that animates with the
@@ -149,6 +157,8 @@ class Scene:
     # for no beat (a secret vote's ``vote_cast``) does not change it; True: ``update`` may change
     # what is drawn on an event
     reacts_to_events = True
+    keys_under_beats = True  # a beat over this base scene passes it the keys (False: they wait for it)
+    announces = False  # the table is told when this scene is on screen, its beats done (InputKind.SHOWN)
 
     def __init__(self) -> None:
         self._scene_t = 0.0  # seconds this scene has been updated for
@@ -281,7 +291,7 @@ class Director:
         if not self.stack:
             return []
         intents = self.stack[-1].handle(event, frame)
-        if not intents and len(self.stack) > 1 and self.stack[-1].duration_s is not None:
+        if not intents and len(self.stack) > 1 and self.stack[-1].duration_s is not None and self.stack[0].keys_under_beats:
             intents = self.stack[0].handle(event, frame)  # beats let the base handle the keys
         out: list[Intent] = []
         for intent in intents:
@@ -321,6 +331,10 @@ class Director:
     @property
     def pending(self) -> int:
         return len(self._queue)
+
+    def showing(self) -> Scene | None:
+        """The base scene when it alone is on screen (no beat or overlay over it, none queued)."""
+        return self.stack[0] if len(self.stack) == 1 and not self._queue else None
 
 
 

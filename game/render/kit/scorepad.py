@@ -20,6 +20,16 @@ MAX_COLUMNS = 8  # the latest rounds when a game has more
 MAX_TRACE = 3
 
 
+def trace_shown(frame: Frame, trace: Sequence[str], limit: int = MAX_TRACE) -> list[str]:
+    """The correction lines the screen has room for: all of them when they fit in ``limit`` lines,
+    else a line saying how many earlier ones are on the phones, then the latest (newest last)."""
+    lines = list(trace)
+    if len(lines) <= limit:
+        return lines
+    kept = max(0, limit - 1)
+    return [frame.s("pad.trace_more", n=len(lines) - kept), *(lines[-kept:] if kept else [])]
+
+
 def _xs(area: pygame.Rect, weights: Sequence[float], rtl: bool) -> list[pygame.Rect]:
     total = sum(weights) or 1.0
     out: list[pygame.Rect] = []
@@ -43,7 +53,7 @@ def draw_pad(surface: pygame.Surface, frame: Frame, ctx: RenderContext, area: py
     first = max(1, rounds - MAX_COLUMNS + 1)
     columns = list(range(first, rounds + 1))
     which = list(rows_of) if rows_of is not None else list(range(len(seats)))
-    trace = list(trace)[-MAX_TRACE:]
+    trace = trace_shown(frame, trace)
     lines = len(which) + 1 + len(trace)
     row_h = min(round(58 * u), area.height // max(1, lines))
     weights = [3.2, *([1.0] * len(columns)), *([1.3] if total is not None else [])]

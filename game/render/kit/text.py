@@ -76,6 +76,7 @@ class TextStyle:
 class Run:
     text: str
     kind: RunKind
+    level: int = 0  # embedding level: even left to right, odd right to left (split_runs sets it)
 
     @property
     def rtl(self) -> bool:
@@ -131,17 +132,77 @@ def _is_rtl_kind(kind: RunKind) -> bool:
     return kind is RunKind.ARABIC
 
 
+FSI = "\u2068"  # an isolate's start (i18n.isolate puts a name in one): laid out on its own, never drawn
+PDI = "\u2069"  # an isolate's end
+_STAND_IN = {"\ue000": RunKind.LATIN, "\ue001": RunKind.ARABIC}  # an isolate as its outer text sees it
+
+
 def split_runs(text: str, rtl_paragraph: bool) -> list[Run]:
-    """Split logical text into runs of one kind; neutrals join the run their neighbours agree on."""
-    kinds: list[RunKind | None] = [_char_kind(ch) for ch in text]
-    _join_digit_separators(text, kinds)
-    _resolve_neutrals(text, kinds, rtl_paragraph)
+    """Split logical text into runs of one kind; neutrals join the run their neighbours agree on.
+    Each run carries its embedding level; an isolate (FSI ... PDI) is laid out in its own
+    direction (its first strong letter's, else left to right) as one unit of the sentence."""
+    return _runs_at(text, rtl_paragraph, 1 if rtl_paragraph else 0)
+
+
+def _isolates(text: str) -> list[tuple[str, bool]]:
+    """The text cut into outer pieces and top-level isolates (an unclosed FSI runs to the end; a
+    stray PDI is dropped; a nested isolate stays inside its piece)."""
+    pieces: list[tuple[str, bool]] = []
+    depth, start = 0, 0
+    for i, ch in enumerate(text):
+        if ch == FSI:
+            if depth == 0:
+                pieces.append((text[start:i], False))
+                start = i + 1
+            depth += 1
+        elif ch == PDI and depth > 0:
+            depth -= 1
+            if depth == 0:
+                pieces.append((text[start:i], True))
+                start = i + 1
+        elif ch == PDI:
+            pieces.append((text[start:i], False))
+            start = i + 1
+    pieces.append((text[start:], depth > 0))
+    return [(piece, iso) for piece, iso in pieces if piece]
+
+
+def _first_strong_rtl(text: str) -> bool:
+    for ch in text:
+        kind = _char_kind(ch)
+        if kind is not None and kind is not RunKind.NUMBER:
+            return _is_rtl_kind(kind)
+    return False
+
+
+def _runs_at(text: str, rtl: bool, base: int) -> list[Run]:
+    pieces = _isolates(text)
+    inner: list[list[Run]] = []
+    outer: list[str] = []
+    for piece, iso in pieces:
+        if not iso:
+            outer.append(piece)
+            continue
+        iso_rtl = _first_strong_rtl(piece)
+        level = base if base % 2 == int(iso_rtl) else base + 1
+        inner.append(_runs_at(piece, iso_rtl, level))
+        outer.append("\ue001" if iso_rtl else "\ue000")
+    flat = "".join(outer)
+    kinds: list[RunKind | None] = [_STAND_IN.get(ch) or _char_kind(ch) for ch in flat]
+    _join_digit_separators(flat, kinds)
+    _resolve_neutrals(flat, kinds, rtl)
     runs: list[Run] = []
+    isolates = iter(inner)
     start = 0
-    for i in range(1, len(text) + 1):
-        if i == len(text) or kinds[i] is not kinds[start]:
-            runs.append(Run(text[start:i], kinds[start] or RunKind.LATIN))
+    for i in range(len(flat) + 1):
+        stand_in = i < len(flat) and flat[i] in _STAND_IN
+        if i > start and (i == len(flat) or stand_in or kinds[i] is not kinds[start]):
+            kind = kinds[start] or RunKind.LATIN
+            runs.append(Run(flat[start:i], kind, _level_of(kind, base)))
             start = i
+        if stand_in:
+            runs.extend(next(isolates))
+            start = i + 1
     return runs
 
 
@@ -205,8 +266,7 @@ def _neutral_kind(chunk: str, before: RunKind | None, after: RunKind | None, rtl
 
 def visual_order(runs: list[Run], rtl_paragraph: bool) -> list[Run]:
     """Runs from left to right on screen (levels: paragraph 0/1, embedded opposite runs one higher)."""
-    base = 1 if rtl_paragraph else 0
-    levels = [_level(run, base) for run in runs]
+    levels = [run.level for run in runs]
     order = list(range(len(runs)))
     for level in range(max(levels, default=0), 0, -1):
         i = 0
@@ -222,10 +282,10 @@ def visual_order(runs: list[Run], rtl_paragraph: bool) -> list[Run]:
     return [runs[k] for k in order]
 
 
-def _level(run: Run, base: int) -> int:
-    if run.rtl:
-        return 1
-    return 2 if base == 1 else 0
+def _level_of(kind: RunKind, base: int) -> int:
+    """The level of a run of ``kind`` at embedding level ``base`` (paragraph: 0 left to right, 1
+    right to left): the base when the directions agree, else one above it."""
+    return base if base % 2 == int(_is_rtl_kind(kind)) else base + 1
 
 
 # ---------------------------------------------------------------------------------- line breaking
@@ -425,7 +485,7 @@ class TextRenderer:
                 out.append(" ")
             elif unicodedata.category(ch) == "Cc":
                 continue
-            elif ch in (ZWSP, "\u200c", "\u200d") or unicodedata.combining(ch) or any(self._has_glyph(f, ch) for f in Family):
+            elif ch in (ZWSP, "\u200c", "\u200d", FSI, PDI) or unicodedata.combining(ch) or any(self._has_glyph(f, ch) for f in Family):
                 out.append(ch)
             elif is_pictograph(ch):
                 out.append(dropped_mark())

@@ -21,13 +21,22 @@ class Button:
     primary: bool = False
 
 
+READABLE_PX_720P = 16  # 24 px at 1080p: the least a guest reads from across the room
+
+
+def readable_px(u: float) -> int:
+    """The smallest text a guest must read on the TV (≥ 24 px at 1080p), at the screen's scale ``u``."""
+    return round(READABLE_PX_720P * u)
+
+
 def draw_button(surface: pygame.Surface, button: Button, frame: Frame, ctx: RenderContext) -> None:
     u = frame.scale.u
     colour = theme.GOOD if button.primary and button.active else (theme.PANEL_LIGHT if button.active else theme.PANEL)
     shapes.panel(surface, button.rect, colour, theme.ACCENT if button.active else theme.DEAD, width=max(1, round(2 * u)))
     ink = theme.ink_on(colour) if button.active else theme.TEXT_DIM
     pad = max(2, round(6 * u))
-    key_w = round(button.rect.height * (0.9 if len(button.hint) <= 1 else 1.7)) if button.hint else 0
+    # a key cap no wider than it needs: the label beside it keeps the room to stay readable from 3 m
+    key_w = round(button.rect.height * (0.66 if len(button.hint) <= 1 else 1.3)) if button.hint else 0
     body = button.rect.inflate(-2 * pad, -pad)
     rtl = frame.lang == "fa"
     if button.hint:
@@ -48,7 +57,7 @@ def draw_button(surface: pygame.Surface, button: Button, frame: Frame, ctx: Rend
     if not button.label:
         return
     ctx.text.draw(surface, button.label, frame.lang, body,
-                  TextStyle(round(19 * u), ink, align=Align.CENTER, max_lines=2, valign=VAlign.MIDDLE, min_px=7))
+                  TextStyle(round(19 * u), ink, align=Align.CENTER, max_lines=2, valign=VAlign.MIDDLE, min_px=readable_px(u)))
 
 
 def hit(buttons: list[Button], pos: tuple[int, int]) -> Button | None:

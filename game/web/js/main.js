@@ -12,6 +12,8 @@ import { askingHost, codeForm, consentScreen, nameForm, SEAT_KEY } from "./scree
 import { hostConsole, pinForm, PIN_KEY } from "./screens/host.js";
 
 const LANG_KEY = "tabletop.lang";
+const JOIN_LANG_KEY = "tabletop.lang.join";
+const FOLLOW_TABLE = "table"; // the player's choice "same as the table"
 const OFFLINE_BANNER_DELAY_MS = 1200;
 const DEVICE_KEYS = "tabletop.devices";
 const DEVICE_KEYS_KEPT = 12; // seats this browser held (one per tab at most): older keys are forgotten
@@ -31,7 +33,8 @@ const app = {
   /** @type {any} */ welcome: null,
   /** @type {StateMsg | null} */ state: null,
   /** @type {number | null} local performance.now() deadline of the table timer */ deadline: null,
-  /** @type {string | null} */ chosenLang: storedLang(),
+  /** @type {string | null} the player's choice: a language, or FOLLOW_TABLE */ chosenLang: storedLang(),
+  /** @type {string | null} the table's language when this page first came (its default) */ joinLang: storedJoinLang(),
   pending: false,
   renaming: false,
   /** @type {string | null} */ pin: sessionStorage.getItem(PIN_KEY),
@@ -85,6 +88,11 @@ function keepDeviceKey(link, key) {
 
 function storedLang() {
   const v = localStorage.getItem(LANG_KEY);
+  return v && (isLang(v) || v === FOLLOW_TABLE) ? v : null;
+}
+
+function storedJoinLang() {
+  const v = sessionStorage.getItem(JOIN_LANG_KEY);
   return v && isLang(v) ? v : null;
 }
 
@@ -93,9 +101,35 @@ function lastVersionKey() {
 }
 
 // ------------------------------------------------------------------------------ language
-/** The language this phone shows: its own choice, else the table's. */
+/* Each phone keeps its own language: the player's choice (remembered on the phone), else the
+ * browser's own language when the table has it, else the language the table had when this phone
+ * first came (the TV's L key then changes the TV and the default for new phones only). The choice
+ * "same as the table" (FOLLOW_TABLE) follows the TV's language as it changes. */
+
+/** The first of the browser's languages the table has (navigator.languages: "fa-IR" -> "fa"). */
+function browserLang() {
+  const tags = navigator.languages?.length ? navigator.languages : [navigator.language];
+  for (const tag of tags) {
+    const base = String(tag ?? "").toLowerCase().split("-")[0];
+    if (isLang(base)) return base;
+  }
+  return null;
+}
+
+/** The table's language as this page last heard it (null before any message). */
+function tableLang() {
+  return app.state?.lobby?.language ?? app.welcome?.table_lang ?? app.refusedLang ?? null;
+}
+
+/** The language this phone shows. */
 function wantedLang() {
-  return app.chosenLang ?? app.state?.lobby?.language ?? app.welcome?.table_lang ?? app.welcome?.lang ?? app.refusedLang ?? "en";
+  if (app.chosenLang === FOLLOW_TABLE) return tableLang() ?? browserLang() ?? "en";
+  return app.chosenLang ?? browserLang() ?? app.joinLang ?? tableLang() ?? "en";
+}
+
+/** The language the phone tells the table it shows (null: nothing of its own yet). */
+function ownLang() {
+  return app.chosenLang && app.chosenLang !== FOLLOW_TABLE ? app.chosenLang : browserLang();
 }
 
 async function applyLang() {
@@ -109,13 +143,11 @@ async function applyLang() {
   }
 }
 
-/** @param {string | null} code null: follow the table */
+/** @param {string | null} code a language, or null: follow the table */
 async function chooseLang(code) {
-  app.chosenLang = code;
-  if (code) localStorage.setItem(LANG_KEY, code);
-  else localStorage.removeItem(LANG_KEY);
-  const effective = wantedLang();
-  if (app.mode === Mode.SEAT) app.conn?.send("set_lang", { lang: effective });
+  app.chosenLang = code ?? FOLLOW_TABLE;
+  localStorage.setItem(LANG_KEY, app.chosenLang);
+  if (app.mode === Mode.SEAT) app.conn?.send("set_lang", { lang: wantedLang() });
   await applyLang();
   render();
 }
@@ -127,7 +159,8 @@ function helloFields() {
   if (Number.isInteger(last) && last > 0) fields.last_version = last;
   if (app.mode === Mode.SEAT) {
     fields.token = (app.token && deviceKey(app.token)) ?? app.token;
-    if (app.chosenLang) fields.lang = app.chosenLang;
+    const own = ownLang();
+    if (own) fields.lang = own;
     if (app.claimName) fields.name = app.claimName;
   } else if (app.mode === Mode.WATCH) {
     fields.role = "spectator";
@@ -188,6 +221,15 @@ async function onWelcome(msg) {
     history.replaceState(null, "", `/s/${app.token}`);
     localStorage.setItem(SEAT_KEY, `/s/${app.token}`);
   }
+  let pin = msg.lang !== wantedLang();
+  if (!app.joinLang && isLang(msg.lang)) {
+    app.joinLang = msg.lang; // this phone's default from now on, whatever the TV switches to later
+    sessionStorage.setItem(JOIN_LANG_KEY, msg.lang);
+    pin = !ownLang();
+  }
+  // The table keeps each seat's language (by default the table's when the seat was taken), so the
+  // TV switching language later changes neither this phone nor what the table sends it.
+  if (app.mode === Mode.SEAT && pin) app.conn?.send("set_lang", { lang: wantedLang() });
   if (app.mode === Mode.HOST) {
     app.pinError = null;
     if (app.pin) sessionStorage.setItem(PIN_KEY, app.pin);
@@ -263,7 +305,8 @@ function onError(msg) {
     applyLang().then(render);
   }
   if (msg.code === "claim_refused") app.farewell = "refused";
-  if (msg.code === "taken_over" || msg.code === "claim_refused" || msg.code === "gallery_full" || (msg.code === "unknown_seat" && !app.welcome)) return;
+  // An old link of the last group (new_group) is shown from its close code too, with no toast under it.
+  if (msg.code === "taken_over" || msg.code === "claim_refused" || msg.code === "gallery_full" || msg.code === "new_group" || (msg.code === "unknown_seat" && !app.welcome)) return;
   if (msg.code === "stale_state") {
     toast(t("error.stale_state"), "info");
     return;
@@ -322,19 +365,22 @@ function mySeat() {
   return app.state?.lobby?.seats?.find((/** @type {any} */ s) => s.seat === seat) ?? null;
 }
 
-function topbar() {
+/** The top bar; its name (the seat's, else the page's) is the page's heading when the screen below has none.
+ * @param {boolean} heading */
+function topbar(heading) {
   const me = app.mode === Mode.SEAT ? mySeat() : null;
   const status = app.conn?.status ?? Status.CONNECTING;
+  const tag = heading ? "h1" : "span";
   const left = me
-    ? h("div", { class: "who" }, seatToken(me.symbol, me.colour, 32), h("bdi", { class: "who-name", text: seatName(me) }))
+    ? h("div", { class: "who" }, seatToken(me.symbol, me.colour, 32), h(tag, { class: "who-name", dir: "auto" }, h("bdi", { text: seatName(me) })))
     : h("div", { class: "who" }, h("span", { class: "brand-bar small", "aria-hidden": "true" }),
-      h("span", { class: "who-name", text: app.mode === Mode.WATCH ? t("watch.title") : app.mode === Mode.HOST ? t("host.title") : t("app.title") }));
+      h(tag, { class: "who-name", text: app.mode === Mode.WATCH ? t("watch.title") : app.mode === Mode.HOST ? t("host.title") : t("app.title") }));
   const connected = app.conn !== null;
   return [left,
     connected && h("span", { class: `dot dot-${status}`, title: t(`status.${status}`), "aria-label": t(`status.${status}`), role: "img" }),
     h("button", {
       class: "lang-btn", type: "button", "aria-label": t("lang.title"), "data-testid": "lang-btn",
-      onclick: () => openLanguageSheet(app.chosenLang, chooseLang),
+      onclick: () => openLanguageSheet(app.chosenLang === FOLLOW_TABLE ? null : app.chosenLang ?? lang(), chooseLang),
     }, t(`lang.short.${lang()}`))];
 }
 
@@ -344,8 +390,9 @@ function render() {
   const { key, draw } = screen();
   // A field being typed in is not redrawn by a state from the table (it would lose the text):
   // forms wait for good, other screens (the host's settings) until the field loses focus.
+  const heading = () => topbar(main.querySelector("h1") === null);
   if (key === app.screenKey && (key.startsWith("form:") || typingIn(main))) {
-    replace(bar, ...topbar());
+    replace(bar, ...heading());
     if (!key.startsWith("form:") && !app.deferred) {
       app.deferred = true;
       main.addEventListener("focusout", () => { app.deferred = false; setTimeout(render, 0); }, { once: true });
@@ -353,9 +400,9 @@ function render() {
     return;
   }
   app.screenKey = key;
-  replace(bar, ...topbar());
   const scroll = window.scrollY;
   replace(main, draw());
+  replace(bar, ...heading());
   main.dataset.screen = key.split(":")[0];
   window.scrollTo(0, scroll);
 }
@@ -470,7 +517,7 @@ function submitPin(pin) {
 // ------------------------------------------------------------------------------ start
 async function boot() {
   try {
-    setLang(await loadLang(app.chosenLang ?? "en"));
+    setLang(await loadLang(wantedLang()));
   } catch {
     replace(/** @type {HTMLElement} */ (document.getElementById("main")), fullMessage("Tabletop", "The table could not be reached. Reload to try again."));
     return;

@@ -16,6 +16,7 @@ from game import i18n
 from game.render.kit import shapes, theme
 from game.render.kit.hud import draw_notices
 from game.render.kit.scene import Frame, Intent, RenderContext, Scene, host
+from game.render.kit.scorepad import trace_shown
 from game.render.kit.sound import Effect
 from game.render.kit.text import Align, TextStyle, VAlign
 from game.rules import race as race_rule
@@ -186,7 +187,7 @@ class CompanionScene(Scene):
             draw_result(surface, frame, ctx, m, m.last, rest)
         else:
             hint = pygame.Rect(rest.x, rest.y, rest.width, min(rest.height, round(110 * u)))
-            _text(surface, frame, ctx, s(frame, "turn_hint"), hint, 30, theme.TEXT_DIM, lines=3)
+            _text(surface, frame, ctx, s(frame, "turn_hint", button=frame.button("mothc.end_turn")), hint, 30, theme.TEXT_DIM, lines=3)
 
     @staticmethod
     def _bug(surface: pygame.Surface, frame: Frame, row: pygame.Rect, rtl: bool) -> None:
@@ -274,7 +275,9 @@ class CompanionScene(Scene):
         _text(surface, frame, ctx, s(frame, "scoring.hint"), hint, 30, theme.TEXT, lines=4)
         wait = pygame.Rect(inner.x, hint.bottom + round(20 * u), inner.width, inner.bottom - hint.bottom - round(20 * u))
         key, colour = ("scoring.waiting", theme.ACCENT) if m.waiting_for else ("scoring.ready", theme.GOOD)
-        _text(surface, frame, ctx, s(frame, key, names=names(frame, m.waiting_for)), wait, 36, colour, bold=True, lines=3)
+        button = frame.button("mothc.finish" if m.round >= m.rounds else "mothc.next_round")  # as the phones say it
+        _text(surface, frame, ctx, s(frame, key, names=names(frame, m.waiting_for), button=button), wait, 36, colour,
+              bold=True, lines=3)
 
     def _footer(self, surface: pygame.Surface, frame: Frame, ctx: RenderContext, m: CompanionModel) -> None:
         w, h = frame.size
@@ -338,7 +341,7 @@ def draw_result(surface: pygame.Surface, frame: Frame, ctx: RenderContext, m: Co
     if r.undone:
         notes.append(s(frame, "result.undone", names=names(frame, r.undone)))
     if not mosquito and r.winner is not None and r.undo_open:
-        notes.append(guest_hint(frame, "result.check", name=seat_name(frame, r.winner)))
+        notes.append(guest_hint(frame, "result.check", name=seat_name(frame, r.winner), button=frame.button("mothc.wrong_win")))
     note = pygame.Rect(box.x, head.bottom, box.width, round(44 * u) * max(1, len(notes)))
     if notes:
         _text(surface, frame, ctx, frame.s("sep").join(notes), note, 26, theme.TEXT, lines=len(notes) + 1)
@@ -409,7 +412,7 @@ def draw_pad(surface: pygame.Surface, frame: Frame, ctx: RenderContext, m: Compa
     rtl = i18n.is_rtl(frame.lang)
     head = pygame.Rect(inner.x, inner.y, inner.width, round(46 * u))
     _text(surface, frame, ctx, s(frame, "pad.title"), head, 32, theme.GOLD, bold=True)
-    trace_lines = m.trace[-3:]
+    trace_lines = trace_shown(frame, [trace_line(frame, c) for c in m.trace])
     trace_h = round(34 * u) * len(trace_lines)
     rows_box = pygame.Rect(inner.x, head.bottom + round(6 * u), inner.width,
                            inner.bottom - head.bottom - round(6 * u) - trace_h - round(36 * u))
@@ -432,9 +435,9 @@ def draw_pad(surface: pygame.Surface, frame: Frame, ctx: RenderContext, m: Compa
             pygame.draw.rect(surface, theme.PANEL_LIGHT, row, border_radius=round(8 * u))
         _pad_row(surface, frame, ctx, row, seat, cells, seat_rgb(frame, seat), rtl, len(shown))
     trace = pygame.Rect(inner.x, inner.bottom - trace_h - round(30 * u), inner.width, trace_h)
-    for i, c in enumerate(trace_lines):
+    for i, text in enumerate(trace_lines):
         line = pygame.Rect(trace.x, trace.y + round(34 * u) * i, trace.width, round(34 * u))
-        _text(surface, frame, ctx, trace_line(frame, c), line, 22, theme.ACCENT)
+        _text(surface, frame, ctx, text, line, 22, theme.ACCENT)
     foot = pygame.Rect(inner.x, inner.bottom - round(30 * u), inner.width, round(30 * u))
     _text(surface, frame, ctx, s(frame, "pad.lowest", rule="M19"), foot, 20, theme.TEXT_DIM)
 

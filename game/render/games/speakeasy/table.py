@@ -423,4 +423,5 @@ class TableScene(Scene):
         nxt = view.get("next_host")
         nxt = nxt if isinstance(nxt, int) else None
         timed = bool((view.get("timers") or {}).get("reveal_ms", 0))
-        return say(frame, "reveal.next" if timed else "reveal.continue", name=seat_name(frame, seats, nxt))
+        return say(frame, "reveal.next" if timed else "reveal.continue", name=seat_name(frame, seats, nxt),
+                   button=frame.button("speakeasy.continue"))

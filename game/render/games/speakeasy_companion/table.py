@@ -241,7 +241,9 @@ class CompanionTableScene(Scene):
         else:
             line = s(frame, "say.nobody", name=subject, host=seat_name(frame, seats, last.get("host")))
         trace = trace_lines(frame, seats, view)
-        nxt = s(frame, "say.next", host=seat_name(frame, seats, view.get("next_host")))
+        clue = cast(Mapping[str, Any], view.get("clue") or {})
+        last_clue = int(clue.get("number") or 0) >= int(clue.get("total") or 0) > 0
+        nxt = s(frame, "say.last") if last_clue else s(frame, "say.next", host=seat_name(frame, seats, view.get("next_host")))
         return line + " " + (trace[-1] if trace else nxt)
 
 

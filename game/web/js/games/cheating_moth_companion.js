@@ -8,7 +8,7 @@ import { measure, num, t, tn, typedNumber } from "../i18n.js";
 import { phoneNow } from "../net.js";
 import { seatToken } from "../symbols.js";
 import { card as section, numberInput, seatChip, seatNameNode } from "../ui.js";
-import { boardNotice, hasType, isLegal, lobbySeat, nameList } from "./common.js";
+import { boardNotice, hasType, isLegal, lobbySeat, nameList, padCells } from "./common.js";
 
 /** @typedef {import("./common.js").GameContext} GameContext */
 
@@ -32,6 +32,8 @@ let pointsError = { form: "", round: 0, key: null };
 const pointsTyped = new Map();
 /** Editing our own entry of this round. @type {number | null} */
 let editing = null;
+/** The host's fix form: the pad entry picked ("seat:round"), kept across redraws. @type {string | null} */
+let fixPick = null;
 
 /** @param {any} msg */
 function onMessage(msg) {
@@ -202,7 +204,9 @@ function pointsForm(ctx, form, action, label) {
       input.blur(); // the page redraws a field only once it is left
       if (problem) { ctx.rerender(); return; }
       editing = null;
-      ctx.act(action(Number(typedNumber(input.value))));
+      const sent = action(Number(typedNumber(input.value)));
+      pointsTyped.delete(typedKey); // sent: a second tap has nothing to send again
+      ctx.act(sent);
     },
   },
   h("label", { for: id, class: "label", text: label }), input,
@@ -238,7 +242,7 @@ function padCard(ctx) {
   const pad = v.pad;
   const order = [...Array(v.n).keys()].sort((a, b) => pad.totals[a] - pad.totals[b] || a - b);
   const rows = order.map((s) => h("li", { class: "table-row" }, chip(ctx, s),
-    h("span", { class: "row-state", dir: "ltr", text: pad.rows[s].map((/** @type {number | null} */ p) => (p === null ? "–" : num(p))).join(" | ") }),
+    padCells(pad.rows[s]),
     h("strong", { class: "row-bars", text: num(pad.totals[s]) })));
   const trace = pad.trace.map((/** @type {any} */ c) => h("li", { class: "muted small" }, ...tn(c.kind === "undo" ? "mothc.trace_undo" : "mothc.trace_edit", {
     name: name(ctx, c.seat), round: num(c.round), old: c.old === null ? "–" : num(c.old), new: c.new === null ? "–" : num(c.new),
@@ -297,16 +301,18 @@ function hostPlay(ctx) {
     "data-testid": `host-${action.type}${[action.kind, action.out, action.to].filter((x) => x !== undefined).map((x) => `-${x}`).join("")}`,
     onclick: () => ctx.act(action),
   }, label);
+  // The host acts for a player: the buttons say whose card it is ("Sara put down…"), never "I".
+  const player = { name: nameText(ctx, v.turn) };
   const turn = isLegal(ctx.legal, { type: "call", kind: "mosquito" }) ? h("div", { class: "stack" },
     h("p", { class: "muted small" }, ...tn("mothc.host_for", { name: name(ctx, v.turn) })),
-    button({ type: "call", kind: "mosquito" }, t("mothc.call.mosquito"), "primary"),
-    button({ type: "call", kind: "beetle" }, t("mothc.call.beetle"), "primary"),
+    button({ type: "call", kind: "mosquito" }, t("mothc.host_call.mosquito", player), "primary"),
+    button({ type: "call", kind: "beetle" }, t("mothc.host_call.beetle", player), "primary"),
     button({ type: "end_turn" }, t("mothc.end_turn"))) : null;
-  const outs = ctx.legal.filter((a) => a.type === "round_over").map((a) => button(a, `${t("mothc.out")}: ${nameText(ctx, a.out)}`));
+  const outs = ctx.legal.filter((a) => a.type === "round_over").map((a) => button(a, t("mothc.host_out", { name: nameText(ctx, a.out) })));
   const guards = ctx.legal.filter((a) => a.type === "pass_guard").map((a) => button(a, t("moth.guard_is", { name: nameText(ctx, a.to) })));
   return section(t("mothc.host_title"), turn,
     guards.length ? h("details", null, h("summary", { text: t("mothc.pass_guard_hint") }), h("div", { class: "stack" }, ...guards)) : null,
-    h("details", null, h("summary", { text: t("mothc.out") }), h("div", { class: "stack" }, ...outs)));
+    h("details", null, h("summary", { text: t("mothc.host_out_title") }), h("div", { class: "stack" }, ...outs)));
 }
 
 /** Points for the players still to enter, by the host. @param {GameContext} ctx */
@@ -326,10 +332,16 @@ function hostFix(ctx) {
   const edits = ctx.legal.filter((a) => a.type === "edit_points");
   const undo = isLegal(ctx.legal, { type: "undo_points" });
   if (!edits.length && !undo) return null;
+  const entry = (/** @type {any} */ a) => `${a.seat}:${a.round}`;
   const select = /** @type {HTMLSelectElement} */ (h("select", { "aria-label": t("mothc.host_fix_title"), "data-testid": "host-fix-entry" },
     ...edits.map((a, i) => h("option", { value: String(i), text: `${nameText(ctx, a.seat)} | ${t("mothc.host_round")} ${num(a.round)}` }))));
+  // The entry picked stays picked across the table's redraws and after a correction (a second tap
+  // must never write the typed points onto another player's entry).
+  select.value = String(Math.max(0, edits.findIndex((a) => entry(a) === fixPick)));
+  select.addEventListener("change", () => { fixPick = entry(edits[Number(select.value)] ?? edits[0]); });
   const form = edits.length ? pointsForm(ctx, "fix", (points) => {
     const a = edits[Number(select.value)] ?? edits[0];
+    fixPick = entry(a);
     return { type: "edit_points", seat: a.seat, round: a.round, points };
   }, t("mothc.host_fix_title")) : null;
   return section(t("mothc.host_fix_title"), edits.length ? select : null, form,

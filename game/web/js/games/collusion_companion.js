@@ -9,7 +9,7 @@ import { h } from "../dom.js";
 import { num, t, tn, typedNumber } from "../i18n.js";
 import { card, numberInput } from "../ui.js";
 import { icon } from "../icons.js";
-import { bigButton, hasType, isLegal } from "./common.js";
+import { bigButton, hasType, isLegal, padCells } from "./common.js";
 import {
   chip, finalPanel, goldPanel, happenings, name, nameText, names, phaseTitle, rule, seatBody, statusBar, tableCard,
 } from "./collusion.js";
@@ -126,7 +126,11 @@ function countPanel(ctx) {
   if (ctx.seat === null || !count.seats.includes(ctx.seat)) return card(t("collc.count_title"), countWhy(ctx), tally);
   const me = v.me;
   let body;
-  if (me.entry === null || changing === count.number) {
+  if ((me.entry === null || changing === count.number) && me.total_range[1] === 0) {
+    // No bars: the only total is 0, one tap sends it (nobody types a 0).
+    body = bigButton(t("collc.total_none"), () => { changing = null; ctx.act({ type: "enter_total", points: 0, seat: null }); },
+      { testid: "total-none", disabled: ctx.pending });
+  } else if (me.entry === null || changing === count.number) {
     body = totalForm(ctx, (points) => ctx.act({ type: "enter_total", points, seat: null }), me.total_range,
       t("collc.total_label", { bars: num(me.bars), lo: num(me.total_range[0]), hi: num(me.total_range[1]) }), "total");
   } else {
@@ -144,7 +148,7 @@ function padCard(ctx) {
   if (!pad.rounds) return null;
   const seats = ctx.view.seats.map((/** @type {any} */ s) => s.seat).filter((/** @type {number} */ s) => pad.rows[s].some((/** @type {any} */ p) => p !== null));
   const rows = seats.map((/** @type {number} */ s) => h("li", { class: "table-row", "data-testid": `pad-${s}` }, chip(ctx, s),
-    h("span", { class: "row-state", dir: "ltr", text: pad.rows[s].map((/** @type {number | null} */ p) => (p === null ? "–" : num(p))).join(" | ") })));
+    padCells(pad.rows[s])));
   const trace = pad.trace.map((/** @type {any} */ c) => h("li", { class: "muted small" }, ...tn(
     c.kind === "undo" ? "collc.trace_undo" : c.by === null ? "collc.trace_host" : "collc.trace_self",
     { name: name(ctx, c.seat), count: num(c.round), old: c.old === null ? "–" : num(c.old), new: c.new === null ? "–" : num(c.new) })));

@@ -1,6 +1,6 @@
 // What every game module gets from the app, and small helpers the game screens share.
 import { h } from "../dom.js";
-import { t } from "../i18n.js";
+import { num, t } from "../i18n.js";
 import { seatNameNode } from "../ui.js";
 
 /**
@@ -79,4 +79,15 @@ export function nameList(ctx, seats) {
  * of a game with races (the TV says it too). @param {GameContext} ctx */
 export function boardNotice(ctx) {
   return ctx.arcade?.unplugged ? h("p", { class: "notice", role: "alert", "data-testid": "board-unplugged", text: t("race.board_unplugged") }) : null;
+}
+
+/**
+ * A score-pad row's cells, first round first: each number isolated for direction in a cell of its
+ * own, so a Persian "صفر" (a right-to-left word) sits in its round's place like a digit does and
+ * every row lines up the same way whatever its numbers' form.
+ * @param {(number | null)[]} cells @param {string} [testid]
+ */
+export function padCells(cells, testid) {
+  return h("span", { class: "row-state pad-cells", dir: "ltr", "data-testid": testid },
+    ...cells.map((p) => h("bdi", { class: "pad-cell", text: p === null ? "–" : num(p) })));
 }

@@ -3,6 +3,7 @@
 // The companion variant (speakeasy_companion.js) reuses the pieces exported here.
 import { h } from "../dom.js";
 import { num, t, tn } from "../i18n.js";
+import { clueText } from "./clues.js";
 import { icon } from "../icons.js";
 import { secret } from "../secret.js";
 import { seatToken } from "../symbols.js";
@@ -46,7 +47,7 @@ function clueCard(ctx) {
   if (!v.clue || v.phase === "game_over") return null;
   return h("section", { class: "card clue-card" },
     h("p", { class: "muted small" }, ...tn("speakeasy.host_is", { host: name(ctx, v.host) })),
-    h("p", { class: "clue-text", dir: "auto", text: v.clue.text }));
+    h("p", { class: "clue-text", dir: "auto", "data-testid": "clue", text: clueText({ deck: v.deck }, v.clue, ctx.rerender) }));
 }
 
 /** Your identity: the secret this phone holds, face down until you look. @param {GameContext} ctx */
@@ -103,7 +104,7 @@ function actionPanel(ctx) {
       h("p", { class: "muted center small", text: t("speakeasy.pointed_count", { n: v.pointed.length, total: v.pointers.length }) }));
   }
   if (v.phase === "reveal" && isLegal(ctx.legal, { type: "continue" })) {
-    return h("button", { class: "btn btn-primary btn-big", type: "button", "data-testid": "continue", disabled: ctx.pending, onclick: () => ctx.act({ type: "continue" }), text: t("speakeasy.continue") });
+    return h("button", { class: "btn btn-primary btn-big", type: "button", "data-testid": "continue", disabled: ctx.pending, onclick: () => ctx.act({ type: "continue" }), text: t(v.clues_left > 0 ? "speakeasy.continue" : "speakeasy.continue_last") });
   }
   return null;
 }

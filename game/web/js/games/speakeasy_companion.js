@@ -7,10 +7,11 @@
 // Formats: docs/views/speakeasy_companion.md.
 import { h } from "../dom.js";
 import { num, t, tn, typedNumber } from "../i18n.js";
+import { clueText } from "./clues.js";
 import { icon } from "../icons.js";
 import { card, numberInput } from "../ui.js";
-import { bigButton, hasType, isLegal } from "./common.js";
-import { chip, identityCard, name, names, rule, seatGrid } from "./speakeasy.js";
+import { bigButton, hasType, isLegal, lobbySeat, padCells } from "./common.js";
+import { chip, identityCard, name, names, nameText, rule, seatGrid } from "./speakeasy.js";
 
 /** @typedef {import("./common.js").GameContext} GameContext */
 
@@ -18,6 +19,9 @@ const QUICK_RULES = Object.freeze(["S5", "S6", "S7", "S8", "S9", "S10", "S12", "
 
 /** The pad correction form's problem. @type {string | null} */
 let padError = null;
+/** The host's correction form: the player picked and what is typed, kept across redraws.
+ *  @type {{seat: number | null, clue: string, points: string}} */
+let padPick = { seat: null, clue: "", points: "" };
 
 /** @param {GameContext} ctx */
 function statusBar(ctx) {
@@ -36,7 +40,7 @@ function clueCard(ctx) {
   if (v.phase === "game_over" || v.phase === "final_identities") return null;
   return h("section", { class: "card clue-card" },
     h("p", { class: "muted small" }, ...tn("sec.host_is", { host: name(ctx, v.host) }), " ", rule("S5")),
-    h("p", { class: "clue-text", dir: "auto", "data-testid": "clue", text: v.clue.text ?? t("sec.top_card") }));
+    h("p", { class: "clue-text", dir: "auto", "data-testid": "clue", text: clueText(v.settings ?? {}, v.clue, ctx.rerender) ?? t("sec.top_card") }));
 }
 
 /** Own identity: dealt to this phone (face down), or a real card the program does not know. @param {GameContext} ctx */
@@ -92,10 +96,12 @@ function recorder(ctx, fingers, act) {
 /** One tap: the subject (S8) or, at the end, an unrevealed player (S12) turns their identity over. @param {GameContext} ctx @param {number | null} seat @param {(a: any) => void} act */
 function revealButtons(ctx, seat, act) {
   const v = ctx.view;
+  // The host acting for a player says whose card it is ("Sara turned over…"), never "my" / "I".
+  const who = seat === null || seat === undefined ? null : { name: nameText(lobbySeat(ctx, seat)) };
   if (v.settings.identities === "phones") {
-    return [bigButton(t("sec.reveal_mine"), () => act({ type: "reveal_identity", identity: null, seat }), { testid: `reveal-${seat ?? "me"}`, disabled: ctx.pending })];
+    return [bigButton(who ? t("sec.host_reveal", who) : t("sec.reveal_mine"), () => act({ type: "reveal_identity", identity: null, seat }), { testid: `reveal-${seat ?? "me"}`, disabled: ctx.pending })];
   }
-  return ["informant", "citizen"].map((id) => bigButton(t(`sec.turned.${id}`), () => act({ type: "reveal_identity", identity: id, seat }),
+  return ["informant", "citizen"].map((id) => bigButton(who ? t(`sec.host_turned.${id}`, who) : t(`sec.turned.${id}`), () => act({ type: "reveal_identity", identity: id, seat }),
     { tone: id === "informant" ? "danger" : "primary", testid: `turned-${id}-${seat ?? "me"}`, disabled: ctx.pending }));
 }
 
@@ -131,7 +137,7 @@ function padCard(ctx) {
   const order = [...v.seats].sort((/** @type {any} */ a, /** @type {any} */ b) => b.score - a.score || a.seat - b.seat);
   const rows = order.map((/** @type {any} */ s) => h("li", { class: `table-row${v.winners.includes(s.seat) ? " winner" : ""}`, "data-testid": `pad-${s.seat}` },
     chip(ctx, s.seat),
-    h("span", { class: "row-state", dir: "ltr", text: pad.rows[s.seat].map((/** @type {number | null} */ p) => (p === null ? "–" : num(p))).join(" | ") }),
+    padCells(pad.rows[s.seat]),
     h("span", { class: "row-state", text: s.identity ? t(`speakeasy.identity.${s.identity}`) : "" }),
     h("strong", { class: "row-bars", text: num(s.score) })));
   const where = (/** @type {number} */ row) => (row > v.clue.total ? t("sec.pad_bonus") : t("sec.pad_clue", { n: num(row) }));
@@ -174,7 +180,7 @@ function action(ctx) {
   }
   if (v.phase === "identity" || v.phase === "final_identities") return identityAsked(ctx);
   if (v.phase === "reveal" && isLegal(ctx.legal, { type: "continue" })) {
-    return bigButton(t("speakeasy.continue"), () => ctx.act({ type: "continue" }), { testid: "continue", disabled: ctx.pending });
+    return bigButton(t(v.clue.number >= v.clue.total ? "speakeasy.continue_last" : "speakeasy.continue"), () => ctx.act({ type: "continue" }), { testid: "continue", disabled: ctx.pending });
   }
   if (v.phase === "game_over") return finalCard(ctx);
   return null;
@@ -190,10 +196,18 @@ function wholeNumber(text) {
 /** @param {GameContext} ctx */
 function padForm(ctx) {
   const v = ctx.view;
-  const seatSel = /** @type {HTMLSelectElement} */ (h("select", { "data-testid": "pad-seat", "aria-label": t("sec.pad_seat") },
-    ...v.seats.map((/** @type {any} */ s) => h("option", { value: String(s.seat), text: `${s.seat + 1}` }))));
-  const clue = numberInput("pad-clue", { "aria-label": t("sec.pad_which") });
-  const points = numberInput("pad-points", { "aria-label": t("sec.pad_points") });
+  // The player picked stays picked across the table's redraws and after a correction (a second tap
+  // must never write the typed points onto another player); the fields are emptied once sent.
+  const seatSel = /** @type {HTMLSelectElement} */ (h("select", { id: "pad-seat", "data-testid": "pad-seat" },
+    ...v.seats.map((/** @type {any} */ s) => h("option", { value: String(s.seat), text: nameText(lobbySeat(ctx, s.seat)) }))));
+  seatSel.value = String(padPick.seat ?? v.seats[0]?.seat ?? 0);
+  seatSel.addEventListener("change", () => { padPick.seat = Number(seatSel.value); });
+  const clue = numberInput("pad-clue", { id: "pad-clue", value: padPick.clue });
+  const points = numberInput("pad-points", { id: "pad-points", value: padPick.points });
+  clue.addEventListener("input", () => { padPick.clue = clue.value; });
+  points.addEventListener("input", () => { padPick.points = points.value; });
+  const field = (/** @type {string} */ id, /** @type {string} */ key, /** @type {Node} */ input) =>
+    h("div", { class: "field" }, h("label", { for: id, class: "label", text: t(key) }), input);
   return h("form", {
     class: "join-form", onsubmit: (/** @type {Event} */ e) => {
       e.preventDefault();
@@ -201,9 +215,11 @@ function padForm(ctx) {
       const value = wholeNumber(points.value);
       padError = Number.isInteger(row) && Number.isInteger(value) && value >= 0 ? null : "sec.pad_error";
       if (padError) { ctx.rerender(); return; }
+      padPick = { seat: Number(seatSel.value), clue: "", points: "" };
       ctx.act({ type: "edit_score", seat: Number(seatSel.value), clue: row, points: value });
     },
-  }, h("label", { class: "label", text: t("sec.pad_fix") }), seatSel, clue, points,
+  }, h("h3", { class: "label", text: t("sec.pad_fix") }),
+  field("pad-seat", "sec.pad_seat", seatSel), field("pad-clue", "sec.pad_which", clue), field("pad-points", "sec.pad_points", points),
   h("p", { class: "form-error", role: "alert", text: padError ? t(padError) : "" }),
   h("button", { class: "btn btn-ghost", type: "submit", "data-testid": "pad-go", text: t("sec.pad_send") }));
 }
@@ -218,7 +234,7 @@ function hostPanel(ctx) {
   if (v.phase === "identity" || v.phase === "final_identities") {
     for (const s of v.identity_asked) parts.push(h("div", { class: "host-entry" }, chip(ctx, s), ...revealButtons(ctx, s, act)));
   }
-  if (v.phase === "reveal") parts.push(bigButton(t("speakeasy.continue"), () => act({ type: "continue" }), { testid: "host-continue" }));
+  if (v.phase === "reveal") parts.push(bigButton(t(v.clue.number >= v.clue.total ? "speakeasy.continue_last" : "speakeasy.continue"), () => act({ type: "continue" }), { testid: "host-continue" }));
   parts.push(padForm(ctx));
   if (hasType(ctx.legal, "undo_score")) parts.push(bigButton(t("sec.undo_fix"), () => act({ type: "undo_score" }), { tone: "ghost", testid: "host-undo" }));
   return card(t("sec.host_title"), ...parts);

@@ -11,7 +11,7 @@ const BOT_KINDS = Object.freeze(["heuristic", "random"]);
 /**
  * One editable setting as the engine declares it (lobby.settings_schema, game/rules/schema.py).
  * @typedef {{ key: string, kind: "bool" | "int" | "choice", choices: string[], min: number, max: number | null,
- *             step: number, unit: "count" | "ms", label: string }} SettingSpec
+ *             step: number, unit: "count" | "ms" | "seat", label: string }} SettingSpec
  */
 
 /** @typedef {(command: string, fields?: Record<string, any>) => void} HostSend */
@@ -60,10 +60,23 @@ function switchField(text, value, onSet) {
     h("span", { text }));
 }
 
+/** A seat setting: one button per seat, its token and name (the TV names the same seat). @param {string} key
+ *  @param {string} text @param {any[]} seats @param {number} current @param {(v: number) => void} onPick */
+function seatChoice(key, text, seats, current, onPick) {
+  return h("div", { class: "field" },
+    h("span", { class: "label", text }),
+    h("div", { class: "segmented", role: "group", "aria-label": text }, ...seats.map((/** @type {any} */ s) =>
+      h("button", {
+        type: "button", class: s.seat === current ? "selected seat-pick" : "seat-pick", "aria-pressed": String(s.seat === current),
+        "data-testid": `setting-${key}-${s.seat}`, onclick: () => onPick(s.seat),
+      }, seatToken(s.symbol, s.colour, 22), h("bdi", { text: seatName(s) })))));
+}
+
 /** An editor for one of the game's settings, as its schema declares it.
- *  @param {SettingSpec} spec @param {any} value @param {(v: any) => void} onSet */
-function settingEditor(spec, value, onSet) {
+ *  @param {SettingSpec} spec @param {any} value @param {(v: any) => void} onSet @param {any[]} seats the table's seats */
+function settingEditor(spec, value, onSet, seats) {
   const text = label(spec.key, spec.label);
+  if (spec.unit === "seat" && typeof value === "number") return seatChoice(spec.key, text, seats, value, onSet);
   if (spec.kind === "bool" && typeof value === "boolean") return switchField(text, value, onSet);
   if (spec.kind === "int" && typeof value === "number") return numberSetting(spec.key, value, text, onSet, spec.unit === "ms");
   if (spec.kind === "choice" && typeof value === "string") {
@@ -130,14 +143,16 @@ function seatRow(s, lobby, send) {
   const inLobby = lobby.phase === "lobby";
   const bot = s.status === "bot";
   const controls = [];
-  if (inLobby && s.status !== "joined") {
+  if (inLobby && s.status !== "joined" && lobby.has_bots !== false) { // a game without bots never offers them
     const select = /** @type {HTMLSelectElement} */ (h("select", { "aria-label": t("host.bot_for", { n: s.seat + 1 }) },
       h("option", { value: "", text: t("host.no_bot"), selected: s.status === "free" }),
       ...BOT_KINDS.map((k) => h("option", { value: k, text: t(`bot.${k}`), selected: s.bot === k }))));
     select.addEventListener("change", () => send("set_bot", { seat: s.seat, kind: select.value || null }));
     controls.push(select);
   }
-  if (s.status === "joined") controls.push(h("button", { class: "btn btn-ghost btn-small", type: "button", onclick: () => { if (confirm(t("host.kick_confirm", { name: seatName(s) }))) send("kick", { seat: s.seat }); }, text: t("host.kick") }));
+  // What freeing the seat does in this game: a bot plays on, or (no bots) the seat waits for a person.
+  const confirmKey = lobby.has_bots === false ? "host.kick_confirm_people" : "host.kick_confirm";
+  if (s.status === "joined") controls.push(h("button", { class: "btn btn-ghost btn-small", type: "button", "data-testid": `kick-${s.seat}`, onclick: () => { if (confirm(t(confirmKey, { name: seatName(s) }))) send("kick", { seat: s.seat }); }, text: t("host.kick") }));
   return h("li", { class: `seat-row status-${s.status}${s.connected ? " online" : ""}`, style: { "--seat": s.colour } },
     seatToken(s.symbol, s.colour, 30),
     h("div", { class: "seat-row-main" },
@@ -202,16 +217,24 @@ function claimsCard(claims, seats, send) {
 export function hostConsole(state, send, table, game) {
   const lobby = state.lobby;
   const inLobby = state.phase === "lobby";
+  // Start does what Enter on the TV does: free seats get bots where the game has bots (said here),
+  // else the page says exactly what is missing and Start waits.
+  const free = lobby.free_seats ?? 0;
+  const startHint = inLobby && free > 0
+    ? h("p", { class: lobby.has_bots === false ? "form-error" : "muted", "data-testid": "start-hint", text: t(lobby.has_bots === false ? "host.start_people" : "host.start_bots", { n: free }) })
+    : null;
   const actions = inLobby
-    ? [h("button", { class: "btn btn-primary btn-big", type: "button", "data-testid": "host-start", onclick: () => send("start"), text: t("host.start") }),
-      h("button", { class: "btn btn-ghost", type: "button", onclick: () => send("fill_bots", { kind: lobby.table_settings?.default_bot ?? "heuristic" }), text: t("host.fill_bots") })]
+    ? [h("button", { class: "btn btn-primary btn-big", type: "button", "data-testid": "host-start", disabled: lobby.can_start === false, onclick: () => send("start"), text: t("host.start") }),
+      startHint,
+      lobby.has_bots === false ? null
+        : h("button", { class: "btn btn-ghost", type: "button", onclick: () => send("fill_bots", { kind: lobby.table_settings?.default_bot ?? "heuristic" }), text: t("host.fill_bots") })]
     : state.phase === "finished"
       ? [h("button", { class: "btn btn-primary btn-big", type: "button", "data-testid": "host-next", onclick: () => send("next"), text: t("host.next") })]
       : [h("button", { class: "btn btn-danger", type: "button", onclick: () => { if (confirm(t("host.abort_confirm"))) send("abort"); }, text: t("host.abort") })];
   const values = lobby.settings ?? {};
   const settings = (/** @type {SettingSpec[]} */ (lobby.settings_schema ?? [])).filter((spec) => Object.hasOwn(values, spec.key))
-    .map((spec) => settingEditor(spec, values[spec.key], (value) => send("set_setting", { name: spec.key, value }))).filter(Boolean);
-  const tableSettings = Object.entries(lobby.table_settings ?? {}).map(([k, v]) => k === "default_bot"
+    .map((spec) => settingEditor(spec, values[spec.key], (value) => send("set_setting", { name: spec.key, value }), lobby.seats)).filter(Boolean);
+  const tableSettings = Object.entries(lobby.table_settings ?? {}).filter(([k]) => k !== "default_bot" || lobby.has_bots !== false).map(([k, v]) => k === "default_bot"
     ? choice(settingLabel(k), [...BOT_KINDS], String(v), (value) => send("set_setting", { name: k, value }), (b) => t(`bot.${b}`))
     : tableSettingEditor(k, v, (value) => send("set_setting", { name: k, value }))).filter(Boolean);
   return h("div", { class: "host" },
@@ -228,7 +251,7 @@ export function hostConsole(state, send, table, game) {
         h("button", { class: "btn btn-ghost", type: "button", "aria-label": "+", disabled: lobby.seat_count >= lobby.max_seats, onclick: () => send("set_seats", { count: lobby.seat_count + 1 }), text: "+" })) : null,
       h("ul", { class: "plain-list seat-list" }, ...lobby.seats.map((/** @type {any} */ s) => seatRow(s, lobby, send))),
       h("p", { class: "muted small", text: t("host.codes_hint") }),
-      lobby.seats.some((/** @type {any} */ s) => s.status === "joined") ? h("p", { class: "muted small", "data-testid": "kick-hint", text: t("host.kick_hint") }) : null),
+      lobby.seats.some((/** @type {any} */ s) => s.status === "joined") ? h("p", { class: "muted small", "data-testid": "kick-hint", text: t(lobby.has_bots === false ? "host.kick_hint_people" : "host.kick_hint") }) : null),
     gameNote(lobby, game),
     arcadeCard(lobby, send),
     inLobby && settings.length ? card(t("lobby.settings"), ...settings) : null,

@@ -6,8 +6,13 @@ import { card, seatName } from "../ui.js";
 
 /** @typedef {import("../ui.js").LobbySeat} LobbySeat @typedef {import("../games/common.js").GameModule} GameModule */
 
-/** A setting's value in words: ms as seconds, booleans as on/off, keys translated. @param {string} key @param {any} value */
-export function settingValue(key, value) {
+/** A setting's value in words: ms as seconds, booleans as on/off, keys translated, a seat setting
+ *  (its schema's unit "seat") by the seat's name, never its index.
+ *  @param {string} key @param {any} value @param {any} [lobby] the lobby (its settings_schema and seats) */
+export function settingValue(key, value, lobby = null) {
+  const isSeat = (lobby?.settings_schema ?? []).some((/** @type {any} */ spec) => spec.key === key && spec.unit === "seat");
+  const seat = isSeat ? (lobby?.seats ?? []).find((/** @type {LobbySeat} */ s) => s.seat === value) : undefined;
+  if (seat) return seatName(seat);
   if (typeof value === "boolean") return value ? t("common.on") : t("common.off");
   if (typeof value === "number" && key.endsWith("_ms")) return value === 0 ? t("settings.untimed") : t("common.seconds", { n: Math.round(value / 1000) });
   if (typeof value === "number") return num(value);
@@ -29,7 +34,7 @@ export function gameSummary(lobby) {
       lobby.preset ? h("span", { class: "muted", text: `${t("common.separator")}${has(`preset.${lobby.preset}`) ? t(`preset.${lobby.preset}`) : lobby.preset}` }) : null),
     has(`game_blurb.${lobby.game}`) ? h("p", { class: "muted", text: t(`game_blurb.${lobby.game}`) }) : null,
     entries.length ? h("details", { class: "settings" }, h("summary", { text: t("lobby.settings") }),
-      h("dl", null, ...entries.flatMap(([k, v]) => [h("dt", { text: settingLabel(k) }), h("dd", { text: settingValue(k, v) })]))) : null);
+      h("dl", null, ...entries.flatMap(([k, v]) => [h("dt", { text: settingLabel(k) }), h("dd", { text: settingValue(k, v, lobby) })]))) : null);
 }
 
 /** One line per offered seat. @param {LobbySeat[]} seats @param {number | null} me */
