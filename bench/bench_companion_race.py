@@ -41,7 +41,7 @@ from game.server.runtime import start_arcade, start_table, stop_table
 from game.session.journal import Journal
 from game.session.race_floor import SETTLE_MS
 from game.session.session import Session
-from game.session.snapshot import Mode
+from game.session.snapshot import RunMode
 from tools.arcade_sim import ArcadeSimulator
 
 SIZE = (1920, 1080)
@@ -67,7 +67,7 @@ def line(name: str, values: list[float]) -> str:
 
 def config(tmp: str, **kw: Any) -> TableConfig:
     return TableConfig(host="127.0.0.1", port=0, data_dir=Path(tmp), admin_pin="1234", game="cheating_moth",
-                       mode=Mode.COMPANION, seed=3, **kw)
+                       mode=RunMode.COMPANION, seed=3, **kw)
 
 
 def decided(session: Session, race: int) -> bool:

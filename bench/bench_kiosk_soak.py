@@ -35,7 +35,7 @@ from game.kiosk.keeper import KioskKeeper
 from game.rules.base import RulesError
 from game.session.journal import JOURNAL_NAME, Journal
 from game.session.session import HOUSEKEEPING_S, NoticeCode, Session
-from game.session.snapshot import InputSource, Mode, TablePhase
+from game.session.snapshot import InputSource, RunMode, TablePhase
 
 PHONES = 3
 NAMES = ("Sara", "Ali", "Nok")
@@ -137,7 +137,7 @@ def size_kb(*paths: Path) -> int:
 async def soak(data: Path, games: int, every: int, out: Any) -> None:
     loop = asyncio.get_running_loop()
     kiosk = KioskConfig(timers=Timers(results_s=30), admin_pin="4821", disk=DiskLimits(keep_days=2, keep_mb=4))
-    config = TableConfig(mode=Mode.KIOSK, data_dir=data, admin_pin="4821", seed=1, kiosk=kiosk)
+    config = TableConfig(mode=RunMode.KIOSK, data_dir=data, admin_pin="4821", seed=1, kiosk=kiosk)
     clock = lambda: round(loop.time() * 1000)
     journal, saved, _ = Journal.open(data)
     session = Session.boot(config, journal, saved, clock=clock)
@@ -147,7 +147,7 @@ async def soak(data: Path, games: int, every: int, out: Any) -> None:
     keeper.attach()
     phones = Phones(session, loop)
     session.attach(phones)
-    ids = [d.id for d in catalog.games(catalog.Mode.TABLE) if d.has_bots]
+    ids = [d.id for d in catalog.games(catalog.PlayMode.TABLE) if d.has_bots]
     reel = AttractReel(("fa", "th", "en"), ids, game_ms=30_000)
     reel.start(clock())
 

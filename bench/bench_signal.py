@@ -38,7 +38,7 @@ from game.server.runtime import TableRuntime
 from game.session.race_floor import PressSource
 from game.session.scheduler import monotonic_ms
 from game.session.session import Session
-from game.session.snapshot import InputEvent, InputKind, Mode, TableSnapshot
+from game.session.snapshot import InputEvent, InputKind, RunMode, TableSnapshot
 
 SEATS = 4
 WARM_UP = 2  # the first races load the race scene's fonts
@@ -143,7 +143,7 @@ def main() -> int:
     try:
         with tempfile.TemporaryDirectory() as tmp:
             config = TableConfig(host="127.0.0.1", port=0, data_dir=Path(tmp), admin_pin="1234",
-                                 game="cheating_moth", mode=Mode.COMPANION, seed=3, window_size=(1920, 1080))
+                                 game="cheating_moth", mode=RunMode.COMPANION, seed=3, window_size=(1920, 1080))
             runtime = TableRuntime(config, arcade=False)
             runtime.start()
             runtime.wait_ready()

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from . import catalog
 from .config import LANGUAGES, TableConfig, default_data_dir
 from .display_check import no_display, quiet_audio
-from .session.snapshot import Mode
+from .session.snapshot import RunMode
 
 if TYPE_CHECKING:
     from .kiosk.supervise import Notifier, Watchdog
@@ -37,7 +37,7 @@ def _table_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--headless", action="store_true", help="run table and server without a window")
     p.add_argument("--new", action="store_true", help="start a fresh table instead of resuming the journal")
-    p.add_argument("--mode", choices=[m.value for m in Mode], default=Mode.TABLE.value,
+    p.add_argument("--mode", choices=[m.value for m in RunMode], default=RunMode.TABLE.value,
                    help="table: the game on the screen and phones; companion: real cards on the table, the "
                         "program referees races and keeps score (the --game's companion variant); kiosk: a café")
     p.add_argument("--host", default=None, help="address to listen on and advertise (default: the LAN address)")
@@ -74,13 +74,13 @@ def config_from_args(args: argparse.Namespace) -> TableConfig:
     return TableConfig(
         host=args.host,
         port=args.port,
-        mode=Mode(args.mode),
+        mode=RunMode(args.mode),
         language=args.lang,
         game=args.game,
         data_dir=args.data or default_data_dir(),
         new=args.new,
         headless=args.headless,
-        fullscreen=args.fullscreen or args.mode == Mode.KIOSK.value,
+        fullscreen=args.fullscreen or args.mode == RunMode.KIOSK.value,
         window_size=_parse_size(args.size),
         serial=args.serial,
         admin_pin=args.pin,
@@ -92,7 +92,7 @@ def _kiosk_config(args: argparse.Namespace) -> TableConfig:
     """The table as the operator's file says (the file wins over --lang/--game/--port/--data/--pin)."""
     from .kiosk.config import ConfigError, load_config
 
-    if args.mode != Mode.KIOSK.value:
+    if args.mode != RunMode.KIOSK.value:
         print("tabletop: --config is for kiosk mode: tabletop --mode kiosk --config FILE", file=sys.stderr)
         raise SystemExit(CONFIG_ERROR_STATUS)
     try:
@@ -101,7 +101,7 @@ def _kiosk_config(args: argparse.Namespace) -> TableConfig:
         print(f"tabletop: {exc}", file=sys.stderr)
         raise SystemExit(CONFIG_ERROR_STATUS) from None
     return TableConfig(
-        host=args.host, port=kiosk.port, mode=Mode.KIOSK, language=kiosk.language, game=kiosk.game,
+        host=args.host, port=kiosk.port, mode=RunMode.KIOSK, language=kiosk.language, game=kiosk.game,
         data_dir=kiosk.data_dir or args.data or default_data_dir(), new=args.new, headless=args.headless,
         fullscreen=True, window_size=_parse_size(args.size), serial=args.serial, admin_pin=kiosk.admin_pin,
         seed=args.seed, kiosk=kiosk,
@@ -184,7 +184,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     config = config_from_args(args)
     if config.admin_pin and len(config.admin_pin) < 6:
         print("tabletop: warning: an admin PIN shorter than 6 characters is easy to guess", file=sys.stderr)
-    if config.mode is Mode.KIOSK:
+    if config.mode is RunMode.KIOSK:
         _kiosk_log_file(config)
     return run_table(config)
 

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from game.rules.base import GameEngine
 
 
-class Mode(enum.Enum):
+class PlayMode(enum.Enum):
     """How a variant is played: on the big screen with phones as hands, or as a companion to a
     boxed copy of the game on a real table."""
 
@@ -50,7 +50,7 @@ class GameDescriptor:
 
     id: str  # unique: "collusion", "cheating_moth", "collusion_companion", ...
     family: str  # the game it is a variant of ("collusion"); the lobby groups by family
-    mode: Mode
+    mode: PlayMode
     engine: str  # "game.rules.collusion:ENGINE" (an import path, resolved lazily)
     bots: str | None  # "game.bots.collusion:make_bot" (``make_bot(kind, seat, seed)``) or None
     screen: str  # the module exporting the game's scenes on the big screen
@@ -99,7 +99,7 @@ class GameDescriptor:
 
 def _table_game(game: str, strings: tuple[str, ...]) -> GameDescriptor:
     return GameDescriptor(
-        id=game, family=game, mode=Mode.TABLE, engine=f"game.rules.{game}:ENGINE",
+        id=game, family=game, mode=PlayMode.TABLE, engine=f"game.rules.{game}:ENGINE",
         bots=f"game.bots.{game}:make_bot", screen=f"game.render.games.{game}", phone=f"games/{game}.js",
         strings=strings, title_key=f"game.{game}", howto=f"game.howto.{game}:SLIDES", phone_strings=(f"web_{game}",),
     )
@@ -110,7 +110,7 @@ CATALOG: tuple[GameDescriptor, ...] = (
     _table_game("speakeasy", ("screen_speakeasy",)),
     _table_game("cheating_moth", ("screen_cheating_moth",)),
     GameDescriptor(
-        id="cheating_moth_companion", family="cheating_moth", mode=Mode.COMPANION,
+        id="cheating_moth_companion", family="cheating_moth", mode=PlayMode.COMPANION,
         engine="game.rules.cheating_moth_companion:ENGINE",
         bots=None,  # the cards are physical: a bot cannot hold, play or count them
         screen="game.render.games.cheating_moth_companion", phone="games/cheating_moth_companion.js",
@@ -118,7 +118,7 @@ CATALOG: tuple[GameDescriptor, ...] = (
         howto="game.howto.cheating_moth_companion:SLIDES", phone_strings=("web_cheating_moth", "web_cheating_moth_companion"),
     ),
     GameDescriptor(
-        id="collusion_companion", family="collusion", mode=Mode.COMPANION,
+        id="collusion_companion", family="collusion", mode=PlayMode.COMPANION,
         engine="game.rules.collusion_companion:ENGINE",
         bots="game.bots.collusion_companion:make_bot",  # digital gold only: a bot holds no real bars
         screen="game.render.games.collusion_companion", phone="games/collusion_companion.js",
@@ -126,7 +126,7 @@ CATALOG: tuple[GameDescriptor, ...] = (
         howto="game.howto.collusion_companion:SLIDES", phone_strings=("web_collusion", "web_collusion_companion"),
     ),
     GameDescriptor(
-        id="speakeasy_companion", family="speakeasy", mode=Mode.COMPANION,
+        id="speakeasy_companion", family="speakeasy", mode=PlayMode.COMPANION,
         engine="game.rules.speakeasy_companion:ENGINE",
         bots=None,  # the clues describe the real people at the table: a bot can be neither described nor point
         screen="game.render.games.speakeasy_companion", phone="games/speakeasy_companion.js",
@@ -151,19 +151,19 @@ def unregister(game_id: str) -> None:
     _registered.pop(game_id, None)
 
 
-def games(mode: Mode | None = None) -> tuple[GameDescriptor, ...]:
+def games(mode: PlayMode | None = None) -> tuple[GameDescriptor, ...]:
     """Every game in catalog order (then registered ones), or those of one ``mode``."""
     every = CATALOG + tuple(_registered.values())
     return every if mode is None else tuple(d for d in every if d.mode is mode)
 
 
-def ids(mode: Mode | None = None) -> tuple[str, ...]:
+def ids(mode: PlayMode | None = None) -> tuple[str, ...]:
     return tuple(d.id for d in games(mode))
 
 
 def default_game() -> str:
     """The game a table starts with when its configuration names none: the catalog's first table game."""
-    return games(Mode.TABLE)[0].id
+    return games(PlayMode.TABLE)[0].id
 
 
 def phone_domains() -> tuple[str, ...]:
@@ -177,7 +177,7 @@ def folders() -> tuple[str, ...]:
     return tuple(d.folder for d in games() if d.folder)
 
 
-def variant(game_id: str, mode: Mode) -> GameDescriptor:
+def variant(game_id: str, mode: PlayMode) -> GameDescriptor:
     """The game of ``mode`` in the same family as ``game_id`` (else the first game of ``mode``):
     switching a lobby between table and companion keeps the game when it has both."""
     family = get(game_id).family if game_id in ids() else None

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .session.snapshot import Mode
+from .session.snapshot import RunMode
 
 if TYPE_CHECKING:
     from .kiosk.config import KioskConfig
@@ -25,7 +25,7 @@ def default_data_dir() -> Path:
 class TableConfig:
     host: str | None = None  # None: listen on all interfaces and advertise the LAN address
     port: int = 8765
-    mode: Mode = Mode.TABLE
+    mode: RunMode = RunMode.TABLE
     language: str = "en"
     game: str = "collusion"
     data_dir: Path = field(default_factory=default_data_dir)

@@ -21,8 +21,8 @@ ENTRIES = catalog.games()
 def test_ids_are_unique_and_every_table_game_is_its_own_family():
     ids = [d.id for d in ENTRIES]
     assert len(ids) == len(set(ids))
-    assert {d.id for d in catalog.games(catalog.Mode.TABLE)} >= {"collusion", "speakeasy", "cheating_moth"}
-    for desc in catalog.games(catalog.Mode.TABLE):
+    assert {d.id for d in catalog.games(catalog.PlayMode.TABLE)} >= {"collusion", "speakeasy", "cheating_moth"}
+    for desc in catalog.games(catalog.PlayMode.TABLE):
         assert desc.family == desc.id
 
 
@@ -72,14 +72,14 @@ def test_unknown_games_and_kinds_are_refused_with_the_known_names():
 
 def test_register_adds_a_game_everywhere_and_unregister_takes_it_off():
     desc = catalog.GameDescriptor(
-        id="catalog_probe", family="collusion", mode=catalog.Mode.COMPANION,
+        id="catalog_probe", family="collusion", mode=catalog.PlayMode.COMPANION,
         engine="game.rules.collusion:ENGINE", bots=None, screen="game.render.games.collusion",
         phone="games/collusion.js", strings=("screen",), title_key="game.collusion")
     catalog.register(desc)
     try:
         assert catalog.get("catalog_probe") is desc
-        assert "catalog_probe" in catalog.ids(catalog.Mode.COMPANION)
-        assert "catalog_probe" not in catalog.ids(catalog.Mode.TABLE)
+        assert "catalog_probe" in catalog.ids(catalog.PlayMode.COMPANION)
+        assert "catalog_probe" not in catalog.ids(catalog.PlayMode.TABLE)
         assert get_engine("catalog_probe") is get_engine("collusion")
         with pytest.raises(UnknownBot, match="no bots"):
             make_bot("catalog_probe", "random", 0, 1)

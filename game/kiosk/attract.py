@@ -24,7 +24,7 @@ from typing import Any
 
 from game import catalog
 from game.seating import look
-from game.session.snapshot import AttractInfo, Mode, SeatInfo, SeatStatus, TablePhase, TableSnapshot
+from game.session.snapshot import AttractInfo, RunMode, SeatInfo, SeatStatus, TablePhase, TableSnapshot
 from game.simulate import bot_seed, game_seed, play_game
 
 DEMO_SEATS = 5
@@ -107,7 +107,7 @@ class AttractReel:
     """Which game and language are on, and which step of its tape (see module docs)."""
 
     languages: Sequence[str]
-    games: Sequence[str] = field(default_factory=lambda: [d.id for d in catalog.games(catalog.Mode.TABLE) if d.has_bots])
+    games: Sequence[str] = field(default_factory=lambda: [d.id for d in catalog.games(catalog.PlayMode.TABLE) if d.has_bots])
     game_ms: int = 40_000
     seats: int = DEMO_SEATS
     seed: int = 1
@@ -166,7 +166,7 @@ class AttractReel:
                       for i in range(self.seats))
         free = [s for s in real.seats if s.status is SeatStatus.FREE]
         return TableSnapshot(
-            version=self.version, mode=Mode.KIOSK, language=tape.language, game=tape.game, preset=tape.preset,
+            version=self.version, mode=RunMode.KIOSK, language=tape.language, game=tape.game, preset=tape.preset,
             settings=tape.settings, seats=seats, phase=TablePhase.FINISHED if over else TablePhase.PLAYING,
             public_view=step.public_view, events=step.events, event_seq=self.version if step.events else 0,
             clock_ms=now_ms, join_url=real.join_url, spectator_url=real.spectator_url,

@@ -49,7 +49,7 @@ from game.render.kit.scene import RenderContext
 from game.render.kit.text import Align, TextStyle, VAlign
 from game.render.kit.widgets import readable_px
 from game.server.netaddr import phones_cannot_reach
-from game.session.snapshot import Mode, SeatInfo, TablePhase, TableSnapshot
+from game.session.snapshot import RunMode, SeatInfo, TablePhase, TableSnapshot
 
 from .attract import AttractReel, TapeOrders, wants_attract
 from .supervise import ExitStatus
@@ -546,7 +546,7 @@ def kiosk_layer(config: TableConfig) -> KioskLayer | None:
     """The kiosk layer for a kiosk table (call before ``pygame.init()``), else None. In kiosk mode
     SDL must not turn SIGTERM into a quit event (the lock would hold it): SIGTERM and SIGINT stop
     the table through :attr:`KioskLayer.quit_confirmed` instead."""
-    if config.mode is not Mode.KIOSK:
+    if config.mode is not RunMode.KIOSK:
         return None
     os.environ["SDL_NO_SIGNAL_HANDLERS"] = "1"
     layer = KioskLayer(config, tapes=TapeOrders(threaded=True))  # off the render thread

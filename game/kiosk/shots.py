@@ -10,7 +10,7 @@ import pygame
 from game.config import TableConfig
 from game.render.app import Screen
 from game.session.api import Session
-from game.session.snapshot import Mode
+from game.session.snapshot import RunMode
 
 from .attract import AttractReel
 from .config import KioskConfig, Timers, Venue
@@ -34,7 +34,7 @@ def _config(lang: str, data: Path) -> TableConfig:
     others = tuple(x for x in ("fa", "th", "en") if x != lang)
     kiosk = KioskConfig(venue=Venue("Café Nakhl"), languages=(lang, *others), admin_pin=DEMO_PIN,
                         timers=Timers(attract_after_s=5, attract_game_s=20))
-    return TableConfig(mode=Mode.KIOSK, language=lang, data_dir=data, admin_pin=DEMO_PIN, kiosk=kiosk, seed=7)
+    return TableConfig(mode=RunMode.KIOSK, language=lang, data_dir=data, admin_pin=DEMO_PIN, kiosk=kiosk, seed=7)
 
 
 def attract_picture(lang: str, size: tuple[int, int], game_turn: int = 0, seconds: float = 9.0,
@@ -151,12 +151,12 @@ def _howto_session(game: str, lang: str) -> Session:
     from game.session.scheduler import VirtualTime
 
     desc = catalog.get(game)
-    if desc.mode is catalog.Mode.COMPANION:
-        table = ScriptedTable(desc.family, 5, lang, settings={"how_to_play": True}, mode=Mode.COMPANION)
+    if desc.mode is catalog.PlayMode.COMPANION:
+        table = ScriptedTable(desc.family, 5, lang, settings={"how_to_play": True}, mode=RunMode.COMPANION)
         table.start()
         return table.session
     time = VirtualTime()
-    config = TableConfig(mode=Mode.KIOSK, game=game, language=lang, data_dir=Path("/nonexistent"),
+    config = TableConfig(mode=RunMode.KIOSK, game=game, language=lang, data_dir=Path("/nonexistent"),
                          admin_pin=DEMO_PIN, seed=7, kiosk=KioskConfig(game=game, languages=(lang,), admin_pin=DEMO_PIN))
     session = Session.boot(config, None, None, clock=time, scheduler=time)
     session.host_command({"command": "set_seats", "count": 5})

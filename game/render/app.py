@@ -22,12 +22,12 @@ import pygame
 from game import catalog, i18n
 from game.config import TableConfig
 from game.kiosk.screen import draw_table
-from game.session.snapshot import InputEvent, InputKind, InputSource, Mode, TablePhase, TableSnapshot
+from game.session.snapshot import InputEvent, InputKind, InputSource, RunMode, TablePhase, TableSnapshot
 
 from .claims import claim_answer, draw_claims
 from .howto import HowToPlay, intro_of, is_skip
 from .kit.qr import QrCache
-from .kit.scene import ClockReads, Director, Frame, HostCommand, Intent, RenderContext, Scene, WindowOp, host
+from .kit.scene import ClockReads, Director, Frame, HostIntent, Intent, RenderContext, Scene, WindowOp, host
 from .kit.sound import SoundBank
 from .kit.text import TextProbe, TextRenderer
 from .lobby import LobbyScene
@@ -237,7 +237,7 @@ class Screen:
         self._announced = scene
         return [InputEvent(InputSource.KEYBOARD, InputKind.SHOWN, None, {"scene": scene.name}, self.now_ms())]
 
-    def input_event(self, command: HostCommand) -> InputEvent:
+    def input_event(self, command: HostIntent) -> InputEvent:
         return InputEvent(InputSource.KEYBOARD, InputKind.HOST, None, command.payload(), self.now_ms())
 
     def race_press(self, event: pygame.event.Event) -> InputEvent | None:
@@ -247,7 +247,7 @@ class Screen:
         the phones judge the race."""
         snap = self.snapshot
         if event.type != pygame.KEYDOWN or snap is None or snap.phase is not TablePhase.PLAYING \
-                or snap.mode is Mode.KIOSK:
+                or snap.mode is RunMode.KIOSK:
             return None
         race = snap.public_view.get("race") if isinstance(snap.public_view, dict) else None
         seat = RACE_KEYS.get(event.key)
@@ -278,8 +278,8 @@ def table_input(event: pygame.event.Event, screen: Screen, kiosk: KioskLayer | N
     press = screen.race_press(event)
     if press is not None:
         return [press]
-    return [screen.input_event(i) if isinstance(i, HostCommand) else i for i in screen.handle(event, size)
-            if isinstance(i, (HostCommand, WindowOp))]
+    return [screen.input_event(i) if isinstance(i, HostIntent) else i for i in screen.handle(event, size)
+            if isinstance(i, (HostIntent, WindowOp))]
 
 
 def _open_window(config: TableConfig, fullscreen: bool) -> pygame.Surface:

@@ -8,10 +8,10 @@ from __future__ import annotations
 import pygame
 
 from game.seating import look
-from game.session.snapshot import ClaimInfo, Mode
+from game.session.snapshot import ClaimInfo, RunMode
 
 from .kit import shapes, theme
-from .kit.scene import Frame, HostCommand, RenderContext, host
+from .kit.scene import Frame, HostIntent, RenderContext, host
 from .kit.text import Align, TextStyle
 
 CLAIM_KEYS: dict[int, bool] = {pygame.K_y: True, pygame.K_n: False}
@@ -55,14 +55,14 @@ def draw_claims(surface: pygame.Surface, frame: Frame, ctx: RenderContext) -> No
     ctx.text.draw(surface, prompt_text(frame, claim), frame.lang, line,
                   TextStyle(round(40 * u), theme.TEXT, bold=True, align=Align.CENTER, max_lines=2, min_px=round(18 * u)))
     keys = pygame.Rect(text_x, line.bottom + pad // 3, text_w, round(box.height * 0.22))
-    keys_text = frame.s("claim.keys_kiosk") if frame.snapshot.mode is Mode.KIOSK else frame.s("claim.keys")
+    keys_text = frame.s("claim.keys_kiosk") if frame.snapshot.mode is RunMode.KIOSK else frame.s("claim.keys")
     ctx.text.draw(surface, keys_text, frame.lang, keys,
                   TextStyle(round(34 * u), theme.GOLD, bold=True, align=Align.CENTER, max_lines=1, min_px=round(16 * u)))
 
 
-def claim_answer(event: pygame.event.Event, frame: Frame) -> HostCommand | None:
+def claim_answer(event: pygame.event.Event, frame: Frame) -> HostIntent | None:
     """Y or N while a phone is asking: the host's answer to the first request."""
-    if event.type != pygame.KEYDOWN or event.key not in CLAIM_KEYS or frame.snapshot.mode is Mode.KIOSK:
+    if event.type != pygame.KEYDOWN or event.key not in CLAIM_KEYS or frame.snapshot.mode is RunMode.KIOSK:
         return None
     claims = open_claims(frame)
     if not claims:

@@ -13,7 +13,7 @@ import pygame
 
 from game import catalog, i18n
 from game.config import LANGUAGES
-from game.session.snapshot import Mode, SeatInfo, SeatStatus, TablePhase, TableSnapshot
+from game.session.snapshot import RunMode, SeatInfo, SeatStatus, TablePhase, TableSnapshot
 
 from .kit import shapes, theme
 from .kit.scene import Frame, Intent, PushScene, RenderContext, Scene, host, staff_click
@@ -198,12 +198,12 @@ def key_hints(snapshot: TableSnapshot) -> str:
     """The key hints' string: a kiosk says which keys are staff's (the PIN), never "Ctrl+Q: quit";
     a game without bots offers none ("_people")."""
     key = "lobby.keys" if has_bots(snapshot.game) else "lobby.keys_people"
-    return f"{key}_kiosk" if snapshot.mode is Mode.KIOSK else key
+    return f"{key}_kiosk" if snapshot.mode is RunMode.KIOSK else key
 
 
 def games_of(snapshot: TableSnapshot) -> tuple[str, ...]:
     """The games the lobby offers now: those of the chosen mode (table or companion), from the catalog."""
-    return snapshot.lobby.games or catalog.ids(catalog.Mode.TABLE)
+    return snapshot.lobby.games or catalog.ids(catalog.PlayMode.TABLE)
 
 
 def other_mode(snapshot: TableSnapshot) -> str | None:
@@ -482,7 +482,7 @@ def draw_mapping_panel(surface: pygame.Surface, grid: pygame.Rect, arcade: Arcad
     if waiting is not None:
         _draw_prompt(surface, prompt, waiting, frame, ctx)
     _draw_progress(surface, chips, arcade, frame, ctx)
-    stop_hint = "lobby.arcade_stop_hint_kiosk" if frame.snapshot.mode is Mode.KIOSK else "lobby.arcade_stop_hint"
+    stop_hint = "lobby.arcade_stop_hint_kiosk" if frame.snapshot.mode is RunMode.KIOSK else "lobby.arcade_stop_hint"
     ctx.text.draw(surface, frame.s(stop_hint), frame.lang, footer,
                   TextStyle(round(18 * u), theme.TEXT_DIM, align=Align.CENTER, max_lines=1, min_px=7))
 

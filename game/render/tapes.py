@@ -24,7 +24,7 @@ from game.render.settings import SettingsScene
 from game.rules.base import RulesError
 from game.session.scheduler import VirtualTime
 from game.session.session import Session
-from game.session.snapshot import Mode, TablePhase, TableSnapshot
+from game.session.snapshot import RunMode, TablePhase, TableSnapshot
 
 __all__ = ["Moment", "PhoneShot", "Recorder", "ScriptedTable", "Tapes", "companion_table", "lobby_snapshot", "play_moment"]
 
@@ -58,7 +58,7 @@ class ScriptedTable:
 
     def __init__(self, game: str, n: int, language: str = "en", *, seed: int = 7, preset: str | None = None,
                  people: int | None = None, bots: int = 0, settings: dict[str, Any] | None = None,
-                 mode: Mode = Mode.TABLE) -> None:
+                 mode: RunMode = RunMode.TABLE) -> None:
         self.vt = VirtualTime()
         self.session = Session.boot(TableConfig(language=language, game=game, seed=seed, mode=mode), None, None,
                                     clock=self.vt, scheduler=self.vt)
@@ -179,7 +179,7 @@ def lobby_snapshot(n: int = 8, language: str = "en", joined: int = 3, bots: int 
                    preset: str | None = None) -> TableSnapshot:
     """The lobby of ``game`` (None: the catalog's first table game): ``joined`` people on the first
     seats, then ``bots`` bots, the rest free."""
-    game = game or catalog.games(catalog.Mode.TABLE)[0].id
+    game = game or catalog.games(catalog.PlayMode.TABLE)[0].id
     return ScriptedTable(game, n, language, preset=preset, people=joined, bots=bots).snapshot()
 
 
@@ -204,7 +204,7 @@ def play_moment(moment: Moment, size: tuple[int, int], ctx: RenderContext | None
 def companion_table(family: str, language: str, n: int, *, seed: int, preset: str | None,
                     settings: dict[str, Any]) -> ScriptedTable:
     """A companion-mode table of ``n`` named people (the family's companion variant), started."""
-    t = ScriptedTable(family, n, language, seed=seed, preset=preset, settings=settings, mode=Mode.COMPANION)
-    assert catalog.get(t.session.table.game).mode is catalog.Mode.COMPANION, t.session.table.game
+    t = ScriptedTable(family, n, language, seed=seed, preset=preset, settings=settings, mode=RunMode.COMPANION)
+    assert catalog.get(t.session.table.game).mode is catalog.PlayMode.COMPANION, t.session.table.game
     t.start()
     return t

@@ -8,7 +8,7 @@ from game import catalog
 
 from .base import GameEngine
 
-GAMES: tuple[str, ...] = catalog.ids(catalog.Mode.TABLE)
+GAMES: tuple[str, ...] = catalog.ids(catalog.PlayMode.TABLE)
 """The table games' ids at import time (old callers; new code asks :func:`game.catalog.games`)."""
 
 

@@ -24,7 +24,7 @@ from game.config import TableConfig
 from game.rules.base import RulesError
 from game.seating import look
 from game.session.api import CorruptJournal, Journal, Session, move_aside
-from game.session.snapshot import InputEvent, Mode, TablePhase, TableSnapshot
+from game.session.snapshot import InputEvent, RunMode, TablePhase, TableSnapshot
 
 from .app import FRAMES, ServerSettings, guard_server, make_app
 from .capacity import raise_fd_limit
@@ -98,7 +98,7 @@ async def start_table(config: TableConfig, settings: ServerSettings | None = Non
     except (RulesError, KeyError, ImportError) as exc:
         raise StartupError(f"cannot set up the table for {config.game!r}: {exc}") from exc
     app = make_app(session, settings)
-    if session.mode is Mode.KIOSK:
+    if session.mode is RunMode.KIOSK:
         from game.kiosk.web import install_kiosk  # archive, pruning and the owner's page
 
         install_kiosk(app, session, journal, config, None if config.new else message)

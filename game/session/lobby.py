@@ -23,7 +23,7 @@ from game.seating import MAX_SEATS
 
 from .policy import TablePolicy
 from .seats import MIN_OFFERED_SEATS, BotKind, SeatRecord
-from .snapshot import Mode, TablePhase
+from .snapshot import RunMode, TablePhase
 from .table import TableRecord, TableSettings
 
 DEFAULT_SEATS = 6
@@ -266,9 +266,9 @@ class LobbyRules:
             table.settings == self.policy.game_settings(engine, table.game, table.preset)
 
 
-def play_modes() -> tuple[catalog.Mode, ...]:
+def play_modes() -> tuple[catalog.PlayMode, ...]:
     """The modes the catalog has games for."""
-    return tuple(m for m in catalog.Mode if catalog.games(m))
+    return tuple(m for m in catalog.PlayMode if catalog.games(m))
 
 
 def check_seat_range(engine: GameEngine, count: int) -> None:
@@ -337,7 +337,7 @@ def apply_lobby(table: TableRecord, command: LobbyCommand, rules: LobbyRules) ->
         case SetMode(mode):
             require_lobby(table)
             try:
-                game = catalog.variant(table.game, catalog.Mode(mode)).id
+                game = catalog.variant(table.game, catalog.PlayMode(mode)).id
             except (ValueError, catalog.UnknownGame):
                 raise BadSettings(f"mode must be one of {', '.join(m.value for m in play_modes())}") from None
             return switch_game(table, game, rules) if game != table.game else table
@@ -402,8 +402,8 @@ def new_table(config: TableConfig, engines: Callable[[str], GameEngine],
     """A brand-new table for ``config`` (a companion table plays its game's companion variant):
     the language's edition of the game with the house rules, six seats where the game allows, the
     configured admin PIN or a random one. Returns the config it was made for."""
-    if config.mode is Mode.COMPANION and catalog.get(config.game).mode is not catalog.Mode.COMPANION:
-        config = replace(config, game=catalog.variant(config.game, catalog.Mode.COMPANION).id)
+    if config.mode is RunMode.COMPANION and catalog.get(config.game).mode is not catalog.PlayMode.COMPANION:
+        config = replace(config, game=catalog.variant(config.game, catalog.PlayMode.COMPANION).id)
     engine = engines(config.game)
     language = config.language if config.language in LANGUAGES else LANGUAGES[0]
     preset = policy.start_preset(engine, language)

@@ -20,7 +20,7 @@ from game.rules.base import GameEngine
 
 from .journal import Journal, JournalError, SavedTimer
 from .scheduler import Handle, Scheduler, wall_ms
-from .snapshot import Mode, TablePhase
+from .snapshot import RunMode, TablePhase
 from .table import TableRecord
 
 if TYPE_CHECKING:
@@ -136,7 +136,7 @@ class KioskPolicy(TablePolicy):
 
 def policy_for(config: TableConfig) -> TablePolicy:
     """The policy of a table started with ``config``."""
-    if config.mode is Mode.KIOSK:
+    if config.mode is RunMode.KIOSK:
         return KioskPolicy(config.kiosk)
     return TablePolicy()
 

@@ -20,7 +20,7 @@ from .intro import Intro
 from .lobby import free_seats, has_bots
 from .race_floor import RaceFloor
 from .seats import MIN_OFFERED_SEATS, SeatRecord, seat_public_json, shown_name
-from .snapshot import HostError, LobbyInfo, Mode, SeatInfo, SeatStatus, TablePhase, TableSnapshot
+from .snapshot import HostError, LobbyInfo, RunMode, SeatInfo, SeatStatus, TablePhase, TableSnapshot
 from .table import TableRecord
 from .timers import RunningTimer
 
@@ -42,7 +42,7 @@ class Shown(Protocol):
     """The session's state a presenter reads."""
 
     version: int
-    mode: Mode
+    mode: RunMode
     table: TableRecord
     engine: GameEngine
     base_url: str
@@ -119,12 +119,12 @@ class Presenter:
     def lobby_info(self) -> LobbyInfo:
         s = self._s
         t, engine = s.table, s.engine
-        play_mode = catalog.get(t.game).mode if t.game in catalog.ids() else catalog.Mode.TABLE
+        play_mode = catalog.get(t.game).mode if t.game in catalog.ids() else catalog.PlayMode.TABLE
         return LobbyInfo(
             seat_count=t.seat_count, min_seats=max(MIN_OFFERED_SEATS, engine.min_seats),
             max_seats=min(MAX_SEATS, engine.max_seats), can_start=can_start(t),
             presets=tuple(engine.presets()), games=catalog.ids(play_mode),
-            play_mode=play_mode.value, play_modes=tuple(m.value for m in catalog.Mode if catalog.games(m)),
+            play_mode=play_mode.value, play_modes=tuple(m.value for m in catalog.PlayMode if catalog.games(m)),
             table_settings=t.table_settings.to_json(), host_url=f"{s.base_url}/host", host_error=s.host_error,
         )
 

@@ -40,7 +40,7 @@ from .race_floor import PressInput, PressSource, PressVerdict, RaceFloor
 from .run import GameRun, game_seed, replay, require_play
 from .scheduler import LoopScheduler, Scheduler, session_ms, wall_ms
 from .seats import SeatRecord, clean_name, fresh_seats
-from .snapshot import FINAL_SCENE, HostError, InputEvent, InputKind, InputSource, Mode, TablePhase, TableSnapshot
+from .snapshot import FINAL_SCENE, HostError, InputEvent, InputKind, InputSource, RunMode, TablePhase, TableSnapshot
 from .table import TableRecord
 from .timers import RunningTimer, TableTimer, table_request
 
@@ -60,7 +60,7 @@ class Session:
                  clock: Callable[[], int] = session_ms, scheduler: Scheduler | None = None,
                  wall: Callable[[], int] = wall_ms, bot_delay_scale: float = 1.0) -> None:
         self.config = config
-        self.mode: Mode = config.mode
+        self.mode: RunMode = config.mode
         self.policy: TablePolicy = policy_for(config)
         self.clock = clock
         self.base_url = ""

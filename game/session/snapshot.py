@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
-class Mode(enum.Enum):
+class RunMode(enum.Enum):
     TABLE = "table"
     COMPANION = "companion"
     KIOSK = "kiosk"
@@ -74,7 +74,7 @@ class LobbyInfo:
     can_start: bool = False
     presets: tuple[str, ...] = ()
     games: tuple[str, ...] = ()  # the games of the current play mode
-    play_mode: str = "table"  # catalog.Mode value: "table" (phones as hands) or "companion" (a boxed game)
+    play_mode: str = "table"  # catalog.PlayMode value: "table" (phones as hands) or "companion" (a boxed game)
     play_modes: tuple[str, ...] = ("table",)  # the modes this table offers
     table_settings: Mapping[str, Any] = field(default_factory=dict)  # idle reset, default bot kind
     host_url: str = ""
@@ -193,7 +193,7 @@ class HowToPlayInfo:
 @dataclass(frozen=True, slots=True)
 class TableSnapshot:
     version: int
-    mode: Mode
+    mode: RunMode
     language: str
     game: str
     preset: str | None

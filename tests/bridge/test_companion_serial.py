@@ -29,7 +29,7 @@ from game.server.runtime import start_arcade
 from game.session.journal import Journal
 from game.session.race_floor import PressSource
 from game.session.session import ARCADE_UNPLUGGED, Session
-from game.session.snapshot import Mode
+from game.session.snapshot import RunMode
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -79,7 +79,7 @@ def drawn_texts(session: Session) -> list[str]:
 @pytest.fixture
 async def table(sim: Any, tmp_path: Path):
     config = TableConfig(data_dir=tmp_path / "data", admin_pin="2468", seed=9, game="cheating_moth",
-                         mode=Mode.COMPANION, serial=sim.port)
+                         mode=RunMode.COMPANION, serial=sim.port)
     journal, saved, _ = Journal.open(config.data_dir)
     session = Session.boot(config, journal, saved)
     bridge = await start_arcade(config, session, poll_s=0.05, silence_s=1.5, sync_every_s=0.2)

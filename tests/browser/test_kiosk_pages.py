@@ -14,7 +14,7 @@ import pytest
 
 from game.kiosk.archive import Archive, Outcome
 from game.server.runtime import TableRuntime
-from game.session.snapshot import Mode
+from game.session.snapshot import RunMode
 
 from .conftest import ADMIN_PIN, BOT_DELAY_SCALE, Phones, Table, start_runtime
 from .phone import join
@@ -30,7 +30,7 @@ def web_text(lang: str, key: str) -> str:
 @pytest.fixture
 def kiosk_table(tmp_path: Path) -> Iterator[Table]:
     plain = start_runtime(tmp_path)
-    config = replace(plain.config, mode=Mode.KIOSK)
+    config = replace(plain.config, mode=RunMode.KIOSK)
     plain.stop()
     runtime = TableRuntime(config, bot_delay_scale=BOT_DELAY_SCALE)
     runtime.start()

@@ -23,7 +23,7 @@ from game.records import GameRecord, RecordedAction
 from game.server.app import make_app
 from game.session.journal import Journal
 from game.session.session import Session
-from game.session.snapshot import InputSource, Mode, TablePhase
+from game.session.snapshot import InputSource, RunMode, TablePhase
 
 MONDAY_NOON = 1_764_590_400.0  # 2025-12-01 12:00 UTC, a Monday
 
@@ -37,7 +37,7 @@ class Clock:
 
 
 def kiosk_session(tmp_path: Path) -> tuple[Session, Journal]:
-    config = TableConfig(mode=Mode.KIOSK, data_dir=tmp_path / "data", admin_pin="2468", seed=3)
+    config = TableConfig(mode=RunMode.KIOSK, data_dir=tmp_path / "data", admin_pin="2468", seed=3)
     journal, saved, _ = Journal.open(config.data_dir)
     session = Session.boot(config, journal, saved, engines=fake.engines, bot_factory=fake.bot_factory)
     return session, journal

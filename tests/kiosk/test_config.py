@@ -11,7 +11,7 @@ from game.__main__ import main
 from game.config import TableConfig
 from game.kiosk.config import ConfigError, KioskConfig, load_config
 from game.session.session import Session
-from game.session.snapshot import Mode
+from game.session.snapshot import RunMode
 
 SAMPLE = Path(__file__).resolve().parents[2] / "tools" / "systemd" / "kiosk.toml"
 
@@ -117,7 +117,7 @@ def test_config_needs_kiosk_mode(tmp_path: Path, capsys: pytest.CaptureFixture[s
 async def test_a_fresh_kiosk_table_uses_the_file(tmp_path: Path) -> None:
     kiosk = load_config(write(tmp_path, GOOD))
     assert isinstance(kiosk, KioskConfig)
-    config = TableConfig(mode=Mode.KIOSK, language=kiosk.language, game=kiosk.game, data_dir=tmp_path,
+    config = TableConfig(mode=RunMode.KIOSK, language=kiosk.language, game=kiosk.game, data_dir=tmp_path,
                          admin_pin=kiosk.admin_pin, kiosk=kiosk)
     session = Session.boot(config, None, None)
     assert (session.table.game, session.table.preset, session.table.language) == ("speakeasy", "th", "th")

@@ -15,7 +15,7 @@ from game.kiosk.config import DiskLimits
 from game.kiosk.keeper import KioskKeeper
 from game.session.journal import JOURNAL_NAME, Journal, move_aside, prune_set_aside, set_aside_journals
 from game.session.session import Session
-from game.session.snapshot import InputSource, Mode, TablePhase
+from game.session.snapshot import InputSource, RunMode, TablePhase
 
 MB = 1024 * 1024
 
@@ -48,7 +48,7 @@ async def test_archived_records_keep_the_bots_after_a_mid_game_restart(tmp_path:
     journal.close()
 
     clock.now += 30
-    config = TableConfig(mode=Mode.KIOSK, data_dir=tmp_path / "data", admin_pin="2468", seed=3)
+    config = TableConfig(mode=RunMode.KIOSK, data_dir=tmp_path / "data", admin_pin="2468", seed=3)
     journal, saved, _ = Journal.open(config.data_dir)
     session = Session.boot(config, journal, saved, engines=fake.engines, bot_factory=fake.bot_factory)
     assert session.phase is TablePhase.PLAYING  # resumed mid-game

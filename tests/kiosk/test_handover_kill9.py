@@ -30,7 +30,7 @@ from game.kiosk.config import load_config  # noqa: E402
 from game.session.journal import Journal  # noqa: E402
 from game.session.scheduler import VirtualTime  # noqa: E402
 from game.session.session import Session  # noqa: E402
-from game.session.snapshot import Mode, TablePhase  # noqa: E402
+from game.session.snapshot import RunMode, TablePhase  # noqa: E402
 
 RESULTS_S = 20
 KILL_AFTER_S = 4.0  # into the results
@@ -54,7 +54,7 @@ def kiosk_file(tmp_path: Path, port: int) -> Path:
 def play_to_the_end(config_file: Path, data_dir: Path) -> None:
     """A bots' game of the kiosk's table, to its final scores, journaled in ``data_dir``."""
     kiosk = load_config(config_file)
-    config = TableConfig(mode=Mode.KIOSK, game=kiosk.game, data_dir=data_dir, admin_pin=kiosk.admin_pin, seed=3,
+    config = TableConfig(mode=RunMode.KIOSK, game=kiosk.game, data_dir=data_dir, admin_pin=kiosk.admin_pin, seed=3,
                          kiosk=kiosk, new=True)
     journal, _, _ = Journal.open(data_dir)
     vt = VirtualTime()

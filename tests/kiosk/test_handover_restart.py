@@ -14,11 +14,11 @@ from game.kiosk.config import KioskConfig, Timers
 from game.session.journal import Journal
 from game.session.scheduler import VirtualTime
 from game.session.session import RETIRED_TOKENS, HandedOver, NoticeCode, Session, UnknownSeat
-from game.session.snapshot import InputSource, Mode, TablePhase
+from game.session.snapshot import InputSource, RunMode, TablePhase
 
 
 def boot(tmp_path: Path) -> Session:
-    config = TableConfig(mode=Mode.KIOSK, data_dir=tmp_path, admin_pin="2468", seed=4,
+    config = TableConfig(mode=RunMode.KIOSK, data_dir=tmp_path, admin_pin="2468", seed=4,
                          kiosk=KioskConfig(admin_pin="2468", how_to_play=False))
     journal, saved, _ = Journal.open(tmp_path)
     return Session.boot(config, journal, saved, engines=fake.engines, bot_factory=fake.bot_factory, clock=FakeClock())
@@ -77,7 +77,7 @@ class Wall:
 
 
 def kiosk_on(tmp_path: Path, vt: VirtualTime, wall: Wall) -> Session:
-    config = TableConfig(mode=Mode.KIOSK, data_dir=tmp_path, admin_pin="2468", seed=4,
+    config = TableConfig(mode=RunMode.KIOSK, data_dir=tmp_path, admin_pin="2468", seed=4,
                          kiosk=KioskConfig(timers=Timers(results_s=45), admin_pin="2468", how_to_play=False))
     journal, saved, _ = Journal.open(tmp_path)
     return Session.boot(config, journal, saved, engines=fake.engines, bot_factory=fake.bot_factory, clock=vt,

@@ -11,10 +11,10 @@ from game.config import TableConfig
 from game.kiosk.config import KioskConfig, Timers
 from game.session.scheduler import VirtualTime
 from game.session.session import NoticeCode, Session
-from game.session.snapshot import InputSource, Mode, TablePhase
+from game.session.snapshot import InputSource, RunMode, TablePhase
 
 
-def kiosk(tmp_path: Path, clock: FakeClock, mode: Mode = Mode.KIOSK) -> Session:
+def kiosk(tmp_path: Path, clock: FakeClock, mode: RunMode = RunMode.KIOSK) -> Session:
     config = TableConfig(mode=mode, data_dir=tmp_path, admin_pin="2468", seed=4,
                          kiosk=KioskConfig(timers=Timers(results_s=45), admin_pin="2468", how_to_play=False))
     session = Session.boot(config, None, None, engines=fake.engines, bot_factory=fake.bot_factory, clock=clock,
@@ -73,7 +73,7 @@ async def test_without_a_screen_the_results_wait_for_the_longest_last_reveal(tmp
 
 async def test_a_table_mode_game_is_never_handed_over(tmp_path: Path) -> None:
     clock = FakeClock()
-    session = kiosk(tmp_path, clock, Mode.TABLE)
+    session = kiosk(tmp_path, clock, RunMode.TABLE)
     finish(session)
     clock.now += 3_600_000
     session.check_idle()
@@ -95,7 +95,7 @@ async def test_an_empty_lobby_is_left_alone(tmp_path: Path) -> None:
 
 async def test_the_hand_over_is_scheduled_for_exactly_results_s(tmp_path: Path) -> None:
     vt = VirtualTime()
-    config = TableConfig(mode=Mode.KIOSK, data_dir=tmp_path, admin_pin="2468", seed=4,
+    config = TableConfig(mode=RunMode.KIOSK, data_dir=tmp_path, admin_pin="2468", seed=4,
                          kiosk=KioskConfig(timers=Timers(results_s=45), admin_pin="2468", how_to_play=False))
     session = Session.boot(config, None, None, engines=fake.engines, bot_factory=fake.bot_factory, clock=vt,
                            scheduler=vt, bot_delay_scale=1000.0)
@@ -116,7 +116,7 @@ async def test_the_hand_over_is_scheduled_for_exactly_results_s(tmp_path: Path) 
 
 async def test_a_new_game_before_results_s_is_not_handed_over(tmp_path: Path) -> None:
     vt = VirtualTime()
-    config = TableConfig(mode=Mode.KIOSK, data_dir=tmp_path, admin_pin="2468", seed=4,
+    config = TableConfig(mode=RunMode.KIOSK, data_dir=tmp_path, admin_pin="2468", seed=4,
                          kiosk=KioskConfig(timers=Timers(results_s=45), admin_pin="2468", how_to_play=False))
     session = Session.boot(config, None, None, engines=fake.engines, bot_factory=fake.bot_factory, clock=vt,
                            scheduler=vt, bot_delay_scale=1000.0)

@@ -22,20 +22,20 @@ from game.render.kit.text import TextRenderer
 from game.render.tapes import ScriptedTable
 from game.session.scheduler import VirtualTime
 from game.session.session import Session
-from game.session.snapshot import Mode, TablePhase
+from game.session.snapshot import RunMode, TablePhase
 
 
-def table(tmp_path: Path, game: str = "collusion", mode: Mode = Mode.KIOSK) -> tuple[Session, VirtualTime]:
+def table(tmp_path: Path, game: str = "collusion", mode: RunMode = RunMode.KIOSK) -> tuple[Session, VirtualTime]:
     time = VirtualTime()
-    kiosk = KioskConfig(game=game, admin_pin="4821") if mode is Mode.KIOSK else None
+    kiosk = KioskConfig(game=game, admin_pin="4821") if mode is RunMode.KIOSK else None
     config = TableConfig(mode=mode, game=game, data_dir=tmp_path, admin_pin="4821", seed=3, kiosk=kiosk)
     session = Session.boot(config, None, None, clock=time, scheduler=time)
     session.host_command({"command": "set_seats", "count": 5})
     return session, time
 
 
-TABLE_GAMES = catalog.ids(catalog.Mode.TABLE)
-COMPANIONS = catalog.ids(catalog.Mode.COMPANION)
+TABLE_GAMES = catalog.ids(catalog.PlayMode.TABLE)
+COMPANIONS = catalog.ids(catalog.PlayMode.COMPANION)
 LANGS = ("en", "fa", "th")
 
 
@@ -89,7 +89,7 @@ def test_the_plan_and_the_player_name_no_game() -> None:
 
 def test_a_game_without_slides_starts_straight_away() -> None:
     toy = catalog.register(catalog.GameDescriptor(
-        id="toy_howto", family="toy_howto", mode=catalog.Mode.TABLE, engine="game.rules.collusion:ENGINE",
+        id="toy_howto", family="toy_howto", mode=catalog.PlayMode.TABLE, engine="game.rules.collusion:ENGINE",
         bots=None, screen="game.render.games.collusion", phone="games/collusion.js", strings=("screen",),
         title_key="game.collusion"))
     try:
@@ -100,11 +100,11 @@ def test_a_game_without_slides_starts_straight_away() -> None:
 
 @pytest.mark.parametrize("family", ["collusion", "speakeasy", "cheating_moth"])
 def test_a_companion_table_offers_it_too(family: str) -> None:
-    t = ScriptedTable(family, 5, "en", settings={"how_to_play": True}, mode=Mode.COMPANION)
+    t = ScriptedTable(family, 5, "en", settings={"how_to_play": True}, mode=RunMode.COMPANION)
     t.start()
     game = t.session.table.game
     intro = t.session.snapshot.how_to_play
-    assert catalog.get(game).mode is catalog.Mode.COMPANION
+    assert catalog.get(game).mode is catalog.PlayMode.COMPANION
     assert intro is not None and intro.game == game and intro.duration_ms == howto.duration_ms(game)
     t.wait(howto.duration_ms(game) - 1)
     assert t.session.phase is TablePhase.LOBBY
@@ -138,7 +138,7 @@ def test_anyone_at_the_tv_skips_it(tmp_path: Path) -> None:
 
 
 def test_a_table_offers_it_as_a_setting(tmp_path: Path) -> None:
-    session, _ = table(tmp_path, mode=Mode.TABLE)
+    session, _ = table(tmp_path, mode=RunMode.TABLE)
     assert session.table.table_settings.how_to_play is False
     session.host_command({"command": "start"})
     assert session.phase is TablePhase.PLAYING  # off by default outside kiosk mode
@@ -161,8 +161,8 @@ def test_a_hand_over_cancels_the_explanation(tmp_path: Path) -> None:
 def intro_table(tmp_path: Path, game: str, lang: str) -> Session:
     """A table of five about to play ``game`` in ``lang``, its explanation running."""
     desc = catalog.get(game)
-    if desc.mode is catalog.Mode.COMPANION:
-        t = ScriptedTable(desc.family, 5, lang, settings={"how_to_play": True}, mode=Mode.COMPANION)
+    if desc.mode is catalog.PlayMode.COMPANION:
+        t = ScriptedTable(desc.family, 5, lang, settings={"how_to_play": True}, mode=RunMode.COMPANION)
         t.start()
         return t.session
     session, _ = table(tmp_path, game)

@@ -23,7 +23,7 @@ from game.kiosk.web import KEEPER, install_kiosk
 from game.server.app import FRAMES, ServerSettings, guard_server, make_app
 from game.session.journal import Journal
 from game.session.session import Session
-from game.session.snapshot import Mode
+from game.session.snapshot import RunMode
 
 PIN = "482193"
 MakeKiosk = Callable[..., Any]
@@ -36,7 +36,7 @@ async def make_kiosk(aiohttp_client: Any, tmp_path: Path) -> Any:
     async def make(metrics_from: tuple[str, ...] = ()) -> TestClient:
         kiosk = KioskConfig(admin_pin=PIN, how_to_play=False,
                             metrics_from=tuple(ipaddress.ip_network(a) for a in metrics_from))
-        config = TableConfig(mode=Mode.KIOSK, data_dir=tmp_path / "data", admin_pin=PIN, seed=3, kiosk=kiosk)
+        config = TableConfig(mode=RunMode.KIOSK, data_dir=tmp_path / "data", admin_pin=PIN, seed=3, kiosk=kiosk)
         journal, saved, _ = Journal.open(config.data_dir)
         session = Session.boot(config, journal, saved)
         app = make_app(session, ServerSettings())

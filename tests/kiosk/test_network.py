@@ -20,7 +20,7 @@ from game.render.kit.sound import SoundBank
 from game.render.kit.text import TextRenderer
 from game.server.netaddr import AddressWatch, phones_cannot_reach
 from game.server.runtime import join_links, start_table, stop_table
-from game.session.snapshot import Mode, TablePhase, TableSnapshot
+from game.session.snapshot import RunMode, TablePhase, TableSnapshot
 
 PIN = "482193"
 LAN = "192.168.1.7"
@@ -40,7 +40,7 @@ class Network:
 
 def kiosk_config(tmp_path: Path, host: str | None = None) -> TableConfig:
     kiosk = KioskConfig(languages=("en",), admin_pin=PIN, host=host)
-    return TableConfig(mode=Mode.KIOSK, port=0, data_dir=tmp_path / "data", admin_pin=PIN, kiosk=kiosk)
+    return TableConfig(mode=RunMode.KIOSK, port=0, data_dir=tmp_path / "data", admin_pin=PIN, kiosk=kiosk)
 
 
 def tv_texts(layer: KioskLayer, snap: TableSnapshot) -> list[str]:

@@ -22,7 +22,7 @@ from flood_kit import BAD_REQUEST, PIN, bad_requests, table, tracebacks  # noqa:
 
 import game.__main__ as tabletop  # noqa: E402
 from game.config import TableConfig  # noqa: E402
-from game.session.snapshot import Mode  # noqa: E402
+from game.session.snapshot import RunMode  # noqa: E402
 
 KIOSK = ("--mode", "kiosk")
 MALFORMED = 500
@@ -89,7 +89,7 @@ def test_the_log_file_takes_info_and_errors_while_the_terminal_keeps_warnings(tm
     console = logging.StreamHandler(open(tmp_path / "terminal.txt", "w", encoding="utf-8"))  # noqa: SIM115
     root_logging.handlers[:] = [console]
     root_logging.setLevel(logging.WARNING)  # what basicConfig sets without -v
-    tabletop._kiosk_log_file(TableConfig(mode=Mode.KIOSK, data_dir=tmp_path, admin_pin="246813"))
+    tabletop._kiosk_log_file(TableConfig(mode=RunMode.KIOSK, data_dir=tmp_path, admin_pin="246813"))
     session_log = logging.getLogger("game.session.session")
     session_log.info("kiosk: the final scores were shown for %d s; the table is handed to the next group", 30)
     session_log.error("timer %s: not applied: %s", "vote", "illegal")

@@ -21,14 +21,14 @@ from game.kiosk.owner import owner_report
 from game.session.arcade import ARCADE_UNPLUGGED
 from game.session.journal import Journal
 from game.session.session import Session
-from game.session.snapshot import Mode
+from game.session.snapshot import RunMode
 
 WEB_STRINGS = Path(__file__).resolve().parents[2] / "game" / "i18n"
 
 
 @pytest.fixture
 def keeper(tmp_path: Path) -> Iterator[KioskKeeper]:
-    config = TableConfig(mode=Mode.KIOSK, data_dir=tmp_path, admin_pin="2468", seed=3)
+    config = TableConfig(mode=RunMode.KIOSK, data_dir=tmp_path, admin_pin="2468", seed=3)
     journal, saved, _ = Journal.open(tmp_path)
     session = Session.boot(config, journal, saved, engines=fake.engines, bot_factory=fake.bot_factory)
     keeper = KioskKeeper(session, journal, Archive.beside(tmp_path), DiskLimits())

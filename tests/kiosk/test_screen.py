@@ -23,7 +23,7 @@ from game.render.kit.sound import SoundBank
 from game.render.kit.text import TextRenderer
 from game.render.lobby import layout
 from game.session.session import Session
-from game.session.snapshot import ArcadeInfo, Mode, SeatStatus, TablePhase
+from game.session.snapshot import ArcadeInfo, RunMode, SeatStatus, TablePhase
 
 PIN = "4821"
 
@@ -31,7 +31,7 @@ PIN = "4821"
 def config(tmp_path: Path, lang: str = "en") -> TableConfig:
     kiosk = KioskConfig(venue=Venue("Café Nakhl"), languages=(lang, *(x for x in ("fa", "th", "en") if x != lang)),
                         timers=Timers(attract_after_s=60, attract_game_s=40), admin_pin=PIN)
-    return TableConfig(mode=Mode.KIOSK, language=lang, data_dir=tmp_path, admin_pin=PIN, kiosk=kiosk)
+    return TableConfig(mode=RunMode.KIOSK, language=lang, data_dir=tmp_path, admin_pin=PIN, kiosk=kiosk)
 
 
 def type_pin(layer: KioskLayer, pin: str) -> None:
@@ -181,7 +181,7 @@ async def test_overlays_fit_and_never_draw_the_pin(tmp_path: Path, lang: str, si
 
 
 async def test_only_the_cafes_languages_are_offered(tmp_path: Path) -> None:
-    cfg = TableConfig(mode=Mode.KIOSK, language="fa", data_dir=tmp_path, admin_pin=PIN,
+    cfg = TableConfig(mode=RunMode.KIOSK, language="fa", data_dir=tmp_path, admin_pin=PIN,
                       kiosk=KioskConfig(languages=("fa", "en"), admin_pin=PIN))
     session = Session.boot(cfg, None, None)
     session.host_command({"command": "set_language", "language": "th"})  # the TV's L key: fa -> th
@@ -197,7 +197,7 @@ async def test_the_venue_logo_is_drawn_in_the_attract_column(tmp_path: Path) -> 
     path = tmp_path / "logo.png"
     pygame.image.save(logo, str(path))
     kiosk = KioskConfig(venue=Venue("Café Nakhl", path), languages=("en",), admin_pin=PIN, volume=30)
-    cfg = TableConfig(mode=Mode.KIOSK, data_dir=tmp_path, admin_pin=PIN, kiosk=kiosk)
+    cfg = TableConfig(mode=RunMode.KIOSK, data_dir=tmp_path, admin_pin=PIN, kiosk=kiosk)
     session = lobby(tmp_path)
     clock = Clock()
     layer = KioskLayer(cfg, clock)
@@ -299,7 +299,7 @@ async def test_clicking_settings_in_a_kiosk_lobby_asks_for_the_pin_too(tmp_path:
     screen.handle(again, size)
     assert top() == "settings"
     table_screen = Screen(ctx=screen.ctx)
-    table_screen.sync(replace(session.snapshot, mode=Mode.TABLE))
+    table_screen.sync(replace(session.snapshot, mode=RunMode.TABLE))
     table_screen.handle(click, size)
     assert table_screen.director.stack[-1].name == "settings"  # a table's host just clicks
     assert pygame.event.get(pygame.KEYDOWN) == []

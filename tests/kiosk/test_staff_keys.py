@@ -27,7 +27,7 @@ from game.render.lobby import ARCADE_KEY, layout
 from game.render.settings import SettingsScene
 from game.render.tapes import lobby_snapshot, play_moment
 from game.session.session import Session
-from game.session.snapshot import ArcadeInfo, ClaimInfo, HowToPlayInfo, InputEvent, InputKind, Mode, TableSnapshot
+from game.session.snapshot import ArcadeInfo, ClaimInfo, HowToPlayInfo, InputEvent, InputKind, RunMode, TableSnapshot
 
 PIN = "482193"
 SIZE = (1280, 720)
@@ -37,7 +37,7 @@ MAPPING = ArcadeInfo(present=True, connected=True, mapping_in_progress=True, wai
 def config(tmp_path: Path, lang: str = "en") -> TableConfig:
     kiosk = KioskConfig(venue=Venue("Café Nakhl"), languages=("en", "fa", "th"),
                         timers=Timers(attract_after_s=60, attract_game_s=40), admin_pin=PIN)
-    return TableConfig(mode=Mode.KIOSK, language=lang, data_dir=tmp_path, admin_pin=PIN, kiosk=kiosk)
+    return TableConfig(mode=RunMode.KIOSK, language=lang, data_dir=tmp_path, admin_pin=PIN, kiosk=kiosk)
 
 
 def click(pos: tuple[int, int], button: int = 1) -> pygame.event.Event:
@@ -116,7 +116,7 @@ async def test_stopping_the_arcade_wizard_needs_the_pin_then_stops_it(tmp_path: 
 
 async def test_a_table_host_stops_the_wizard_without_a_pin(tmp_path: Path) -> None:
     session = kiosk_lobby(tmp_path)
-    snap = replace(session.snapshot, arcade=MAPPING, mode=Mode.TABLE)
+    snap = replace(session.snapshot, arcade=MAPPING, mode=RunMode.TABLE)
     screen = Screen(ctx=RenderContext(TextRenderer(), QrCache(), SoundBank(enabled=False)))
     screen.sync(snap)
     [button] = [b for b in layout(screen.frame(SIZE)).buttons if b.hint == ARCADE_KEY]
@@ -185,7 +185,7 @@ async def test_clicking_a_settings_arrow_asks_for_the_pin_then_steps_that_way(tm
 # -------------------------------------------------------------------------- game scenes
 def companion_turn(lang: str = "en") -> TableSnapshot:
     turn = next(m for m in moth_companion_tapes.moth_moments(lang) if m.name == "turn")
-    return replace(turn.snapshots[-1], mode=Mode.KIOSK)
+    return replace(turn.snapshots[-1], mode=RunMode.KIOSK)
 
 
 @pytest.mark.parametrize("k", [pygame.K_s, pygame.K_b, pygame.K_RETURN, pygame.K_u])
@@ -199,14 +199,14 @@ def test_a_companion_games_host_keys_need_the_pin(tmp_path: Path, k: int) -> Non
 
 def test_a_companion_game_on_a_table_takes_the_host_keys_at_once(tmp_path: Path) -> None:
     screen = Screen(ctx=RenderContext(TextRenderer(), QrCache(), SoundBank(enabled=False)))
-    screen.sync(replace(companion_turn(), mode=Mode.TABLE))
+    screen.sync(replace(companion_turn(), mode=RunMode.TABLE))
     out = commands(table_input(key(pygame.K_s), screen, None, SIZE))
     assert out == [{"command": "table_action", "action": {"type": "call", "kind": "mosquito"}}]
 
 
 def test_back_to_the_lobby_after_the_results_is_the_guests(tmp_path: Path) -> None:
     final = next(m for m in moments("en") if m.name == "13_game_over")
-    tv = Tv(tmp_path, replace(final.snapshots[-1], mode=Mode.KIOSK))
+    tv = Tv(tmp_path, replace(final.snapshots[-1], mode=RunMode.KIOSK))
     for event in (key(pygame.K_RETURN), key(pygame.K_n), click((640, 360))):
         # leaving the results is deliberate: the first press asks on the screen, the second leaves
         assert commands(tv.send(event)) == [] and not tv.asking
@@ -214,7 +214,7 @@ def test_back_to_the_lobby_after_the_results_is_the_guests(tmp_path: Path) -> No
 
 
 def test_skipping_the_how_to_play_is_the_guests(tmp_path: Path) -> None:
-    intro = replace(lobby_snapshot(5, "en"), mode=Mode.KIOSK, how_to_play=HowToPlayInfo("collusion", 0, 40_000))
+    intro = replace(lobby_snapshot(5, "en"), mode=RunMode.KIOSK, how_to_play=HowToPlayInfo("collusion", 0, 40_000))
     tv = Tv(tmp_path, intro)
     for event in (key(pygame.K_SPACE), key(pygame.K_RETURN), click((640, 360))):
         assert commands(tv.send(event)) == [{"command": "skip_intro"}] and not tv.asking
@@ -247,7 +247,7 @@ async def test_the_window_keys_stay_locked_in_every_scene(tmp_path: Path) -> Non
 
 def test_a_kiosks_tv_does_not_answer_a_seat_claim(tmp_path: Path) -> None:
     claim = ClaimInfo.from_json({"id": 7, "seat": 0, "name": "", "seat_name": "Ali", "bot": False})
-    snap = replace(lobby_snapshot(5, "en", joined=2, bots=0), mode=Mode.KIOSK, claims=(claim,))
+    snap = replace(lobby_snapshot(5, "en", joined=2, bots=0), mode=RunMode.KIOSK, claims=(claim,))
     tv = Tv(tmp_path, snap)
     assert commands(tv.send(key(pygame.K_y))) == [] and not tv.asking  # the host page answers (behind the PIN)
 
@@ -260,7 +260,7 @@ def test_a_kiosks_companion_hints_do_not_offer_the_staff_keys(tmp_path: Path, la
     ctx = RenderContext(TextRenderer(lambda text, *_: drawn.append(text)), QrCache(), SoundBank(enabled=False))
     decided = moments["beetle_fastest"].snapshots[-1]  # the tape's Beetle: 16 ms apart, within the errors: a draw (M16)
     winner = decided.seats[decided.public_view["last_race"]["winner"]].name
-    for mode, wanted in ((Mode.KIOSK, "_kiosk"), (Mode.TABLE, "")):
+    for mode, wanted in ((RunMode.KIOSK, "_kiosk"), (RunMode.TABLE, "")):
         drawn.clear()
         for name in ("turn", "mosquito_race", "beetle_fastest"):
             moment = replace(moments[name], snapshots=tuple(replace(s, mode=mode) for s in moments[name].snapshots))
@@ -279,7 +279,7 @@ def test_a_kiosks_race_is_not_pressed_from_the_tv_keyboard(tmp_path: Path) -> No
     pressed it: the buttons and the phones judge a kiosk's race. At a home table the digits press."""
     race = next(m for m in moth_companion_tapes.moth_moments("en") if m.name == "mosquito_race").snapshots[-1]
     assert race.public_view.get("race") is not None
-    for mode, pressed in ((Mode.KIOSK, False), (Mode.TABLE, True)):
+    for mode, pressed in ((RunMode.KIOSK, False), (RunMode.TABLE, True)):
         screen = Screen(ctx=RenderContext(TextRenderer(), QrCache(), SoundBank(enabled=False)))
         screen.sync(replace(race, mode=mode))
         presses = [e for e in table_input(key(pygame.K_1), screen, None, SIZE)

@@ -28,7 +28,7 @@ from game.render.kit.scene import RenderContext
 from game.render.kit.sound import SoundBank
 from game.render.kit.text import TextRenderer
 from game.render.tapes import lobby_snapshot
-from game.session.snapshot import InputEvent, Mode
+from game.session.snapshot import InputEvent, RunMode
 
 PIN = "482193"
 UNIT = Path(__file__).resolve().parents[2] / "tools" / "systemd" / "tabletop.service"
@@ -36,7 +36,7 @@ UNIT = Path(__file__).resolve().parents[2] / "tools" / "systemd" / "tabletop.ser
 
 def config(tmp_path: Path, lang: str = "en") -> TableConfig:
     kiosk = KioskConfig(languages=(lang,), admin_pin=PIN)
-    return TableConfig(mode=Mode.KIOSK, language=lang, data_dir=tmp_path, admin_pin=PIN, kiosk=kiosk,
+    return TableConfig(mode=RunMode.KIOSK, language=lang, data_dir=tmp_path, admin_pin=PIN, kiosk=kiosk,
                        window_size=(640, 360))
 
 

@@ -39,7 +39,7 @@ from game.rules.base import RulesError
 from game.session.race_floor import PressSource
 from game.session.scheduler import VirtualTime
 from game.session.session import Session
-from game.session.snapshot import Mode, TablePhase
+from game.session.snapshot import RunMode, TablePhase
 
 # corrections and the end of a Cheating Moth round are rare, so that a game has turns and races
 WEIGHTS = {"edit_points": 0.1, "undo_points": 0.1, "edit_score": 0.1, "undo_score": 0.1, "undo_point": 0.3,
@@ -74,7 +74,7 @@ class ScriptedPeople:
         self.rng = random.Random(seed)
         self.vt = VirtualTime()
         n, settings = SETUPS[game](self.rng, seed)
-        config = TableConfig(game=game, seed=seed, mode=Mode.COMPANION)
+        config = TableConfig(game=game, seed=seed, mode=RunMode.COMPANION)
         self.session = Session.boot(config, None, None, clock=self.vt, scheduler=self.vt)
         self._host("set_seats", count=n)
         for name, value in settings.items():

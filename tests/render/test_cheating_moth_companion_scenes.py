@@ -15,7 +15,7 @@ from scene_checks import (
 
 from game.render.games.cheating_moth_companion.model import model_of
 from game.render.games.cheating_moth_companion.tapes import moth_moments
-from game.render.kit.scene import HostCommand
+from game.render.kit.scene import HostIntent
 from game.render.tapes import play_moment
 
 MOMENTS = {lang: list(moth_moments(lang)) for lang in LANGS}
@@ -63,6 +63,6 @@ def test_M14_M16_the_model_reads_margins_sources_and_false_starts() -> None:
 def test_host_keys_act_as_the_table(shared_ctx) -> None:
     screen = play_moment(MOMENTS["en"][0], (1280, 720), shared_ctx)
     intents = screen.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_s, mod=0), (1280, 720))
-    assert intents == [HostCommand("table_action", (("action", {"type": "call", "kind": "mosquito"}),))]
+    assert intents == [HostIntent("table_action", (("action", {"type": "call", "kind": "mosquito"}),))]
     intents = screen.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_u, mod=0), (1280, 720))
     assert intents[0].payload() == {"command": "table_action", "action": {"type": "wrong_win"}}

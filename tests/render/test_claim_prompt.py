@@ -11,11 +11,11 @@ import pytest
 from game import i18n
 from game.render.app import Screen
 from game.render.kit.qr import QrCache
-from game.render.kit.scene import HostCommand, RenderContext
+from game.render.kit.scene import HostIntent, RenderContext
 from game.render.kit.sound import SoundBank
 from game.render.kit.text import TextRenderer
 from game.render.tapes import lobby_snapshot
-from game.session.snapshot import ClaimInfo, Mode, TableSnapshot
+from game.session.snapshot import ClaimInfo, RunMode, TableSnapshot
 
 SIZE = (1920, 1080)
 ALI = {"id": 7, "seat": 0, "name": "", "seat_name": "Ali", "bot": False}
@@ -60,18 +60,18 @@ def test_item2_a_guest_asking_for_a_bots_seat_is_named() -> None:
 
 def test_item1_y_allows_and_n_refuses_the_first_request(shared_ctx: RenderContext) -> None:
     screen = screen_for(with_claims("en", ALI, SARA_FOR_BOT), shared_ctx)
-    answers = [i.payload() for k in (pygame.K_y, pygame.K_n) for i in screen.handle(key(k), SIZE) if isinstance(i, HostCommand)]
+    answers = [i.payload() for k in (pygame.K_y, pygame.K_n) for i in screen.handle(key(k), SIZE) if isinstance(i, HostIntent)]
     assert answers == [{"command": "claim", "id": 7, "allow": True}, {"command": "claim", "id": 7, "allow": False}]
 
 
 def test_without_a_request_y_and_n_are_not_answers(shared_ctx: RenderContext) -> None:
     screen = screen_for(with_claims("en"), shared_ctx)
     for k in (pygame.K_y, pygame.K_n):
-        assert all(i.payload()["command"] != "claim" for i in screen.handle(key(k), SIZE) if isinstance(i, HostCommand))
+        assert all(i.payload()["command"] != "claim" for i in screen.handle(key(k), SIZE) if isinstance(i, HostIntent))
 
 
 def test_a_kiosks_keyboard_does_not_answer_only_the_host_console_does(shared_ctx: RenderContext) -> None:
-    snap = dataclasses.replace(with_claims("en", ALI), mode=Mode.KIOSK)
+    snap = dataclasses.replace(with_claims("en", ALI), mode=RunMode.KIOSK)
     screen = screen_for(snap, shared_ctx)
-    assert all(i.payload()["command"] != "claim" for i in screen.handle(key(pygame.K_y), SIZE) if isinstance(i, HostCommand))
+    assert all(i.payload()["command"] != "claim" for i in screen.handle(key(pygame.K_y), SIZE) if isinstance(i, HostIntent))
     assert i18n.text("en", "screen", "claim.keys_kiosk") in shown(snap)

@@ -14,7 +14,7 @@ from game import i18n
 from game.config import TableConfig
 from game.render.app import Screen
 from game.render.kit.qr import QrCache
-from game.render.kit.scene import Frame, HostCommand, RenderContext
+from game.render.kit.scene import Frame, HostIntent, RenderContext
 from game.render.kit.sound import SoundBank
 from game.render.kit.text import TextRenderer
 from game.render.lobby import ArcadeStage, ArcadeStatus, layout
@@ -52,7 +52,7 @@ def key(k: int) -> pygame.event.Event:
 
 
 def payloads(intents: list) -> list[dict]:
-    return [i.payload() for i in intents if isinstance(i, HostCommand)]
+    return [i.payload() for i in intents if isinstance(i, HostIntent)]
 
 
 def shown_texts(snap: TableSnapshot, size: tuple[int, int] = SIZE) -> list[str]:

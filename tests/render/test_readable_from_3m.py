@@ -21,7 +21,7 @@ from game.render.kit.text import Fitted, TextRenderer
 from game.render.kit.widgets import READABLE_PX_720P
 from game.render.tapes import ScriptedTable
 from game.session.session import Session
-from game.session.snapshot import Mode
+from game.session.snapshot import RunMode
 
 LONG_NAME = "Alexandria-Montgomery-XY"  # 24 characters
 
@@ -70,7 +70,7 @@ def test_the_lobby_reads_from_across_the_room(game: str, lang: str, size: tuple[
 def kiosk_config(tmp_path: Path, lang: str) -> TableConfig:
     kiosk = KioskConfig(venue=Venue("Café Nakhl"), languages=(lang,), admin_pin="4821",
                         timers=Timers(attract_after_s=60, attract_game_s=40))
-    return TableConfig(mode=Mode.KIOSK, language=lang, data_dir=tmp_path, admin_pin="4821", kiosk=kiosk)
+    return TableConfig(mode=RunMode.KIOSK, language=lang, data_dir=tmp_path, admin_pin="4821", kiosk=kiosk)
 
 
 class Clock:

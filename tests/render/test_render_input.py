@@ -5,7 +5,7 @@ import pygame
 
 from game.render.app import Screen
 from game.render.games.collusion.tapes import moments
-from game.render.kit.scene import HostCommand, WindowOp
+from game.render.kit.scene import HostIntent, WindowOp
 from game.render.lobby import layout
 from game.render.tapes import lobby_snapshot, play_moment
 from game.session.snapshot import InputKind, InputSource
@@ -28,7 +28,7 @@ def lobby_screen(ctx, **kw) -> Screen:
 
 
 def payloads(intents) -> list[dict]:
-    return [i.payload() for i in intents if isinstance(i, HostCommand)]
+    return [i.payload() for i in intents if isinstance(i, HostIntent)]
 
 
 def test_lobby_keys_send_host_commands(shared_ctx):
@@ -147,7 +147,7 @@ def test_game_over_goes_back_to_the_lobby_and_space_skips_a_beat(shared_ctx):
 def test_input_events_carry_the_session_clock(shared_ctx):
     screen = lobby_screen(shared_ctx)
     screen.advance(0.5, SIZE)
-    event = screen.input_event(HostCommand("start"))
+    event = screen.input_event(HostIntent("start"))
     assert event.source is InputSource.KEYBOARD and event.kind is InputKind.HOST and event.seat is None
     assert event.payload == {"command": "start"}
     assert event.t_ms == screen.snapshot.clock_ms + 500

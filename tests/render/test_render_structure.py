@@ -73,7 +73,7 @@ def test_every_game_package_is_reachable_through_its_descriptor_and_ends_on_the_
 def test_every_game_and_preset_the_lobby_offers_has_its_name_on_the_screen():
     from game import i18n
 
-    for desc in catalog.games(catalog.Mode.TABLE):
+    for desc in catalog.games(catalog.PlayMode.TABLE):
         for lang in i18n.LANGUAGES:
             assert i18n.has(lang, "screen", desc.title_key), (desc.id, lang)
             for preset in desc.load_engine().presets():

@@ -13,17 +13,17 @@ from scene_checks import SIZES
 from game.render.app import Screen
 from game.render.games.collusion.tapes import moments
 from game.render.kit.qr import QrCache
-from game.render.kit.scene import HostCommand, RenderContext
+from game.render.kit.scene import HostIntent, RenderContext
 from game.render.kit.sound import SoundBank
 from game.render.kit.text import TextRenderer
 from game.render.kit.widgets import READABLE_PX_720P
-from game.session.snapshot import FINAL_SCENE, InputKind, Mode
+from game.session.snapshot import FINAL_SCENE, InputKind, RunMode
 
 ENTER = pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="")
 
 
 def commands(intents: list) -> list[str]:
-    return [i.command for i in intents if isinstance(i, HostCommand)]
+    return [i.command for i in intents if isinstance(i, HostIntent)]
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -34,8 +34,8 @@ def test_the_final_scores_are_seen_before_anyone_leaves_them(lang: str, size: tu
     drawn: list[tuple[str, int]] = []
     screen = Screen(ctx=RenderContext(TextRenderer(lambda text, _l, _b, fitted: drawn.append((text, fitted.px))),
                                       QrCache(), SoundBank(enabled=False)))
-    kiosk = replace(final, mode=Mode.KIOSK)
-    screen.sync(replace(before, mode=Mode.KIOSK))
+    kiosk = replace(final, mode=RunMode.KIOSK)
+    screen.sync(replace(before, mode=RunMode.KIOSK))
     screen.advance(1 / 60, size)
     screen.sync(kiosk)
     screen.advance(1 / 60, size)

@@ -9,7 +9,7 @@ from pathlib import Path
 from game.render.games.cheating_moth_companion import tapes as moth_companion
 from game.render.games.collusion_companion import tapes as collusion_companion
 from game.render.games.speakeasy_companion import tapes as speakeasy_companion
-from game.session.snapshot import Mode
+from game.session.snapshot import RunMode
 
 RENDER = Path(__file__).resolve().parents[2] / "game" / "render"
 HAND_MADE = {"TableSnapshot", "SeatInfo", "RaceInfo", "TimerInfo"}
@@ -45,7 +45,7 @@ def test_companion_tapes_are_companion_mode_sessions() -> None:
                             ("cheating_moth", moth_companion.moth_moments)):
         tape = list(moments("en"))
         snaps = [s for m in tape for s in m.snapshots]
-        assert {s.mode for s in snaps} == {Mode.COMPANION}, family
+        assert {s.mode for s in snaps} == {RunMode.COMPANION}, family
         assert {s.game for s in snaps} == {f"{family}_companion"}, family
         for m in tape:  # each moment: the session's snapshots in the order it published them
             assert [s.version for s in m.snapshots] == sorted(s.version for s in m.snapshots), (family, m.name)

@@ -7,13 +7,13 @@ from typing import Any
 from tabletop_wsphone import Table
 
 from game.server.protocol import CloseCode
-from game.session.snapshot import Mode, SeatStatus, TablePhase
+from game.session.snapshot import RunMode, SeatStatus, TablePhase
 
 MakeTable = Any
 
 
 async def test_hand_over_rotates_every_token_and_code_and_tells_the_old_phones(make_table: MakeTable) -> None:
-    t: Table = await make_table(mode=Mode.KIOSK)
+    t: Table = await make_table(mode=RunMode.KIOSK)
     sara, _, _ = await t.seat(0, name="Sara")
     ali, _, _ = await t.seat(1, name="Ali")
     host = await t.host()
@@ -36,7 +36,7 @@ async def test_hand_over_rotates_every_token_and_code_and_tells_the_old_phones(m
 
 
 async def test_an_old_link_gets_a_clear_message_and_no_state(make_table: MakeTable) -> None:
-    t: Table = await make_table(mode=Mode.KIOSK)
+    t: Table = await make_table(mode=RunMode.KIOSK)
     old = t.session.table.seats[2]
     sara, _, _ = await t.seat(2, name="Sara")
     t.session.hand_over()
@@ -54,7 +54,7 @@ async def test_an_old_link_gets_a_clear_message_and_no_state(make_table: MakeTab
 
 
 async def test_a_stranger_link_is_still_just_refused(make_table: MakeTable) -> None:
-    t: Table = await make_table(mode=Mode.KIOSK)
+    t: Table = await make_table(mode=RunMode.KIOSK)
     t.session.hand_over()
     phone = await t.connect()
     await phone.send("hello", token="x" * 24)
@@ -63,7 +63,7 @@ async def test_a_stranger_link_is_still_just_refused(make_table: MakeTable) -> N
 
 
 async def test_a_phone_can_skip_the_how_to_play_but_send_no_other_host_command(make_table: MakeTable) -> None:
-    t: Table = await make_table(mode=Mode.KIOSK)
+    t: Table = await make_table(mode=RunMode.KIOSK)
     t.command("set_setting", name="how_to_play", value=True)
     sara, _, _ = await t.seat(0, name="Sara")
     t.command("start")
@@ -77,7 +77,7 @@ async def test_a_phone_can_skip_the_how_to_play_but_send_no_other_host_command(m
 
 
 async def test_a_phone_waiting_for_a_seat_at_the_hand_over_is_let_go_and_hears_of_the_new_game(make_table: MakeTable) -> None:
-    t: Table = await make_table(mode=Mode.KIOSK)
+    t: Table = await make_table(mode=RunMode.KIOSK)
     old = t.session.table.seats[0]
     await t.seat(0, name="Sara")
     waiting, claim = await t.ask(0, name="Sam")

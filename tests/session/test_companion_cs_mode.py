@@ -13,11 +13,11 @@ from game.rules.scorepad import BadEntry
 from game.session.journal import Journal
 from game.session.scheduler import VirtualTime
 from game.session.session import Session
-from game.session.snapshot import Mode
+from game.session.snapshot import RunMode
 
 
 def config(tmp_path: Path, game: str) -> TableConfig:
-    return TableConfig(data_dir=tmp_path / "data", admin_pin="2468", seed=11, mode=Mode.COMPANION, game=game)
+    return TableConfig(data_dir=tmp_path / "data", admin_pin="2468", seed=11, mode=RunMode.COMPANION, game=game)
 
 
 def boot(cfg: TableConfig) -> tuple[Session, Journal]:

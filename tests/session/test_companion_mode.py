@@ -15,12 +15,12 @@ from game.session.lobby import NoBots, SeatsFree
 from game.session.race_floor import PressSource
 from game.session.scheduler import VirtualTime
 from game.session.session import Session
-from game.session.snapshot import Mode, TablePhase
+from game.session.snapshot import RunMode, TablePhase
 
 
 @pytest.fixture
 def companion(tmp_path: Path) -> TableConfig:
-    return TableConfig(data_dir=tmp_path / "data", admin_pin="2468", seed=11, mode=Mode.COMPANION, game="cheating_moth")
+    return TableConfig(data_dir=tmp_path / "data", admin_pin="2468", seed=11, mode=RunMode.COMPANION, game="cheating_moth")
 
 
 def boot(cfg: TableConfig) -> tuple[Session, Journal]:

@@ -36,7 +36,7 @@ from game.session.lobby import (
 )
 from game.session.policy import KioskPolicy, TablePolicy
 from game.session.seats import MIN_OFFERED_SEATS, BotKind
-from game.session.snapshot import Mode, TablePhase
+from game.session.snapshot import RunMode, TablePhase
 from game.session.table import TableRecord
 
 RULES = lobby.LobbyRules(get_engine, TablePolicy())
@@ -116,7 +116,7 @@ def test_switching_to_the_mode_in_play_is_the_same_table() -> None:
     table = fresh()
     assert apply_lobby(table, SetMode("table"), RULES) is table
     companion = apply_lobby(table, SetMode("companion"), RULES)
-    assert catalog.get(companion.game).mode is catalog.Mode.COMPANION
+    assert catalog.get(companion.game).mode is catalog.PlayMode.COMPANION
 
 
 def test_the_kiosk_offers_only_its_languages_and_lays_its_house_rules_on() -> None:
@@ -180,10 +180,10 @@ def assert_valid(table: TableRecord) -> None:
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(commands, max_size=12), st.sampled_from([Mode.TABLE, Mode.KIOSK]))
+@given(st.lists(commands, max_size=12), st.sampled_from([RunMode.TABLE, RunMode.KIOSK]))
 def test_any_command_sequence_keeps_the_table_valid_and_errors_change_nothing(
-        sequence: list[lobby.LobbyCommand], mode: Mode) -> None:
-    policy = TablePolicy() if mode is Mode.TABLE else KioskPolicy(None)
+        sequence: list[lobby.LobbyCommand], mode: RunMode) -> None:
+    policy = TablePolicy() if mode is RunMode.TABLE else KioskPolicy(None)
     rules = lobby.LobbyRules(get_engine, policy)
     table = fresh(policy=policy)
     table = table.with_seat(table.seats[1].held_by())  # a player holds seat 2

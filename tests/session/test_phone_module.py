@@ -13,7 +13,7 @@ from game.session.session import Session
 WEB_JS = Path(__file__).resolve().parents[2] / "game" / "web" / "js"
 
 
-@pytest.mark.parametrize("game", catalog.ids(catalog.Mode.TABLE))
+@pytest.mark.parametrize("game", catalog.ids(catalog.PlayMode.TABLE))
 def test_state_names_the_games_phone_module(game: str, config: TableConfig) -> None:
     s = Session.boot(config, None, None, bot_delay_scale=1000.0)
     s.host_command({"command": "set_game", "game": game})

@@ -18,7 +18,7 @@ from game.session.policy import (
     policy_for,
 )
 from game.session.scheduler import VirtualTime
-from game.session.snapshot import Mode, TablePhase
+from game.session.snapshot import RunMode, TablePhase
 from game.session.table import TableRecord
 
 MINUTE = 60_000
@@ -31,9 +31,9 @@ def table(**changes: object) -> TableRecord:
 
 
 def test_each_mode_gets_its_policy() -> None:
-    assert type(policy_for(TableConfig(mode=Mode.TABLE))) is TablePolicy
-    assert type(policy_for(TableConfig(mode=Mode.COMPANION))) is TablePolicy
-    assert policy_for(TableConfig(mode=Mode.KIOSK, kiosk=CAFE)) == KioskPolicy(CAFE)
+    assert type(policy_for(TableConfig(mode=RunMode.TABLE))) is TablePolicy
+    assert type(policy_for(TableConfig(mode=RunMode.COMPANION))) is TablePolicy
+    assert policy_for(TableConfig(mode=RunMode.KIOSK, kiosk=CAFE)) == KioskPolicy(CAFE)
 
 
 def test_a_hosts_table_keeps_to_the_games_own_rules_and_never_hands_over() -> None:
@@ -137,7 +137,7 @@ async def test_the_next_kiosk_group_finds_the_cafes_table_not_the_last_groups() 
     PIN and the arcade buttons' map stay); a host's own table keeps what its host chose."""
     from game.session.session import Session
 
-    config = TableConfig(mode=Mode.KIOSK, language="th", admin_pin="2468", seed=3, kiosk=replace(CAFE, admin_pin="2468"))
+    config = TableConfig(mode=RunMode.KIOSK, language="th", admin_pin="2468", seed=3, kiosk=replace(CAFE, admin_pin="2468"))
     session = Session.boot(config, None, None)
     opening = (session.table.language, session.table.game, session.table.preset, dict(session.table.settings))
     assert opening[:3] == ("th", "collusion", "rod_ruang") and opening[3]["target_score"] == 30

@@ -23,7 +23,7 @@ from game.rules.base import (
 from game.session.scheduler import VirtualTime
 from game.session.seats import BotKind
 from game.session.session import NoticeCode, Session
-from game.session.snapshot import InputEvent, InputKind, InputSource, Mode, SeatStatus, TablePhase
+from game.session.snapshot import InputEvent, InputKind, InputSource, RunMode, SeatStatus, TablePhase
 
 MakeFake = Callable[..., Session]
 
@@ -266,7 +266,7 @@ async def test_handle_input_from_the_keyboard(make_fake: MakeFake) -> None:
 
 async def test_kiosk_idle_reset(make_fake: MakeFake, config: TableConfig) -> None:
     clock = FakeClock()
-    s = make_fake(clock=clock, cfg=replace(config, mode=Mode.KIOSK), bot_delay_scale=1000.0)
+    s = make_fake(clock=clock, cfg=replace(config, mode=RunMode.KIOSK), bot_delay_scale=1000.0)
     rec = Recorder()
     s.attach(rec)
     host(s, "set_seats", count=3)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import pygame
 
 from game import i18n
-from game.session.snapshot import FINAL_SCENE, Mode
+from game.session.snapshot import FINAL_SCENE, RunMode
 
 from . import shapes, theme
 from .motion import glow
@@ -80,7 +80,7 @@ class FinalScene(Scene):
                    or event.type == pygame.MOUSEBUTTONDOWN and event.button == 1)
         if not confirm:
             return []
-        if frame.snapshot.mode is Mode.KIOSK and not self.asking():
+        if frame.snapshot.mode is RunMode.KIOSK and not self.asking():
             self.asked_at = self.t  # a guest's first press: the screen asks before leaving the results
             return []
         self.asked_at = None

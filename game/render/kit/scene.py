@@ -16,7 +16,7 @@ from typing import Any
 import pygame
 
 from game import catalog, i18n
-from game.session.snapshot import Mode, TableSnapshot
+from game.session.snapshot import RunMode, TableSnapshot
 
 from .qr import QrCache
 from .sound import SoundBank
@@ -105,7 +105,7 @@ class RenderContext:
 
 # ------------------------------------------------------------------------------------- intents
 @dataclass(frozen=True, slots=True)
-class HostCommand:
+class HostIntent:
     """A host command for the session (becomes an ``InputEvent`` of kind HOST)."""
 
     command: str
@@ -115,8 +115,8 @@ class HostCommand:
         return {"command": self.command, **dict(self.args)}
 
 
-def host(command: str, **args: Any) -> HostCommand:
-    return HostCommand(command, tuple(sorted(args.items())))
+def host(command: str, **args: Any) -> HostIntent:
+    return HostIntent(command, tuple(sorted(args.items())))
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,7 +135,7 @@ class WindowOp(enum.Enum):
     QUIT = "quit"
 
 
-Intent = HostCommand | PushScene | PopScene | WindowOp
+Intent = HostIntent | PushScene | PopScene | WindowOp
 
 
 # --------------------------------------------------------------------------------------- scenes
@@ -342,7 +342,7 @@ def staff_click(snapshot: TableSnapshot, key: int) -> bool:
     """Kiosk: a click on a staff-only control becomes that control's key press (the kiosk lock holds
     keys, it does not know where the controls are), so the mouse asks for the PIN too. False
     elsewhere: the click just acts."""
-    if snapshot.mode is not Mode.KIOSK:
+    if snapshot.mode is not RunMode.KIOSK:
         return False
     pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode="", scancode=0))
     return True

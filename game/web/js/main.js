@@ -19,7 +19,7 @@ const DEVICE_KEYS = "tabletop.devices";
 const DEVICE_KEYS_KEPT = 12; // seats this browser held (one per tab at most): older keys are forgotten
 
 /** @enum {string} */
-const Mode = Object.freeze({ SEAT: "seat", JOIN: "join", WATCH: "watch", HOST: "host" });
+const Page = Object.freeze({ SEAT: "seat", JOIN: "join", WATCH: "watch", HOST: "host" });
 
 /**
  * @typedef {{ v: number, kind: "state", version: number, phase: string, game: string, phone: string, view: any,
@@ -27,7 +27,7 @@ const Mode = Object.freeze({ SEAT: "seat", JOIN: "join", WATCH: "watch", HOST: "
  */
 
 const app = {
-  mode: routeMode(),
+  page: routePage(),
   token: seatTokenFromPath(),
   /** @type {Connection | null} */ conn: null,
   /** @type {any} */ welcome: null,
@@ -50,12 +50,12 @@ const app = {
   deferred: false, // a redraw waits for the field being typed in to lose focus
 };
 
-function routeMode() {
+function routePage() {
   const p = location.pathname;
-  if (p.startsWith("/s/")) return Mode.SEAT;
-  if (p === "/watch" || p === "/watch/") return Mode.WATCH;
-  if (p === "/host" || p === "/host/") return Mode.HOST;
-  return Mode.JOIN;
+  if (p.startsWith("/s/")) return Page.SEAT;
+  if (p === "/watch" || p === "/watch/") return Page.WATCH;
+  if (p === "/host" || p === "/host/") return Page.HOST;
+  return Page.JOIN;
 }
 
 function seatTokenFromPath() {
@@ -97,7 +97,7 @@ function storedJoinLang() {
 }
 
 function lastVersionKey() {
-  return `tabletop.version.${app.token ?? app.mode}`;
+  return `tabletop.version.${app.token ?? app.page}`;
 }
 
 // ------------------------------------------------------------------------------ language
@@ -147,7 +147,7 @@ async function applyLang() {
 async function chooseLang(code) {
   app.chosenLang = code ?? FOLLOW_TABLE;
   localStorage.setItem(LANG_KEY, app.chosenLang);
-  if (app.mode === Mode.SEAT) app.conn?.send("set_lang", { lang: wantedLang() });
+  if (app.page === Page.SEAT) app.conn?.send("set_lang", { lang: wantedLang() });
   await applyLang();
   render();
 }
@@ -157,12 +157,12 @@ function helloFields() {
   const last = Number(localStorage.getItem(lastVersionKey()));
   const fields = /** @type {Record<string, any>} */ ({});
   if (Number.isInteger(last) && last > 0) fields.last_version = last;
-  if (app.mode === Mode.SEAT) {
+  if (app.page === Page.SEAT) {
     fields.token = (app.token && deviceKey(app.token)) ?? app.token;
     const own = ownLang();
     if (own) fields.lang = own;
     if (app.claimName) fields.name = app.claimName;
-  } else if (app.mode === Mode.WATCH) {
+  } else if (app.page === Page.WATCH) {
     fields.role = "spectator";
   } else {
     fields.role = "host";
@@ -213,7 +213,7 @@ async function onWelcome(msg) {
   app.claim = null;
   app.claimName = null;
   app.consent = null; // a request from before the reconnect may be gone; the table asks again for those still waiting
-  if (app.mode === Mode.SEAT && typeof msg.token === "string") {
+  if (app.page === Page.SEAT && typeof msg.token === "string") {
     // The seat's own key stays on this phone (storage), never in the address bar: the address
     // shows the seat's link, which on any other phone only asks the host.
     if (typeof msg.link === "string" && msg.link) app.token = msg.link;
@@ -229,8 +229,8 @@ async function onWelcome(msg) {
   }
   // The table keeps each seat's language (by default the table's when the seat was taken), so the
   // TV switching language later changes neither this phone nor what the table sends it.
-  if (app.mode === Mode.SEAT && pin) app.conn?.send("set_lang", { lang: wantedLang() });
-  if (app.mode === Mode.HOST) {
+  if (app.page === Page.SEAT && pin) app.conn?.send("set_lang", { lang: wantedLang() });
+  if (app.page === Page.HOST) {
     app.pinError = null;
     if (app.pin) sessionStorage.setItem(PIN_KEY, app.pin);
   }
@@ -272,7 +272,7 @@ async function onState(msg) {
   const game = await loadGame(msg.phone); // the game's module as the table names it; cached
   if (app.state !== msg) return; // a newer state arrived while the game module loaded
   app.game = game;
-  keepAwake(app.mode === Mode.SEAT && msg.phase === "playing");
+  keepAwake(app.page === Page.SEAT && msg.phase === "playing");
   if (previous && previous.phase !== msg.phase && msg.phase === "playing") buzz(120);
   if (msg.event_seq !== previous?.event_seq && msg.events?.some((e) => game.buzzOn?.includes(e.type))) buzz(60);
   await applyLang();
@@ -327,7 +327,7 @@ function onNotice(msg) {
 /** @param {number} ms */
 function buzz(ms) {
   // Browsers allow vibration only after the player has touched the page.
-  if (app.mode === Mode.SEAT && "vibrate" in navigator && navigator.userActivation?.hasBeenActive) navigator.vibrate(ms);
+  if (app.page === Page.SEAT && "vibrate" in navigator && navigator.userActivation?.hasBeenActive) navigator.vibrate(ms);
 }
 
 // ------------------------------------------------------------------------------ actions
@@ -368,13 +368,13 @@ function mySeat() {
 /** The top bar; its name (the seat's, else the page's) is the page's heading when the screen below has none.
  * @param {boolean} heading */
 function topbar(heading) {
-  const me = app.mode === Mode.SEAT ? mySeat() : null;
+  const me = app.page === Page.SEAT ? mySeat() : null;
   const status = app.conn?.status ?? Status.CONNECTING;
   const tag = heading ? "h1" : "span";
   const left = me
     ? h("div", { class: "who" }, seatToken(me.symbol, me.colour, 32), h(tag, { class: "who-name", dir: "auto" }, h("bdi", { text: seatName(me) })))
     : h("div", { class: "who" }, h("span", { class: "brand-bar small", "aria-hidden": "true" }),
-      h(tag, { class: "who-name", text: app.mode === Mode.WATCH ? t("watch.title") : app.mode === Mode.HOST ? t("host.title") : t("app.title") }));
+      h(tag, { class: "who-name", text: app.page === Page.WATCH ? t("watch.title") : app.page === Page.HOST ? t("host.title") : t("app.title") }));
   const connected = app.conn !== null;
   return [left,
     connected && h("span", { class: `dot dot-${status}`, title: t(`status.${status}`), "aria-label": t(`status.${status}`), role: "img" }),
@@ -416,7 +416,7 @@ function typingIn(main) {
 /** @returns {{key: string, draw: () => Node}} */
 function screen() {
   const status = app.conn?.status;
-  if (app.mode === Mode.JOIN) {
+  if (app.page === Page.JOIN) {
     const err = new URLSearchParams(location.search).get("error");
     return { key: `form:code:${lang()}`, draw: () => codeForm(err === "unknown_code" ? "join.unknown_code" : err ? "join.network" : null) };
   }
@@ -428,14 +428,14 @@ function screen() {
   if (status === Status.GALLERY_FULL) return { key: "gallery_full", draw: galleryFull };
   if (status === Status.KICKED) return { key: "kicked", draw: () => fullMessage(t("kicked.title"), t("kicked.body"), joinLink()) };
   if (status === Status.NEW_GROUP) return { key: "new_group", draw: () => fullMessage(t("new_group.title"), t("new_group.body"), joinLink()) };
-  if (status === Status.REJECTED && app.mode === Mode.SEAT) return { key: "rejected", draw: () => fullMessage(t("rejected.title"), t("rejected.body"), joinLink()) };
-  if (app.mode === Mode.HOST && (!app.pin || status === Status.REJECTED)) {
+  if (status === Status.REJECTED && app.page === Page.SEAT) return { key: "rejected", draw: () => fullMessage(t("rejected.title"), t("rejected.body"), joinLink()) };
+  if (app.page === Page.HOST && (!app.pin || status === Status.REJECTED)) {
     return { key: `form:pin:${lang()}:${app.pinError}`, draw: () => pinForm(app.pinError, submitPin) };
   }
   if (app.claim && !app.welcome) return claimScreen(app.claim);
   if (!app.welcome || !app.state) return { key: "boot", draw: () => h("div", { class: "boot" }, h("div", { class: "spinner", "aria-hidden": "true" }), h("p", { class: "muted", text: t("status.connecting") })) };
-  if (app.mode === Mode.HOST) return { key: "host", draw: () => hostConsole(app.state, host, hostTable(), app.game) };
-  if (app.mode === Mode.WATCH) return { key: "watch", draw: drawWatch };
+  if (app.page === Page.HOST) return { key: "host", draw: () => hostConsole(app.state, host, hostTable(), app.game) };
+  if (app.page === Page.WATCH) return { key: "watch", draw: drawWatch };
   const me = mySeat();
   if (!me) return { key: "boot", draw: () => h("div", { class: "boot" }, h("div", { class: "spinner", "aria-hidden": "true" })) };
   const consent = app.consent;
@@ -522,8 +522,8 @@ async function boot() {
     replace(/** @type {HTMLElement} */ (document.getElementById("main")), fullMessage("Tabletop", "The table could not be reached. Reload to try again."));
     return;
   }
-  if (app.mode === Mode.SEAT && !app.token) app.mode = Mode.JOIN;
-  if (app.mode === Mode.JOIN || (app.mode === Mode.HOST && !app.pin)) {
+  if (app.page === Page.SEAT && !app.token) app.page = Page.JOIN;
+  if (app.page === Page.JOIN || (app.page === Page.HOST && !app.pin)) {
     render();
     return;
   }

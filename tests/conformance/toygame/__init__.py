@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from game.catalog import GameDescriptor, Mode
+from game.catalog import GameDescriptor, PlayMode
 from game.rules.base import (
     JSON,
     BadSettings,
@@ -37,7 +37,7 @@ from game.rules.base import (
 from game.rules.rng import Rng
 
 DESCRIPTOR = GameDescriptor(
-    id="toy_guess", family="toy_guess", mode=Mode.TABLE, engine="toygame:ENGINE", bots="toygame.bots:make_bot",
+    id="toy_guess", family="toy_guess", mode=PlayMode.TABLE, engine="toygame:ENGINE", bots="toygame.bots:make_bot",
     screen="toygame.screen", phone="games/toy_guess.js", strings=("screen_toy_guess",), title_key="game.toy_guess",
     views="tests/conformance/toygame/views.md", tapes="toygame.tapes:TAPES", phone_strings=("web_toy_guess",),
     folder=__path__[0],  # its phone module and string files are in this folder

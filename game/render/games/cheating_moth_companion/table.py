@@ -20,7 +20,7 @@ from game.render.kit.scorepad import trace_shown
 from game.render.kit.sound import Effect
 from game.render.kit.text import Align, TextStyle, VAlign
 from game.rules import race as race_rule
-from game.session.snapshot import Mode, TableSnapshot
+from game.session.snapshot import RunMode, TableSnapshot
 
 from .model import CompanionModel, DoneRace, FalseStartModel, OpenRace, TraceLine, model_of
 
@@ -45,7 +45,7 @@ def s(frame: Frame, key: str, **values: Any) -> str:
 def guest_hint(frame: Frame, key: str, **values: Any) -> str:
     """A hint that names the host's keys, or on a kiosk its guests' version (those keys are staff's there)."""
     kiosk_key = f"{key}_kiosk"
-    if frame.snapshot.mode is Mode.KIOSK and i18n.has(frame.lang, DOMAIN, kiosk_key):
+    if frame.snapshot.mode is RunMode.KIOSK and i18n.has(frame.lang, DOMAIN, kiosk_key):
         key = kiosk_key
     return s(frame, key, **values)
 
