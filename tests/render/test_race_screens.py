@@ -131,3 +131,18 @@ def test_M14_M16_the_table_race_result_says_a_draw_decided_within_how_many_ms(la
     fixed = max(re.split(r"\{\w+\}", i18n.load(lang, "screen_cheating_moth")["result.drawn"]), key=len).strip()
     assert any(fixed in text for text in texts), texts
     assert i18n.text(lang, "screen_cheating_moth", "result.by_rng") not in texts
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_M14_a_mosquito_nobody_slapped_says_so_and_states_no_precision(lang: str) -> None:
+    m = MothCompanionTable(lang)
+    m.call("mosquito")
+    m.decide()  # the time runs out with no press: the slowest is drawn among everyone
+    moment = Moment("mosquito_unpressed", (m.t.snapshot(),))
+    last = moment.snapshots[-1].public_view["last_race"]
+    assert last["order"] == [] and len(last["tied"]) > 1
+    texts = " ".join(drawn_texts(moment))
+    words = i18n.load(lang, DOMAIN)
+    assert words_of(lang, "result.tied_unpressed").strip() in texts
+    assert words_of(lang, "result.tied").strip() not in texts  # not "too close to call": nobody was timed
+    assert words_of(lang, "result.error").strip() not in texts, words["result.error"]

@@ -335,7 +335,8 @@ def draw_result(surface: pygame.Surface, frame: Frame, ctx: RenderContext, m: Co
         notes.append(s(frame, "result.drawn", names=names(frame, r.tied), ms=measure(frame, r.within_ms),
                        name=seat_name(frame, drawn)))
     elif mosquito and r.tied:
-        notes.append(s(frame, "result.tied", names=names(frame, r.tied), name=seat_name(frame, r.loser)))
+        key = "result.tied_unpressed" if set(r.tied) <= set(r.missing) else "result.tied"  # nobody to time
+        notes.append(s(frame, key, names=names(frame, r.tied), name=seat_name(frame, r.loser)))
     if mosquito and r.loser is not None:
         notes.append(s(frame, "result.give", name=seat_name(frame, r.loser)))
     if r.undone:
@@ -378,6 +379,8 @@ def _race_lines(surface: pygame.Surface, frame: Frame, ctx: RenderContext, r: Do
         _text(surface, frame, ctx, f"{seat_name(frame, start.seat)}: {false_start_text(frame, start)}", text, 24,
               theme.TEXT_DIM)
         y += line_h
+    if not r.lines:
+        return  # no press was timed: no precision to state
     foot = pygame.Rect(box.x, y, box.width, line_h)
     sources = sorted({line.source for line in r.lines if line.source})
     _text(surface, frame, ctx, s(frame, "result.error", ms=measure(frame, r.error_ms),
