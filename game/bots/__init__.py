@@ -70,12 +70,18 @@ class Bot(Protocol):
     is how long a human-like bot waits before acting (for races: its reaction time).
 
     Bots subclass this protocol to inherit the defaults of its optional hooks (:attr:`uses_view`,
-    :meth:`race_press`); callers use the hooks directly, never probe for them.
+    :attr:`thinks_off_loop`, :meth:`race_press`); callers use the hooks directly, never probe for them.
     """
 
     uses_view: bool = True
     """``False`` tells a simulator it may pass ``None`` instead of building the view, for a bot that
     decides from the legal actions alone. The session always passes the real view."""
+
+    thinks_off_loop: bool = False
+    """``True`` for a bot whose ``choose`` may take long (a search spending its budget): the session
+    calls it in an executor off the table's loop and applies the answer only if the seat's choices
+    are still current (``game/session/bot_driver.py``). Such a bot's ``choose`` touches nothing
+    shared. By default a bot answers at once, on the loop."""
 
     def choose(self, view: dict[str, Any] | None, legal: list[Any]) -> Any | None: ...
 
