@@ -60,6 +60,12 @@ Speakeasy each kind wins well over half against the one below; in Cheating Moth 
 BOT_KINDS: tuple[str, ...] = tuple(k.value for k in BotKind)
 
 
+def kind_choices() -> str:
+    """Every bot kind, quoted, for a message: ``'random', 'heuristic', 'belief' or 'search'``."""
+    names = [repr(kind) for kind in BOT_KINDS]
+    return f"{', '.join(names[:-1])} or {names[-1]}"
+
+
 class UnknownBot(ValueError):
     """No bot of that game or kind exists."""
 
