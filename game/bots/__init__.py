@@ -5,12 +5,13 @@
 :mod:`game.bots.search`).
 
 Players pick a :class:`Level` (easy / normal / hard, labels ``bot.level.*``); :data:`LEVEL_KIND`
-maps it to the kind chosen by measurement (``bench/bench_bots.py``, figures in ``docs/balance.md``).
+maps it to the kind chosen by measurement (``bench/bench_bots.py``, figures in each
+``docs/rules/<game>.md``, "Balance (measured)").
 
 A ``search`` bot's ``choose`` is still one plain, pure call: it spends a counted budget
 (:class:`game.bots.search.SearchBudget`; ``SearchBot(seat, seed, budget)`` or
-:func:`game.bots.search.set_default_budget`) and touches nothing shared, so the session may run it
-in an executor off the table's loop. Its default budget keeps a move's p99 under 200 ms of CPU at
+:func:`game.bots.search.set_default_budget`) and touches nothing shared, so the session runs it in an
+executor off the table's loop (:attr:`Bot.thinks_off_loop`). Its default budget keeps a move's p99 under 200 ms of CPU at
 12 seats.
 
 A bot sees only what its seat may see (``view(state, seat)``) and the legal actions; it is
@@ -53,7 +54,7 @@ LEVEL_KIND: dict[Level, BotKind] = {
     Level.NORMAL: BotKind.BELIEF,
     Level.HARD: BotKind.SEARCH,
 }
-"""Level -> bot kind, as measured by ``bench/bench_bots.py`` (``docs/balance.md``): in Collusion and
+"""Level -> bot kind, as measured by ``bench/bench_bots.py`` (``docs/rules/<game>.md``): in Collusion and
 Speakeasy each kind wins well over half against the one below; in Cheating Moth ``search`` beats
 ``heuristic`` but is only as strong as ``belief`` so far. ``random`` is no level: tests only."""
 
