@@ -11,6 +11,10 @@ from typing import Any
 import tabletop_fakegame as fake
 from tabletop_sessionkit import HeldTime
 
+from game.bots import Bot
+from game.bots.search import SearchBudget, set_default_budget
+from game.config import TableConfig
+from game.session.bots import default_bot_factory
 from game.session.scheduler import LoopScheduler, session_ms
 from game.session.session import Session
 from game.session.snapshot import TablePhase
@@ -85,3 +89,34 @@ async def test_a_search_bots_answer_for_a_round_that_ended_is_dropped_and_it_is_
     ht.advance(0)
     ht.finish()
     assert [r for r, _ in bot.asked] == [1, 2] and s.run.state.picks == (None, None, 3)
+
+
+class Spy(Bot):
+    """A catalog bot, and the threads its moves were thought on."""
+
+    def __init__(self, inner: Bot, threads: set[str]) -> None:
+        self.inner, self.threads = inner, threads
+        self.thinks_off_loop = inner.thinks_off_loop
+
+    def choose(self, view: dict[str, Any] | None, legal: list[Any]) -> Any | None:
+        self.threads.add(threading.current_thread().name)
+        return self.inner.choose(view, legal)
+
+    def think_ms(self) -> int:
+        return self.inner.think_ms()
+
+
+async def test_a_table_of_search_bots_plays_collusion_to_the_end_thinking_off_the_loop(config: TableConfig) -> None:
+    threads: set[str] = set()
+    set_default_budget("collusion", SearchBudget(2))
+    s = Session.boot(config, None, None, bot_delay_scale=0.0,
+                     bot_factory=lambda *a: Spy(default_bot_factory(*a), threads))
+    try:
+        for command in ({"command": "set_game", "game": "collusion"}, {"command": "set_seats", "count": 6},
+                        {"command": "fill_bots", "kind": "search"}, {"command": "start"}):
+            s.host_command(command)
+        await until(lambda: s.phase is TablePhase.FINISHED)
+        assert threads and threading.current_thread().name not in threads
+    finally:
+        set_default_budget("collusion", None)
+        s.close()
