@@ -2,12 +2,12 @@
 """The kiosk's attract loop on the render thread: frame time (kiosk layer + update + draw + flip,
 software, 1920x1080) while the reel plays game after game, paced at the window's 60 fps.
 
-    python3 bench/bench_attract.py [--seconds 40] [--game-s 8] [--recorder process|thread|inline]
+    python3 bench/bench_attract.py [--seconds 40] [--game-s 8] [--recorder thread|inline]
                                    [--bots search|heuristic]
 
-``inline`` records each tape on the render thread (what the reel did with heuristic bots before
-it played search bots); ``process`` is the window's recorder (a worker process at nice 10);
-``thread`` a worker thread of the window's process (it shares the GIL). Prints one line: frames,
+``inline`` records each tape on the render thread when it is due; ``thread`` is the window's way
+(``TapeOrders(threaded=True)``: a worker thread records the next game's tape while one plays; it
+shares the GIL with the render thread). Prints one line: frames,
 games shown, wall p50 / p99 / max of a frame's work (the sleep to the next frame left out) and the
 render thread's own CPU time per frame. Wall times depend on the machine's load (printed).
 """
@@ -18,7 +18,7 @@ import os
 import statistics
 import sys
 import time
-from concurrent.futures import Executor, ThreadPoolExecutor
+from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -36,40 +36,30 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
 
 
-def recorder_of(name: str) -> Executor:
-    from game.kiosk.attract import AtOnce, background_recorder
-
-    if name == "process":
-        return background_recorder()
-    if name == "thread":
-        return ThreadPoolExecutor(max_workers=1, thread_name_prefix="tapes")
-    return AtOnce()
-
-
 def run(seconds: float, game_s: int, recorder_name: str, bots: str) -> str:
     import pygame
 
     from game.bots import BotKind
     from game.config import TableConfig
-    from game.kiosk.attract import AttractReel
+    from game.kiosk.attract import AttractReel, TapeOrders, record_tape
     from game.kiosk.config import KioskConfig, Timers, Venue
     from game.kiosk.screen import KioskLayer
     from game.render.app import Screen
     from game.session.session import Session
-    from game.session.snapshot import Mode
+    from game.session.snapshot import RunMode
 
     pygame.init()
     window = pygame.display.set_mode(SIZE)
     kiosk = KioskConfig(venue=Venue("Café Nakhl"), languages=("fa", "th", "en"), admin_pin="4821",
                         timers=Timers(attract_after_s=1, attract_game_s=game_s))
-    config = TableConfig(mode=Mode.KIOSK, language="fa", data_dir=Path("/nonexistent"), admin_pin="4821", kiosk=kiosk)
+    config = TableConfig(mode=RunMode.KIOSK, language="fa", data_dir=Path("/nonexistent"), admin_pin="4821", kiosk=kiosk)
     session = Session.boot(config, None, None)
     session.set_base_url("http://192.168.1.20:8765")
-    recorder = recorder_of(recorder_name)
-    layer = KioskLayer(config, time.monotonic, recorder=recorder)
+    tapes = TapeOrders(threaded=recorder_name == "thread", record=partial(record_tape, kind=BotKind(bots)))
+    layer = KioskLayer(config, time.monotonic, tapes=tapes)
     screen = Screen()
     layer.shown(session.snapshot, screen)  # the idle lobby; then the reel at once, with these bots
-    layer.reel = AttractReel(kiosk.languages, game_ms=game_s * 1000, recorder=recorder, kind=BotKind(bots))
+    layer.reel = AttractReel(kiosk.languages, game_ms=game_s * 1000, tapes=tapes)
     layer.reel.start(round(time.monotonic() * 1000))
     frames: list[float] = []
     cpu: list[float] = []  # the render thread's own CPU time per frame (what other load cannot inflate)
@@ -85,12 +75,11 @@ def run(seconds: float, game_s: int, recorder_name: str, bots: str) -> str:
             layer.draw(window, screen.snapshot, screen.ctx)
         pygame.display.flip()
         work = (time.perf_counter() - t0) * 1000
-        if layer.attracting and layer.reel is not None:
+        if layer.reel is not None and layer.reel.tape is not None:
             games.add((layer.reel.turn, shown.game))
             frames.append(work)
             cpu.append((time.thread_time() - c0) * 1000)
         time.sleep(max(0.0, 1 / FPS - work / 1000))
-    recorder.shutdown(wait=False)
     pygame.quit()
     return (f"attract {recorder_name} recorder, {bots} bots, {SIZE[0]}x{SIZE[1]}: {len(frames)} frames, {len(games)} games"
             f" ({', '.join(sorted({g for _, g in games}))}); frame work p50 {statistics.median(frames):.2f} ms"
@@ -103,7 +92,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description="attract loop frame times")
     parser.add_argument("--seconds", type=float, default=40)
     parser.add_argument("--game-s", type=int, default=8, help="each game's turn on screen (the kiosk default is 40)")
-    parser.add_argument("--recorder", choices=("process", "thread", "inline"), default="process")
+    parser.add_argument("--recorder", choices=("thread", "inline"), default="thread")
     parser.add_argument("--bots", choices=("search", "heuristic"), default="search")
     args = parser.parse_args()
     print(run(args.seconds, args.game_s, args.recorder, args.bots))
