@@ -2,12 +2,12 @@
 """The kiosk's attract loop on the render thread: frame time (kiosk layer + update + draw + flip,
 software, 1920x1080) while the reel plays game after game, paced at the window's 60 fps.
 
-    python3 bench/bench_attract.py [--seconds 40] [--game-s 8] [--recorder thread|inline]
+    python3 bench/bench_attract.py [--seconds 40] [--game-s 8] [--recorder process|thread|inline]
                                    [--bots search|heuristic]
 
-``inline`` records each tape on the render thread when it is due; ``thread`` is the window's way
-(``TapeOrders(threaded=True)``: a worker thread records the next game's tape while one plays; it
-shares the GIL with the render thread). Prints one line: frames,
+``inline`` records each tape on the render thread when it is due; ``process`` is the window's way
+(``TapeOrders(worker=TapeWorker())``: a worker process at nice 10 records the next game's tape while
+one plays); ``thread`` a worker thread (it shares the GIL with the render thread). Prints one line: frames,
 games shown, wall p50 / p99 / max of a frame's work (the sleep to the next frame left out) and the
 render thread's own CPU time per frame. Wall times depend on the machine's load (printed).
 """
@@ -41,7 +41,7 @@ def run(seconds: float, game_s: int, recorder_name: str, bots: str) -> str:
 
     from game.bots import BotKind
     from game.config import TableConfig
-    from game.kiosk.attract import AttractReel, TapeOrders, record_tape
+    from game.kiosk.attract import AttractReel, TapeOrders, TapeWorker, record_tape
     from game.kiosk.config import KioskConfig, Timers, Venue
     from game.kiosk.screen import KioskLayer
     from game.render.app import Screen
@@ -55,7 +55,8 @@ def run(seconds: float, game_s: int, recorder_name: str, bots: str) -> str:
     config = TableConfig(mode=RunMode.KIOSK, language="fa", data_dir=Path("/nonexistent"), admin_pin="4821", kiosk=kiosk)
     session = Session.boot(config, None, None)
     session.set_base_url("http://192.168.1.20:8765")
-    tapes = TapeOrders(threaded=recorder_name == "thread", record=partial(record_tape, kind=BotKind(bots)))
+    worker = TapeWorker() if recorder_name == "process" else None
+    tapes = TapeOrders(threaded=recorder_name == "thread", record=partial(record_tape, kind=BotKind(bots)), worker=worker)
     layer = KioskLayer(config, time.monotonic, tapes=tapes)
     screen = Screen()
     layer.shown(session.snapshot, screen)  # the idle lobby; then the reel at once, with these bots
@@ -80,6 +81,8 @@ def run(seconds: float, game_s: int, recorder_name: str, bots: str) -> str:
             frames.append(work)
             cpu.append((time.thread_time() - c0) * 1000)
         time.sleep(max(0.0, 1 / FPS - work / 1000))
+    if worker is not None:
+        worker.shutdown(wait=False)
     pygame.quit()
     return (f"attract {recorder_name} recorder, {bots} bots, {SIZE[0]}x{SIZE[1]}: {len(frames)} frames, {len(games)} games"
             f" ({', '.join(sorted({g for _, g in games}))}); frame work p50 {statistics.median(frames):.2f} ms"
@@ -92,7 +95,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description="attract loop frame times")
     parser.add_argument("--seconds", type=float, default=40)
     parser.add_argument("--game-s", type=int, default=8, help="each game's turn on screen (the kiosk default is 40)")
-    parser.add_argument("--recorder", choices=("thread", "inline"), default="thread")
+    parser.add_argument("--recorder", choices=("process", "thread", "inline"), default="process")
     parser.add_argument("--bots", choices=("search", "heuristic"), default="search")
     args = parser.parse_args()
     print(run(args.seconds, args.game_s, args.recorder, args.bots))

@@ -12,16 +12,20 @@ The reel never touches the session: the table stays an empty lobby with valid se
 first phone to join stops the loop (see :class:`AttractDirector`).
 
 Recording a tape plays a whole bot game (search bots: 0.3–5 s of CPU at 5 seats): the live window
-has them recorded on a worker thread (:class:`TapeOrders` ``threaded``), the next game's while the current one plays, so
-the TV never stops for one; tests and screenshots record them where they are asked for.
+has them recorded in a worker process (:class:`TapeWorker`, at low priority; a worker thread,
+``threaded``, would share the render thread's GIL), the next game's while the current one plays,
+so the TV never stops for one; tests and screenshots record them where they are asked for.
 """
 from __future__ import annotations
 
 import dataclasses
+import multiprocessing
+import multiprocessing.pool
+import os
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from game import catalog
 from game.bots import BotKind
@@ -35,6 +39,10 @@ MAX_STEP_MS = 6_000  # and at most this long, even when the screen is still busy
 FINAL_MS = 7_000  # the final scores stay this long before the next game
 VERSION_BASE = 1 << 40  # demo snapshots never share a version with the real table's
 DEMO_BOTS = BotKind.SEARCH  # the top of the ladder plays the demos
+WORKER_NICE = 10  # the tape worker process's niceness: the window's frames come first
+
+P = ParamSpec("P")
+T = TypeVar("T")
 
 DEMO_NAMES: dict[str, tuple[str, ...]] = {
     "en": ("Sara", "Ali", "Nok", "Dara", "Mina", "Kai"),
@@ -79,12 +87,37 @@ def record_tape(game: str, language: str, seats: int, seed: int, kind: BotKind =
 TapeSpec = tuple[str, str, int, int]  # game, language, seats, seed: the arguments of record_tape
 
 
+class TapeWorker(Executor):
+    """One worker process for the reel's tapes, started fresh (``spawn``: nothing of the window's
+    threads comes along) at :data:`WORKER_NICE` when the first tape is ordered: a search tape's
+    seconds of CPU never hold the render thread's GIL. The worker is a daemon: the window quits at
+    once even while a tape is being recorded. ``submit`` takes picklable work (``record_tape``)."""
+
+    def __init__(self) -> None:
+        self._pool: multiprocessing.pool.Pool | None = None
+
+    def submit(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> Future[T]:
+        if self._pool is None:
+            self._pool = multiprocessing.get_context("spawn").Pool(1, initializer=os.nice, initargs=(WORKER_NICE,))
+        done: Future[T] = Future()
+        self._pool.apply_async(fn, args, kwargs, callback=done.set_result, error_callback=done.set_exception)
+        return done
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        if self._pool is not None:
+            self._pool.terminate()
+            if wait:
+                self._pool.join()
+
+
 class TapeOrders:
     """Where the reel's tapes are recorded: on the spot when asked for (the default), or, when
-    ``threaded``, on one worker thread, ordered ahead (see module docs)."""
+    ``threaded``, on one worker thread, or in ``worker`` (the window's :class:`TapeWorker`), ordered
+    ahead (see module docs)."""
 
-    def __init__(self, threaded: bool = False, record: Callable[[str, str, int, int], Tape] | None = None) -> None:
-        self._pool = ThreadPoolExecutor(1, thread_name_prefix="attract-tapes") if threaded else None
+    def __init__(self, threaded: bool = False, record: Callable[[str, str, int, int], Tape] | None = None,
+                 worker: Executor | None = None) -> None:
+        self._pool = worker or (ThreadPoolExecutor(1, thread_name_prefix="attract-tapes") if threaded else None)
         self._record = record or record_tape
         self._orders: dict[TapeSpec, Future[Tape]] = {}
 
