@@ -48,6 +48,12 @@ class Level(enum.Enum):
     def kind(self) -> BotKind:
         return LEVEL_KIND[self]
 
+    @staticmethod
+    def of(kind: BotKind | str | None) -> Level | None:
+        """The level a bot kind is offered as (``None`` for ``random``, a tests-only kind, or no bot)."""
+        return next((level for level, k in LEVEL_KIND.items() if k.value == (kind.value if isinstance(kind, BotKind) else kind)),
+                    None)
+
 
 LEVEL_KIND: dict[Level, BotKind] = {
     Level.EASY: BotKind.HEURISTIC,
