@@ -6,6 +6,8 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -219,3 +221,11 @@ def test_search_bots_press_races_with_a_human_reaction_time() -> None:
     assert search.race_press(view) == heuristic.race_press(view) is not None
     reactions = [search.think_ms() for _ in range(200)]
     assert min(reactions) >= 160 and max(reactions) <= 600 and 200 <= sorted(reactions)[100] <= 320
+
+
+def test_the_host_page_offers_the_levels_with_their_measured_kinds() -> None:
+    """The host page's menu (game/web/js/screens/host.js) names the levels and stores LEVEL_KIND's kinds."""
+    source = (Path(__file__).resolve().parents[2] / "game/web/js/screens/host.js").read_text(encoding="utf-8")
+    found = re.search(r"const BOT_LEVELS = Object\.freeze\((\[.*?\])\);", source)
+    assert found is not None
+    assert [tuple(pair) for pair in json.loads(found.group(1))] == [(level.value, kind.value) for level, kind in LEVEL_KIND.items()]
