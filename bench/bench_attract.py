@@ -44,10 +44,11 @@ def run(seconds: float, game_s: int, recorder_name: str, bots: str) -> str:
     from game.kiosk.attract import AttractReel, TapeOrders, TapeWorker, record_tape
     from game.kiosk.config import KioskConfig, Timers, Venue
     from game.kiosk.screen import KioskLayer
-    from game.render.app import Screen
+    from game.render.app import SWITCH_INTERVAL_S, Screen
     from game.session.session import Session
     from game.session.snapshot import RunMode
 
+    sys.setswitchinterval(SWITCH_INTERVAL_S)  # as the window sets it
     pygame.init()
     window = pygame.display.set_mode(SIZE)
     kiosk = KioskConfig(venue=Venue("Café Nakhl"), languages=("fa", "th", "en"), admin_pin="4821",
