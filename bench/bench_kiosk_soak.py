@@ -21,15 +21,17 @@ import selectors
 import sys
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from game import catalog
+from game.bots import BotKind
 from game.config import TableConfig
 from game.kiosk.archive import Archive
-from game.kiosk.attract import AttractReel
+from game.kiosk.attract import AttractReel, TapeOrders, record_tape
 from game.kiosk.config import DiskLimits, KioskConfig, Timers
 from game.kiosk.keeper import KioskKeeper
 from game.rules.base import RulesError
@@ -148,7 +150,10 @@ async def soak(data: Path, games: int, every: int, out: Any) -> None:
     phones = Phones(session, loop)
     session.attach(phones)
     ids = [d.id for d in catalog.games(catalog.PlayMode.TABLE) if d.has_bots]
-    reel = AttractReel(("fa", "th", "en"), ids, game_ms=30_000)
+    # the soak records the reel's tapes in its own turn: heuristic tapes keep its time what it was
+    # (the window's search tapes are recorded on a worker thread while a game plays)
+    tapes = TapeOrders(record=partial(record_tape, kind=BotKind.HEURISTIC))
+    reel = AttractReel(("fa", "th", "en"), ids, game_ms=30_000, tapes=tapes)
     reel.start(clock())
 
     def chores() -> None:

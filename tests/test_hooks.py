@@ -11,7 +11,7 @@ from game.rules.base import GameEngine
 from game.rules.cheating_moth_companion import ENGINE as MOTH_COMPANION
 from game.rules.collusion import ENGINE as COLLUSION
 
-HOOKS = ("table_actions", "legal_form", "button_action", "start_events", "race_press", "uses_view")
+HOOKS = ("table_actions", "legal_form", "button_action", "start_events", "race_press", "uses_view", "thinks_off_loop")
 PROBE = re.compile(r"""(getattr|hasattr)\([^)]*["'](""" + "|".join(HOOKS) + r""")["']""")
 GAME = Path(__file__).resolve().parents[1] / "game"
 
@@ -52,7 +52,13 @@ class Plain(Bot):
 
 
 def test_bot_hooks_have_defaults_and_every_catalog_bot_is_a_bot() -> None:
-    assert Plain().race_press({}) is None and uses_view(Plain())
+    assert Plain().race_press({}) is None and uses_view(Plain()) and not Plain().thinks_off_loop
     assert not uses_view(make_bot("collusion", "random", 0, 1))
     assert isinstance(make_bot("collusion_companion", "heuristic", 0, 1), Bot)
     assert type(make_bot("cheating_moth", "heuristic", 0, 1)).race_press is not Bot.race_press
+
+
+def test_search_bots_think_off_the_loop_and_the_others_on_it() -> None:
+    for game in ("collusion", "speakeasy", "cheating_moth", "collusion_companion"):
+        thinks = {kind: make_bot(game, kind, 0, 1).thinks_off_loop for kind in ("random", "heuristic", "belief", "search")}
+        assert thinks == {"random": False, "heuristic": False, "belief": False, "search": True}, game

@@ -5,12 +5,13 @@
 :mod:`game.bots.search`).
 
 Players pick a :class:`Level` (easy / normal / hard, labels ``bot.level.*``); :data:`LEVEL_KIND`
-maps it to the kind chosen by measurement (``bench/bench_bots.py``, figures in ``docs/balance.md``).
+maps it to the kind chosen by measurement (``bench/bench_bots.py``, figures in each
+``docs/rules/<game>.md``, "Balance (measured)").
 
 A ``search`` bot's ``choose`` is still one plain, pure call: it spends a counted budget
 (:class:`game.bots.search.SearchBudget`; ``SearchBot(seat, seed, budget)`` or
-:func:`game.bots.search.set_default_budget`) and touches nothing shared, so the session may run it
-in an executor off the table's loop. Its default budget keeps a move's p99 under 200 ms of CPU at
+:func:`game.bots.search.set_default_budget`) and touches nothing shared, so the session runs it in an
+executor off the table's loop (:attr:`Bot.thinks_off_loop`). Its default budget keeps a move's p99 under 200 ms of CPU at
 12 seats.
 
 A bot sees only what its seat may see (``view(state, seat)``) and the legal actions; it is
@@ -47,17 +48,29 @@ class Level(enum.Enum):
     def kind(self) -> BotKind:
         return LEVEL_KIND[self]
 
+    @staticmethod
+    def of(kind: BotKind | str | None) -> Level | None:
+        """The level a bot kind is offered as (``None`` for ``random``, a tests-only kind, or no bot)."""
+        return next((level for level, k in LEVEL_KIND.items() if k.value == (kind.value if isinstance(kind, BotKind) else kind)),
+                    None)
+
 
 LEVEL_KIND: dict[Level, BotKind] = {
     Level.EASY: BotKind.HEURISTIC,
     Level.NORMAL: BotKind.BELIEF,
     Level.HARD: BotKind.SEARCH,
 }
-"""Level -> bot kind, as measured by ``bench/bench_bots.py`` (``docs/balance.md``): in Collusion and
+"""Level -> bot kind, as measured by ``bench/bench_bots.py`` (``docs/rules/<game>.md``): in Collusion and
 Speakeasy each kind wins well over half against the one below; in Cheating Moth ``search`` beats
 ``heuristic`` but is only as strong as ``belief`` so far. ``random`` is no level: tests only."""
 
 BOT_KINDS: tuple[str, ...] = tuple(k.value for k in BotKind)
+
+
+def kind_choices() -> str:
+    """Every bot kind, quoted, for a message: ``'random', 'heuristic', 'belief' or 'search'``."""
+    names = [repr(kind) for kind in BOT_KINDS]
+    return f"{', '.join(names[:-1])} or {names[-1]}"
 
 
 class UnknownBot(ValueError):
@@ -70,12 +83,18 @@ class Bot(Protocol):
     is how long a human-like bot waits before acting (for races: its reaction time).
 
     Bots subclass this protocol to inherit the defaults of its optional hooks (:attr:`uses_view`,
-    :meth:`race_press`); callers use the hooks directly, never probe for them.
+    :attr:`thinks_off_loop`, :meth:`race_press`); callers use the hooks directly, never probe for them.
     """
 
     uses_view: bool = True
     """``False`` tells a simulator it may pass ``None`` instead of building the view, for a bot that
     decides from the legal actions alone. The session always passes the real view."""
+
+    thinks_off_loop: bool = False
+    """``True`` for a bot whose ``choose`` may take long (a search spending its budget): the session
+    calls it in an executor off the table's loop and applies the answer only if the seat's choices
+    are still current (``game/session/bot_driver.py``). Such a bot's ``choose`` touches nothing
+    shared. By default a bot answers at once, on the loop."""
 
     def choose(self, view: dict[str, Any] | None, legal: list[Any]) -> Any | None: ...
 

@@ -200,6 +200,8 @@ class MothProblem:
 class SearchBot(BeliefBot):
     """ISMCTS on its own turn's play (cards and draw), the heuristic's card values as the prior."""
 
+    thinks_off_loop = True  # a search spends its budget: the session runs it off the loop
+
     def __init__(self, seat: int, seed: int, budget: SearchBudget | None = None) -> None:
         super().__init__(seat, seed)
         self.budget = budget

@@ -415,6 +415,8 @@ class CollusionProblem:
 class SearchBot(BeliefBot):
     """ISMCTS over the belief's determinisations for every vote and showdown pick."""
 
+    thinks_off_loop = True  # a search spends its budget: the session runs it off the loop
+
     def __init__(self, seat: int, seed: int, budget: SearchBudget | None = None) -> None:
         super().__init__(seat, seed)
         self.budget = budget

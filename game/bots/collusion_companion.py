@@ -15,6 +15,7 @@ class CompanionBot(Bot):
     def __init__(self, inner: Bot) -> None:
         self._inner = inner
         self.uses_view = inner.uses_view
+        self.thinks_off_loop = inner.thinks_off_loop
 
     def choose(self, view: dict[str, Any] | None, legal: list[Any]) -> Any | None:
         if not legal or any(type(a) not in table.ACTIONS.classes for a in legal):

@@ -241,6 +241,8 @@ class SpeakeasyProblem:
 class SearchBot(BeliefBot):
     """ISMCTS over identities and subjects drawn from the belief, for every point and subject."""
 
+    thinks_off_loop = True  # a search spends its budget: the session runs it off the loop
+
     def __init__(self, seat: int, seed: int, budget: SearchBudget | None = None) -> None:
         super().__init__(seat, seed)
         self.budget = budget

@@ -1,7 +1,8 @@
 """The attract loop: when nobody plays, bots play real short games on the big screen.
 
-An :class:`AttractReel` plays a bot game of each table game in turn (real engine, real bots, the
-simulator's :func:`play_game`) and keeps its public steps as a tape; the screen is shown the tape
+An :class:`AttractReel` plays a bot game of each table game in turn (real engine, the ladder's
+``search`` bots — they make the best demos —, the simulator's :func:`play_game`) and keeps its
+public steps as a tape; the screen is shown the tape
 one step at a time as ordinary :class:`TableSnapshot` values, so the game's own scenes and beats
 draw it. A step waits until the screen's beats for the last one have played (it reads well) but
 never less than ``min_step_ms`` (it does not crawl): "sped up where it reads well". Each game
@@ -10,19 +11,24 @@ gets ``game_s`` on screen; the languages cycle with the games.
 The reel never touches the session: the table stays an empty lobby with valid seat links, and the
 first phone to join stops the loop (see :class:`AttractDirector`).
 
-Recording a tape plays a whole bot game (40–160 ms of CPU): the live window has them recorded on a
-worker thread (:class:`TapeOrders` ``threaded``), the next game's while the current one plays, so
-the TV never stops for one; tests and screenshots record them where they are asked for.
+Recording a tape plays a whole bot game (search bots: 0.3–5 s of CPU at 5 seats): the live window
+has them recorded in a worker process (:class:`TapeWorker`, at low priority; a worker thread,
+``threaded``, would share the render thread's GIL), the next game's while the current one plays,
+so the TV never stops for one; tests and screenshots record them where they are asked for.
 """
 from __future__ import annotations
 
 import dataclasses
+import multiprocessing
+import multiprocessing.pool
+import os
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from game import catalog
+from game.bots import BotKind
 from game.seating import look
 from game.session.snapshot import AttractInfo, RunMode, SeatInfo, SeatStatus, TablePhase, TableSnapshot
 from game.simulate import bot_seed, game_seed, play_game
@@ -32,6 +38,11 @@ MIN_STEP_MS = 350  # a step stays at least this long
 MAX_STEP_MS = 6_000  # and at most this long, even when the screen is still busy animating
 FINAL_MS = 7_000  # the final scores stay this long before the next game
 VERSION_BASE = 1 << 40  # demo snapshots never share a version with the real table's
+DEMO_BOTS = BotKind.SEARCH  # the top of the ladder plays the demos
+WORKER_NICE = 10  # the tape worker process's niceness: the window's frames come first
+
+P = ParamSpec("P")
+T = TypeVar("T")
 
 DEMO_NAMES: dict[str, tuple[str, ...]] = {
     "en": ("Sara", "Ali", "Nok", "Dara", "Mina", "Kai"),
@@ -55,8 +66,8 @@ class Tape:
     steps: list[Step]
 
 
-def record_tape(game: str, language: str, seats: int, seed: int) -> Tape:
-    """One whole bot game of ``game``, as the public table saw each step."""
+def record_tape(game: str, language: str, seats: int, seed: int, kind: BotKind = DEMO_BOTS) -> Tape:
+    """One whole bot game of ``game`` with ``kind`` bots, as the public table saw each step."""
     desc = catalog.get(game)
     engine = desc.load_engine()
     presets = list(engine.presets())
@@ -68,7 +79,7 @@ def record_tape(game: str, language: str, seats: int, seed: int) -> Tape:
     def keep(state: Any, events: list[Any]) -> None:
         steps.append(Step(engine.view(state, None), tuple(engine.events_to_wire(events))))
 
-    bots = [desc.make_bot("heuristic", seat, bot_seed(seed, 0, seat)) for seat in range(seats)]
+    bots = [desc.make_bot(kind.value, seat, bot_seed(seed, 0, seat)) for seat in range(seats)]
     play_game(engine, settings, seats, game_seed(seed, 0), bots, on_events=keep)
     return Tape(game, language, preset, engine.settings_to_wire(settings), steps)
 
@@ -76,12 +87,37 @@ def record_tape(game: str, language: str, seats: int, seed: int) -> Tape:
 TapeSpec = tuple[str, str, int, int]  # game, language, seats, seed: the arguments of record_tape
 
 
+class TapeWorker(Executor):
+    """One worker process for the reel's tapes, started fresh (``spawn``: nothing of the window's
+    threads comes along) at :data:`WORKER_NICE` when the first tape is ordered: a search tape's
+    seconds of CPU never hold the render thread's GIL. The worker is a daemon: the window quits at
+    once even while a tape is being recorded. ``submit`` takes picklable work (``record_tape``)."""
+
+    def __init__(self) -> None:
+        self._pool: multiprocessing.pool.Pool | None = None
+
+    def submit(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> Future[T]:
+        if self._pool is None:
+            self._pool = multiprocessing.get_context("spawn").Pool(1, initializer=os.nice, initargs=(WORKER_NICE,))
+        done: Future[T] = Future()
+        self._pool.apply_async(fn, args, kwargs, callback=done.set_result, error_callback=done.set_exception)
+        return done
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        if self._pool is not None:
+            self._pool.terminate()
+            if wait:
+                self._pool.join()
+
+
 class TapeOrders:
     """Where the reel's tapes are recorded: on the spot when asked for (the default), or, when
-    ``threaded``, on one worker thread, ordered ahead (see module docs)."""
+    ``threaded``, on one worker thread, or in ``worker`` (the window's :class:`TapeWorker`), ordered
+    ahead (see module docs)."""
 
-    def __init__(self, threaded: bool = False, record: Callable[[str, str, int, int], Tape] | None = None) -> None:
-        self._pool = ThreadPoolExecutor(1, thread_name_prefix="attract-tapes") if threaded else None
+    def __init__(self, threaded: bool = False, record: Callable[[str, str, int, int], Tape] | None = None,
+                 worker: Executor | None = None) -> None:
+        self._pool = worker or (ThreadPoolExecutor(1, thread_name_prefix="attract-tapes") if threaded else None)
         self._record = record or record_tape
         self._orders: dict[TapeSpec, Future[Tape]] = {}
 

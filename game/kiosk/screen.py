@@ -51,7 +51,7 @@ from game.render.kit.widgets import readable_px
 from game.server.netaddr import phones_cannot_reach
 from game.session.snapshot import RunMode, SeatInfo, TablePhase, TableSnapshot
 
-from .attract import AttractReel, TapeOrders, wants_attract
+from .attract import AttractReel, TapeOrders, TapeWorker, wants_attract
 from .supervise import ExitStatus
 
 log = logging.getLogger(__name__)
@@ -93,7 +93,7 @@ class KioskLayer:
     def __init__(self, config: TableConfig, clock: Callable[[], float] = time.monotonic,
                  tapes: TapeOrders | None = None) -> None:
         kiosk = config.kiosk
-        self.tapes = tapes or TapeOrders()  # the live window's records on a worker thread
+        self.tapes = tapes or TapeOrders()  # on the spot; the live window passes a worker process
         self.pin = config.admin_pin
         self.languages = kiosk.languages if kiosk is not None else LANGUAGES
         self.venue = kiosk.venue.name if kiosk is not None else ""
@@ -549,7 +549,7 @@ def kiosk_layer(config: TableConfig) -> KioskLayer | None:
     if config.mode is not RunMode.KIOSK:
         return None
     os.environ["SDL_NO_SIGNAL_HANDLERS"] = "1"
-    layer = KioskLayer(config, tapes=TapeOrders(threaded=True))  # off the render thread
+    layer = KioskLayer(config, tapes=TapeOrders(worker=TapeWorker()))  # off the render thread and its GIL
 
     def stop(_signum: int, _frame: FrameType | None) -> None:
         layer.quit_confirmed = True

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import pygame
 
 from game import catalog, i18n
+from game.bots import Level
 from game.config import LANGUAGES
 from game.session.snapshot import RunMode, SeatInfo, SeatStatus, TablePhase, TableSnapshot
 
@@ -22,7 +23,7 @@ from .kit.text import Align, TextStyle, VAlign
 from .kit.widgets import Button, draw_button, hit, readable_px, row
 
 MIN_SEATS, MAX_SEATS = 3, 12
-BOT_CYCLE: tuple[str | None, ...] = ("heuristic", "random", None)
+BOT_CYCLE: tuple[str | None, ...] = (*(level.kind.value for level in Level), None)  # easy, normal, hard, free
 ARCADE_KEY = "A"
 # Each key presses the control-bar button showing that key.
 KEYED: dict[int, str] = {
@@ -235,18 +236,25 @@ def _press(lay: LobbyLayout, key: str) -> list[Intent]:
 
 
 def bot_kind(snapshot: TableSnapshot, seat: SeatInfo) -> str | None:
-    """The kind of bot on a seat (the clever one when the session does not say)."""
+    """The kind of bot on a seat (the easy level's when the session does not say)."""
     if seat.status is not SeatStatus.BOT:
         return None
-    return seat.bot if seat.bot in BOT_CYCLE else BOT_CYCLE[0]
+    return seat.bot or BOT_CYCLE[0]
 
 
 def next_bot(snapshot: TableSnapshot, seat: SeatInfo) -> str | None:
-    """Clicking a seat: free -> clever bot -> random bot -> free. Joined seats are not touched."""
-    if seat.status is SeatStatus.FREE:
-        return BOT_CYCLE[0]
+    """Clicking a seat: free -> easy -> normal -> hard bot -> free (a tests-only kind: easy). Joined
+    seats are not touched."""
     kind = bot_kind(snapshot, seat)
+    if seat.status is SeatStatus.FREE or kind not in BOT_CYCLE:
+        return BOT_CYCLE[0]
     return BOT_CYCLE[(BOT_CYCLE.index(kind) + 1) % len(BOT_CYCLE)]
+
+
+def bot_label(kind: str | None) -> str:
+    """The seat card's label of a bot of ``kind``: its level by name ("Bot (hard)"), or the random one's."""
+    level = Level.of(kind)
+    return level.label_key if level is not None else "seat.bot_random"
 
 
 def has_bots(game: str) -> bool:
@@ -438,7 +446,7 @@ class LobbyScene(Scene):
         centre = (body.centerx, body.y + body.height * 0.36)
         shapes.symbol(surface, seat.symbol, colour, centre, r)
         if seat.status is SeatStatus.BOT:
-            label = frame.s("seat.bot_random") if kind == "random" else frame.s("seat.bot")
+            label = frame.s(bot_label(kind))
             tone = theme.ACCENT
         else:
             label, tone = frame.s("seat.connected"), theme.GOOD

@@ -16,6 +16,7 @@ import dataclasses
 from typing import Any
 
 from game import catalog
+from game.bots import Level
 from game.config import TableConfig
 from game.render.app import Screen
 from game.render.kit.scene import RenderContext
@@ -76,8 +77,9 @@ class ScriptedTable:
             if record.seat < people:
                 self.session.join_seat(record.token, NAMES[record.seat % len(NAMES)], language)
                 self.session.set_connected(record.seat, record.seat != AWAY_SEAT)
-            elif record.seat < people + bots:  # clever and random bots by turns
-                self.host("set_bot", seat=record.seat, kind=("heuristic", "random")[(record.seat - people) % 2])
+            elif record.seat < people + bots:  # the easy, normal and hard levels by turns
+                levels = list(Level)
+                self.host("set_bot", seat=record.seat, kind=levels[(record.seat - people) % len(levels)].kind.value)
         self.brains: dict[int, Any] = {}
 
     # the host and the players ---------------------------------------------------------------

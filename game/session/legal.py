@@ -66,11 +66,15 @@ class LegalBook:
             if new_step or (changed and seat != actor):
                 self._since[seat] = version
 
+    def is_current(self, seat: int, version: int, current: int) -> bool:
+        """Whether a choice of ``seat`` made at ``version`` still stands (``current``: the table's version)."""
+        return self._since.get(seat, 0) <= version <= current
+
     def check_version(self, seat: int, version: Any, current: int) -> None:
         """A seat's choice made at ``version`` is current (``current``: the table's version)."""
         if not isinstance(version, int) or isinstance(version, bool):
             raise MalformedAction("version must be a whole number")
-        if not self._since.get(seat, 0) <= version <= current:
+        if not self.is_current(seat, version, current):
             raise StaleState("the table has moved on since this choice; here is the current state")
 
     def check(self, engine: GameEngine | None, seat: int, action: Any) -> None:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from game import catalog
+from game.bots import kind_choices
 from game.config import LANGUAGES, TableConfig
 from game.rules.base import BadSettings, GameEngine, IllegalAction, MalformedAction, UnknownSeat
 from game.seating import MAX_SEATS
@@ -303,7 +304,7 @@ def bot_kind(value: Any) -> BotKind:
     try:
         return BotKind(value)
     except ValueError:
-        raise BadSettings("bot kind must be 'random' or 'heuristic'") from None
+        raise BadSettings(f"bot kind must be {kind_choices()}") from None
 
 
 def filled(table: TableRecord, kind: BotKind) -> TableRecord:

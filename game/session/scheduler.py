@@ -3,6 +3,10 @@
 Everything the session does later goes through a :class:`Scheduler`. At the table it is the
 asyncio loop (:class:`LoopScheduler`); in tests and simulations it is :class:`VirtualTime`, a
 clock that only moves when told to, so nothing waits on real time.
+
+Work that may take long (a search bot's move) goes through :meth:`Scheduler.off_loop`: the loop
+runs it in a thread executor and hands the outcome back on the loop; :class:`VirtualTime` runs it
+at once, so tests stay deterministic.
 """
 from __future__ import annotations
 
@@ -11,8 +15,12 @@ import heapq
 import itertools
 import time
 from collections.abc import Callable
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, TypeVar
+
+T = TypeVar("T")
+T_co = TypeVar("T_co", covariant=True)
 
 
 def monotonic_ms() -> float:
@@ -35,17 +43,36 @@ class Handle(Protocol):
     def cancel(self) -> None: ...
 
 
+class Outcome(Protocol[T_co]):
+    """What off-loop work came to: ``result()`` returns its value or raises its exception."""
+
+    def result(self) -> T_co: ...
+
+
 class Scheduler(Protocol):
     def call_later(self, delay_ms: float, callback: Callable[[], None]) -> Handle:
         """Run ``callback`` after ``delay_ms`` (on the session's loop); cancel with the handle."""
         ...
 
+    def off_loop(self, work: Callable[[], T], done: Callable[[Outcome[T]], None]) -> None:
+        """Run ``work`` where it cannot hold up the session's loop, then ``done(outcome)`` on the loop."""
+        ...
+
 
 class LoopScheduler:
-    """The real thing: the running asyncio loop's ``call_later``."""
+    """The real thing: the running asyncio loop's ``call_later``; off-loop work runs in
+    ``executor`` (by default one worker thread of its own, made when first needed)."""
+
+    def __init__(self, executor: Executor | None = None) -> None:
+        self._executor = executor
 
     def call_later(self, delay_ms: float, callback: Callable[[], None]) -> Handle:
         return asyncio.get_running_loop().call_later(max(0.0, delay_ms) / 1000, callback)
+
+    def off_loop(self, work: Callable[[], T], done: Callable[[Outcome[T]], None]) -> None:
+        if self._executor is None:
+            self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bot-think")
+        asyncio.get_running_loop().run_in_executor(self._executor, work).add_done_callback(done)
 
 
 @dataclass(order=True, slots=True)
@@ -77,6 +104,15 @@ class VirtualTime:
         due = _Due(self._now + max(0.0, delay_ms), next(self._seq), callback)
         heapq.heappush(self._queue, due)
         return due
+
+    def off_loop(self, work: Callable[[], T], done: Callable[[Outcome[T]], None]) -> None:
+        """At once, in the caller's turn: virtual time does not move while work runs."""
+        outcome: Future[T] = Future()
+        try:
+            outcome.set_result(work())
+        except Exception as exc:  # handed to ``done`` like an executor's outcome
+            outcome.set_exception(exc)
+        done(outcome)
 
     def pending(self) -> int:
         return sum(1 for d in self._queue if not d.cancelled)

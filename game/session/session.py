@@ -82,7 +82,7 @@ class Session:
         self._connected: set[int] = set()
         self._claims = ClaimQueue(scheduler=self._scheduler, ended=self._claim_ended, clock=clock)
         self._bots = BotDriver(bot_factory, self._scheduler, view=lambda seat: self._require_play().view(seat),
-                               act=self._bot_acts, delay_scale=bot_delay_scale)
+                               act=self._bot_acts, choices=self._legal, version=lambda: self.version, delay_scale=bot_delay_scale)
         self._last_input_ms = clock()
         self._handover = HandOverClock(self.policy, self._scheduler, self.hand_over, lambda: self.phase is TablePhase.FINISHED,
                                        clock=clock, wall=wall, journal=journal)

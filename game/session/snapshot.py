@@ -44,7 +44,7 @@ class SeatInfo:
     url: str  # the seat's join link (secret token inside): what its QR code encodes
     connected: bool = False
     language: str = "en"
-    bot: str | None = None  # the bot kind playing the seat ("heuristic", "random"), None for a person
+    bot: str | None = None  # the bot kind playing the seat (a BotKind value: "heuristic", "search", ...), None for a person
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from game.bots import kind_choices
 from game.rules.base import BadSettings
 from game.seating import MAX_SEATS
 
@@ -50,7 +51,7 @@ class TableSettings:
             try:
                 return replace(self, default_bot=BotKind(value))
             except ValueError:
-                raise BadSettings("default_bot must be 'random' or 'heuristic'") from None
+                raise BadSettings(f"default_bot must be {kind_choices()}") from None
         raise BadSettings(f"unknown table setting {name!r}")
 
     @staticmethod

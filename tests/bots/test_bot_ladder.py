@@ -6,6 +6,8 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -187,3 +189,43 @@ def test_a_search_budget_is_counted_and_shrinks_for_big_tables() -> None:
 
     set_default_budget("collusion", None)
     assert default_budget("collusion", 12).iterations < default_budget("collusion", 6).iterations
+
+
+# ------------------------------------------------------------------------------- human-like pacing
+@pytest.mark.parametrize("game", GAMES)
+def test_search_bots_keep_a_human_thinking_time(game: str) -> None:
+    """A search bot thinks off the table's loop, but still waits a person's thinking time first."""
+    for kind in (BotKind.HEURISTIC, BotKind.SEARCH):
+        bot = make_bot(game, kind, 0, 3)
+        waits = [bot.think_ms() for _ in range(300)]
+        assert min(waits) >= 250 and max(waits) <= 10_000 and len(set(waits)) > 20, (game, kind)
+
+
+def _moth_race(seed: int) -> tuple[Any, Any, int]:
+    """A Cheating Moth state with a race open and a seat eligible in it."""
+    for s in range(seed, seed + 400):
+        engine, state = _walk("cheating_moth", 4, s, random.Random(s).randint(5, 80))
+        race = engine.race(state)
+        if race is not None and not engine.is_over(state):
+            view = engine.view(state, 0)
+            eligible = view.get("race", {}).get("eligible", ())
+            if eligible:
+                return engine, state, eligible[0]
+    raise AssertionError("no race reached")
+
+
+def test_search_bots_press_races_with_a_human_reaction_time() -> None:
+    engine, state, seat = _moth_race(1)
+    view = engine.view(state, seat)
+    heuristic, search = make_bot("cheating_moth", "heuristic", seat, 9), make_bot("cheating_moth", "search", seat, 9)
+    assert search.race_press(view) == heuristic.race_press(view) is not None
+    reactions = [search.think_ms() for _ in range(200)]
+    assert min(reactions) >= 160 and max(reactions) <= 600 and 200 <= sorted(reactions)[100] <= 320
+
+
+def test_the_host_page_offers_the_levels_with_their_measured_kinds() -> None:
+    """The host page's menu (game/web/js/screens/host.js) names the levels and stores LEVEL_KIND's kinds."""
+    source = (Path(__file__).resolve().parents[2] / "game/web/js/screens/host.js").read_text(encoding="utf-8")
+    found = re.search(r"const BOT_LEVELS = Object\.freeze\((\[.*?\])\);", source)
+    assert found is not None
+    assert [tuple(pair) for pair in json.loads(found.group(1))] == [(level.value, kind.value) for level, kind in LEVEL_KIND.items()]

@@ -1,6 +1,7 @@
 """The host console names a bot the way the TV and the phones do: its seat's colour in the table's
-language with the robot mark ("Yellow", "زرد", "เหลือง"), its kind ("bot | random") only below it,
-in the lobby and during the game. Screenshots: out/phone/<lang>_host_bots.png."""
+language with the robot mark ("Yellow", "زرد", "เหลือง"), its level ("bot | hard"; a tests-only
+kind by its word, "bot | random") only below it, in the lobby and during the game; its menu offers
+the levels by name and stores the level's kind. Screenshots: out/phone/<lang>_host_bots.png."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -15,7 +16,8 @@ from .phone import host_console, join
 
 pytestmark = pytest.mark.browser
 
-KINDS = {1: "random", 2: "heuristic"}
+KINDS = {1: "random", 2: "heuristic", 3: "search"}
+LABELS = {"random": "bot.random", "heuristic": "bot.level.easy", "search": "bot.level.hard"}
 
 
 @pytest.mark.parametrize("lang", ["en", "fa", "th"])
@@ -31,10 +33,16 @@ def test_the_host_console_names_bots_by_their_seat_colour(lang: str, table: Tabl
             assert name.inner_text().strip() == bot_name(seat, lang), phase  # the TV's name for it
             assert name.locator(".bot-mark").count() == 1
             detail = host.inner_text(f"[data-testid=bot-kind-{seat}]")
-            assert i18n.text(lang, "web", f"bot.{kind}") in detail
+            assert i18n.text(lang, "web", LABELS[kind]) in detail
             assert i18n.text(lang, "web", "lobby.bot") in detail
         assert host.locator(".host .seat-list .seat-row-name").first.inner_text().strip() == "Sara"
         if phase == "lobby":
+            menu = host.locator(".host .seat-list .seat-row").nth(4).locator("select")  # a free seat's bot menu
+            assert menu.locator("option").all_inner_texts() == [
+                i18n.text(lang, "web", key) for key in ("host.no_bot", "bot.level.easy", "bot.level.normal", "bot.level.hard")]
+            menu.select_option(label=i18n.text(lang, "web", "bot.level.normal"))
+            host.wait_for_function("() => document.querySelector('[data-testid=bot-kind-4]') !== null")
+            assert i18n.text(lang, "web", "bot.level.normal") in host.inner_text("[data-testid=bot-kind-4]")
             host.evaluate("window.scrollTo(0, 0)")
             host.screenshot(path=str(shots / f"{lang}_host_bots.png"), full_page=True, animations="disabled")
             table.host("set_setting", name="how_to_play", value=False)

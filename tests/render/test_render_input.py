@@ -2,11 +2,13 @@
 from __future__ import annotations
 
 import pygame
+import pytest
 
+from game import i18n
 from game.render.app import Screen
 from game.render.games.collusion.tapes import moments
 from game.render.kit.scene import HostIntent, WindowOp
-from game.render.lobby import layout
+from game.render.lobby import bot_label, layout
 from game.render.tapes import lobby_snapshot, play_moment
 from game.session.snapshot import InputKind, InputSource
 
@@ -72,14 +74,26 @@ def test_seat_limits_disable_the_seat_buttons(shared_ctx):
     assert payloads(screen.handle(key(pygame.K_b), SIZE)) == []  # no free seat to fill
 
 
-def test_clicking_seats_cycles_bots_and_right_click_frees_a_player(shared_ctx):
-    screen = lobby_screen(shared_ctx, n=8, language="en", joined=3, bots=2)
+def test_clicking_seats_cycles_the_bot_levels_and_right_click_frees_a_player(shared_ctx):
+    screen = lobby_screen(shared_ctx, n=8, language="en", joined=3, bots=3)  # seats 3-5: easy, normal, hard
     cards = layout(screen.frame(SIZE)).cards
+    # free -> easy (heuristic) -> normal (belief) -> hard (search) -> free
     assert payloads(screen.handle(click(cards[6].rect.center), SIZE)) == [{"command": "set_bot", "seat": 6, "kind": "heuristic"}]
-    assert payloads(screen.handle(click(cards[3].rect.center), SIZE)) == [{"command": "set_bot", "seat": 3, "kind": "random"}]
-    assert payloads(screen.handle(click(cards[4].rect.center), SIZE)) == [{"command": "set_bot", "seat": 4, "kind": None}]
+    assert payloads(screen.handle(click(cards[3].rect.center), SIZE)) == [{"command": "set_bot", "seat": 3, "kind": "belief"}]
+    assert payloads(screen.handle(click(cards[4].rect.center), SIZE)) == [{"command": "set_bot", "seat": 4, "kind": "search"}]
+    assert payloads(screen.handle(click(cards[5].rect.center), SIZE)) == [{"command": "set_bot", "seat": 5, "kind": None}]
     assert payloads(screen.handle(click(cards[0].rect.center), SIZE)) == []  # a player is not replaced by a bot
     assert payloads(screen.handle(click(cards[0].rect.center, button=3), SIZE)) == [{"command": "kick", "seat": 0}]
+
+
+@pytest.mark.parametrize("lang", ["en", "fa", "th"])
+def test_a_bot_seat_is_labelled_with_its_level_by_name(shared_ctx, lang):
+    screen = lobby_screen(shared_ctx, n=6, language=lang, joined=3, bots=3)
+    frame = screen.frame(SIZE)
+    kinds = [s.bot for s in screen.snapshot.seats[3:6]]
+    assert kinds == ["heuristic", "belief", "search"]
+    assert [frame.s(bot_label(k)) for k in kinds] == [i18n.text(lang, "screen", f"bot.level.{v}") for v in ("easy", "normal", "hard")]
+    assert bot_label("random") == "seat.bot_random"
 
 
 def test_keyboard_seat_selection(shared_ctx):

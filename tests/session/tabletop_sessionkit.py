@@ -1,6 +1,11 @@
 """Test helpers for the session tests."""
 from __future__ import annotations
 
+from collections.abc import Callable
+from concurrent.futures import Future
+from typing import Any
+
+from game.session.scheduler import Outcome, VirtualTime
 from game.session.session import NoticeCode
 
 
@@ -40,3 +45,26 @@ class Recorder:
 
     def notice(self, code: NoticeCode) -> None:
         self.notices.append(code)
+
+
+class HeldTime(VirtualTime):
+    """Virtual time whose off-loop work (a search bot's move) waits in a queue until :meth:`finish`
+    runs it: a stand-in for the thread executor, the table goes on meanwhile."""
+
+    def __init__(self, start_ms: int = 1_000_000) -> None:
+        super().__init__(start_ms)
+        self.held: list[tuple[Callable[[], Any], Callable[[Outcome[Any]], None]]] = []
+
+    def off_loop(self, work: Callable[[], Any], done: Callable[[Outcome[Any]], None]) -> None:
+        self.held.append((work, done))
+
+    def finish(self) -> None:
+        """Every held work runs, then its answer comes back (in the order asked)."""
+        held, self.held = self.held, []
+        for work, done in held:
+            outcome: Future[Any] = Future()
+            try:
+                outcome.set_result(work())
+            except RuntimeError as exc:  # a bot's bug comes back like an executor's
+                outcome.set_exception(exc)
+            done(outcome)

@@ -1,11 +1,13 @@
 """The bots' timetable (``bot_driver.py``) on virtual time, without a session: who acts when, the
-streak guard, standing down, a failing bot."""
+streak guard, standing down, a failing bot, and bots that think off the loop (their work held by a
+stand-in executor until the test lets it finish)."""
 from __future__ import annotations
 
 import logging
 from typing import Any
 
 import pytest
+from tabletop_sessionkit import HeldTime
 
 from game.bots import Bot
 from game.rules.base import BadSettings, IllegalAction
@@ -29,13 +31,36 @@ class Picker(Bot):
         return self.think
 
 
+class Thinker(Picker):
+    """A bot that thinks off the loop; it answers the first legal action it is shown."""
+
+    thinks_off_loop = True
+
+    def __init__(self, think: int = 0) -> None:
+        super().__init__(think)
+        self.asked: list[list[Any]] = []
+
+    def choose(self, view: dict[str, Any] | None, legal: list[Any]) -> Any | None:
+        self.asked.append(legal)
+        return legal[0]
+
+
 class Table:
-    """What the driver calls back: each seat's view, and the acts it is handed (with their time)."""
+    """What the driver calls back: each seat's view, the acts it is handed (with their time), the
+    table's version and since which version each seat's choices stand."""
 
     def __init__(self, vt: VirtualTime) -> None:
         self.vt = vt
         self.acts: list[tuple[int, Any, int]] = []
         self.refuse = False
+        self.now_version = 1
+        self.since: dict[int, int] = {}
+
+    def version(self) -> int:
+        return self.now_version
+
+    def is_current(self, seat: int, version: int, current: int) -> bool:
+        return self.since.get(seat, 0) <= version <= current
 
     def view(self, seat: int) -> dict[str, Any]:
         return {"seat": seat}
@@ -54,7 +79,7 @@ def vt() -> VirtualTime:
 @pytest.fixture
 def driver(vt: VirtualTime) -> tuple[BotDriver, Table]:
     table = Table(vt)
-    return BotDriver(lambda game, kind, seat, seed: Picker(0), vt, view=table.view, act=table.act), table
+    return BotDriver(lambda game, kind, seat, seed: Picker(0), vt, view=table.view, act=table.act, choices=table, version=table.version), table
 
 
 def test_each_bot_with_something_to_do_acts_after_its_think_time(driver: tuple[BotDriver, Table], vt: VirtualTime) -> None:
@@ -114,11 +139,101 @@ def test_make_all_seats_a_bot_per_offered_bot_seat_and_names_a_missing_bot() -> 
         made.append((game, seat))
         return Picker(0)
 
-    assert list(BotDriver(factory, VirtualTime(0), view=dict, act=print).make_all(table, 7)) == [1]  # seat 6 is not offered
+    assert list(BotDriver(factory, VirtualTime(0), view=dict, act=print, choices=Table(VirtualTime(0)), version=int).make_all(table, 7)) == [1]  # seat 6 is not offered
     assert made == [("collusion", 1)]
 
     def none(game: str, kind: BotKind, seat: int, seed: int) -> Bot:
         raise NoBotForGame("no random bot for collusion")
 
     with pytest.raises(BadSettings):
-        BotDriver(none, VirtualTime(0), view=dict, act=print).make("collusion", 0, BotKind.RANDOM, 1)
+        BotDriver(none, VirtualTime(0), view=dict, act=print, choices=Table(VirtualTime(0)), version=int).make("collusion", 0, BotKind.RANDOM, 1)
+
+
+@pytest.fixture
+def held() -> tuple[BotDriver, Table, HeldTime]:
+    ht = HeldTime(0)
+    table = Table(ht)
+    return BotDriver(lambda game, kind, seat, seed: Picker(0), ht, view=table.view, act=table.act, choices=table,
+                     version=table.version), table, ht
+
+
+def test_a_thinking_bot_keeps_its_think_time_then_answers_off_the_loop(held: tuple[BotDriver, Table, HeldTime]) -> None:
+    bots, table, ht = held
+    thinker = Thinker(300)
+    bots.seat_all({0: thinker, 1: Picker(100)})
+    bots.schedule(True, {0: ["a"], 1: ["b"]})
+    ht.advance(299)
+    assert thinker.asked == [] and table.acts == [(1, "b", 100)]
+    ht.advance(1)
+    assert thinker.asked == [] and len(ht.held) == 1  # asked at 300 ms, thinking off the loop
+    bots.schedule(True, {0: ["a"], 1: ["b"]})  # another seat acted meanwhile: still one move at a time
+    ht.advance(1_000)
+    assert len(ht.held) == 1
+    ht.finish()
+    assert thinker.asked == [["a"]] and table.acts[-1] == (0, "a", 1_300)
+
+
+def test_an_answer_the_table_moved_past_is_dropped_and_the_bot_asked_again(held: tuple[BotDriver, Table, HeldTime]) -> None:
+    bots, table, ht = held
+    thinker = Thinker(0)
+    bots.seat_all({0: thinker})
+    bots.schedule(True, {0: ["old"]})
+    ht.advance(0)
+    table.now_version, table.since[0] = 2, 2  # a new step: the seat's choices changed meanwhile
+    bots.schedule(True, {0: ["new"]})
+    ht.finish()
+    assert table.acts == [] and ht.pending() == 1  # dropped; asked again at once
+    ht.advance(0)
+    ht.finish()
+    assert thinker.asked == [["old"], ["new"]] and table.acts == [(0, "new", 0)]
+
+
+def test_another_seats_move_does_not_void_a_thinking_bots_answer(held: tuple[BotDriver, Table, HeldTime]) -> None:
+    bots, table, ht = held
+    thinker = Thinker(0)
+    bots.seat_all({0: thinker})
+    bots.schedule(True, {0: ["a"]})
+    ht.advance(0)
+    table.now_version, table.since[1] = 5, 5  # seat 1 voted: the table's version grew, seat 0's choices stand
+    ht.finish()
+    assert thinker.asked == [["a"]] and table.acts == [(0, "a", 0)]
+
+
+def test_an_answer_after_the_bot_left_or_the_game_stopped_is_dropped(held: tuple[BotDriver, Table, HeldTime]) -> None:
+    bots, table, ht = held
+    leaving, staying = Thinker(0), Thinker(0)
+    bots.seat_all({0: leaving, 1: staying})
+    bots.schedule(True, {0: ["a"], 1: ["b"]})
+    ht.advance(0)
+    bots.drop(0)  # a person took seat 0
+    bots.cancel()  # the table stopped
+    ht.finish()
+    assert len(leaving.asked) == len(staying.asked) == 1 and table.acts == [] and ht.pending() == 0
+    bots.schedule(True, {0: ["a"], 1: ["b"]})  # the next change asks the seated bot again
+    ht.advance(0)
+    ht.finish()
+    assert table.acts == [(1, "b", 0)]
+
+
+def test_a_thinking_bots_bug_is_logged_and_the_table_goes_on(held: tuple[BotDriver, Table, HeldTime],
+                                                            caplog: pytest.LogCaptureFixture) -> None:
+    bots, table, ht = held
+
+    class Broken(Thinker):
+        def choose(self, view: dict[str, Any] | None, legal: list[Any]) -> Any | None:
+            raise RuntimeError("bug")
+
+    bots.seat_all({0: Broken(0), 1: Thinker(0)})
+    bots.schedule(True, {0: ["a"], 1: ["b"]})
+    ht.advance(0)
+    with caplog.at_level(logging.WARNING, logger="game.session.bot_driver"):
+        ht.finish()
+    assert "bot at seat 0 failed" in [r.getMessage() for r in caplog.records] and table.acts == [(1, "b", 0)]
+
+
+def test_virtual_time_runs_off_loop_work_at_once(driver: tuple[BotDriver, Table], vt: VirtualTime) -> None:
+    bots, table = driver
+    bots.seat_all({0: Thinker(40)})
+    bots.schedule(True, {0: ["a"]})
+    vt.advance(40)
+    assert table.acts == [(0, "a", 40)]

@@ -142,6 +142,19 @@ def test_bad_lobby_commands_raise_their_typed_error(command: lobby.LobbyCommand,
         apply_lobby(table, command, RULES)
 
 
+@pytest.mark.parametrize("command", [SetBot(0, "clever"), FillBots("clever"), SetSetting("default_bot", "clever")])
+def test_a_bad_bot_kind_is_refused_naming_every_kind(command: lobby.LobbyCommand) -> None:
+    with pytest.raises(BadSettings) as refused:
+        apply_lobby(fresh(), command, RULES)
+    assert all(repr(kind.value) in str(refused.value) for kind in BotKind), str(refused.value)
+
+
+def test_every_kind_of_the_ladder_can_sit_and_be_the_default() -> None:
+    for kind in BotKind:
+        table = apply_lobby(apply_lobby(fresh(), SetBot(0, kind.value), RULES), SetSetting("default_bot", kind.value), RULES)
+        assert table.seats[0].bot is kind and table.table_settings.default_bot is kind
+
+
 def test_only_table_settings_change_outside_the_lobby() -> None:
     playing = replace(fresh(), phase=TablePhase.PLAYING)
     for command in (SetGame("speakeasy"), SetSeats(5), SetBot(0, "random"), FillBots("random"), SetPreset("rod_ruang"),

@@ -7,7 +7,22 @@ import { gameNote, settingLabel } from "./lobby.js";
 import { ownerCard } from "./owner.js";
 
 export const PIN_KEY = "tabletop.pin";
-const BOT_KINDS = Object.freeze(["heuristic", "random"]);
+/** The bot levels people pick, by name, and the kind each stores (game.bots.LEVEL_KIND: a test checks they agree). */
+const BOT_LEVELS = Object.freeze([["easy", "heuristic"], ["normal", "belief"], ["hard", "search"]]);
+const LEVEL_KINDS = Object.freeze(BOT_LEVELS.map(([, kind]) => kind));
+
+/** A bot kind's name for people: its level ("hard"), else the kind's own word ("random"). @param {string} kind */
+function botKindLabel(kind) {
+  const level = BOT_LEVELS.find(([, k]) => k === kind);
+  if (level) return t(`bot.level.${level[0]}`);
+  return has(`bot.${kind}`) ? t(`bot.${kind}`) : "";
+}
+
+/** The kinds a bot menu offers: the levels, and ``current`` too when it is none of them (a tests-only kind).
+ *  @param {string | null | undefined} current */
+function botChoices(current) {
+  return current && !LEVEL_KINDS.includes(current) ? [...LEVEL_KINDS, current] : [...LEVEL_KINDS];
+}
 /**
  * One editable setting as the engine declares it (lobby.settings_schema, game/rules/schema.py).
  * @typedef {{ key: string, kind: "bool" | "int" | "choice", choices: string[], min: number, max: number | null,
@@ -130,9 +145,10 @@ function numberSetting(key, value, label, onSet, seconds) {
     h("label", { for: id, class: "label", text: seconds ? `${label} (${t("common.seconds_unit")})` : label }), input, error);
 }
 
-/** A bot's kind, under its name: "bot | clever". @param {any} s */
+/** A bot's level, under its name: "bot | hard". @param {any} s */
 function botKind(s) {
-  const kind = has(`bot.${s.bot}`) ? `${t("common.separator")}${t(`bot.${s.bot}`)}` : "";
+  const label = botKindLabel(s.bot);
+  const kind = label ? `${t("common.separator")}${label}` : "";
   return h("span", { class: "seat-row-status", "data-testid": `bot-kind-${s.seat}`, text: `${t("lobby.bot")}${kind}` });
 }
 
@@ -146,7 +162,7 @@ function seatRow(s, lobby, send) {
   if (inLobby && s.status !== "joined" && lobby.has_bots !== false) { // a game without bots never offers them
     const select = /** @type {HTMLSelectElement} */ (h("select", { "aria-label": t("host.bot_for", { n: s.seat + 1 }) },
       h("option", { value: "", text: t("host.no_bot"), selected: s.status === "free" }),
-      ...BOT_KINDS.map((k) => h("option", { value: k, text: t(`bot.${k}`), selected: s.bot === k }))));
+      ...botChoices(s.bot).map((k) => h("option", { value: k, text: botKindLabel(k), selected: s.bot === k }))));
     select.addEventListener("change", () => send("set_bot", { seat: s.seat, kind: select.value || null }));
     controls.push(select);
   }
@@ -235,7 +251,7 @@ export function hostConsole(state, send, table, game) {
   const settings = (/** @type {SettingSpec[]} */ (lobby.settings_schema ?? [])).filter((spec) => Object.hasOwn(values, spec.key))
     .map((spec) => settingEditor(spec, values[spec.key], (value) => send("set_setting", { name: spec.key, value }), lobby.seats)).filter(Boolean);
   const tableSettings = Object.entries(lobby.table_settings ?? {}).filter(([k]) => k !== "default_bot" || lobby.has_bots !== false).map(([k, v]) => k === "default_bot"
-    ? choice(settingLabel(k), [...BOT_KINDS], String(v), (value) => send("set_setting", { name: k, value }), (b) => t(`bot.${b}`))
+    ? choice(settingLabel(k), botChoices(String(v)), String(v), (value) => send("set_setting", { name: k, value }), botKindLabel)
     : tableSettingEditor(k, v, (value) => send("set_setting", { name: k, value }))).filter(Boolean);
   return h("div", { class: "host" },
     claimsCard(lobby.claims, lobby.seats, send),
