@@ -23,7 +23,7 @@ from game.rules.base import BadSettings, GameEngine, IllegalAction, MalformedAct
 from game.seating import MAX_SEATS
 
 from .policy import TablePolicy
-from .seats import MIN_OFFERED_SEATS, BotKind, SeatRecord
+from .seats import MIN_OFFERED_SEATS, BotKind, SeatRecord, fresh_seats
 from .snapshot import RunMode, TablePhase
 from .table import TableRecord, TableSettings
 
@@ -422,3 +422,13 @@ def kicked(table: TableRecord, record: SeatRecord, playing_seats: int) -> SeatRe
     freed = record.freed(table.codes())
     playing = record.seat < playing_seats and has_bots(table.game)
     return freed.with_bot(table.table_settings.default_bot) if playing else freed
+
+
+def next_group_table(config: TableConfig, engines: Callable[[str], GameEngine], policy: TablePolicy,
+                     table: TableRecord) -> TableRecord:
+    """The table a kiosk's next group finds: the café's as it opens (language, game, rules:
+    :meth:`TablePolicy.next_group`), every seat a new link and code that none of the last group's
+    codes repeats; names, bots and scores cleared."""
+    _, opening = new_table(config, engines, policy)
+    opening = replace(opening, seats=fresh_seats(avoid=table.codes()))
+    return policy.next_group(table, opening)

@@ -1,11 +1,9 @@
 """The table session: the one writer of the table's state.
 
-Everything here runs on the asyncio loop thread. The session holds the lobby record (seats,
-tokens, names, settings), the game state of the game in play, the game timer and the bots. Every
-input (a phone's action, a host command, a bot's choice, a timer running out) goes through
-:meth:`Session.submit_action` / :meth:`Session.host_command` / :meth:`Session.handle_input`; an
-accepted change is written to the journal first, then a new :class:`TableSnapshot` is built and the
-listeners (the WebSocket hub) are told.
+It runs on the asyncio loop thread and holds the lobby record, the game in play, its timer and bots.
+Every input goes through :meth:`Session.submit_action` / :meth:`Session.host_command` /
+:meth:`Session.handle_input`; an accepted change is journaled first, then a new
+:class:`TableSnapshot` is built and the listeners (the WebSocket hub) are told.
 
 Its rooms: the host's commands and the lobby's rules (``lobby.py``), the seat-claim queue
 (``claims.py``), the bots (``bot_driver.py``), each seat's legal actions (``legal.py``), what
@@ -39,7 +37,7 @@ from .presenter import Presenter
 from .race_floor import PressInput, PressSource, PressVerdict, RaceFloor
 from .run import GameRun, game_seed, replay, require_play
 from .scheduler import LoopScheduler, Scheduler, session_ms, wall_ms
-from .seats import SeatRecord, clean_name, fresh_seats
+from .seats import SeatRecord, clean_name
 from .snapshot import FINAL_SCENE, HostError, InputEvent, InputKind, InputSource, RunMode, TablePhase, TableSnapshot
 from .table import TableRecord
 from .timers import RunningTimer, TableTimer, table_request
@@ -89,8 +87,7 @@ class Session:
         self._retired = RetiredLinks()
         self._howto = HowToPlay(clock, self._scheduler, start=self._start_game, changed=self._publish,
                                 in_lobby=lambda: self.phase is TablePhase.LOBBY)
-        self._board = ArcadeBoard(changed=self._publish, pressed=lambda button: self._buttons.down(button),
-                                  notice_on=self.add_notice,
+        self._board = ArcadeBoard(changed=self._publish, pressed=lambda button: self._buttons.down(button), notice_on=self.add_notice,
                                   notice_off=self._clear_notice, mapped=self._save_button_map, pad_map=table.pad_map)
         self._races = RaceFloor(clock, self._scheduler, self._board, touched=self._touch, changed=self._publish,
                                 decided=self._race_decided, bot_delay_scale=bot_delay_scale)
@@ -173,8 +170,7 @@ class Session:
         return self._timer.running
 
     @property
-    def intro(self) -> Intro | None:
-        """The how-to-play on the TV before the game starts."""
+    def intro(self) -> Intro | None:  # the how-to-play on the TV before the game starts
         return self._howto.info
 
     @property
@@ -184,7 +180,6 @@ class Session:
 
     @property
     def offered(self) -> tuple[SeatRecord, ...]:
-        """The table's offered seats."""
         return self.table.offered
 
     def seat_url(self, record: SeatRecord) -> str:
@@ -193,8 +188,7 @@ class Session:
     def seat_by_token(self, token: str) -> SeatRecord | None:
         return self.table.seat_by_token(token) if isinstance(token, str) and token else None
 
-    def seat_by_device(self, key: str) -> SeatRecord | None:
-        """The offered seat held by the phone whose device key is ``key``."""
+    def seat_by_device(self, key: str) -> SeatRecord | None:  # the seat this phone's device key holds
         return self.table.seat_by_device(key) if isinstance(key, str) and key else None
 
     def check_pin(self, pin: Any) -> bool:
@@ -208,9 +202,8 @@ class Session:
 
     # ------------------------------------------------------------------------ phone inputs
     def join_seat(self, token: str, name: Any = None, lang: Any = None) -> SeatRecord:
-        """A phone says hello with ``token`` (see :func:`claims.join`): the seat it takes. A held
-        seat (or a bot's mid-game) raises :class:`AskHost`: only the host hands it over
-        (:meth:`request_claim`)."""
+        """A phone says hello with ``token`` (:func:`claims.join`): the seat it takes. A held seat
+        (or a bot's mid-game) raises :class:`AskHost`: only the host hands it over (a claim)."""
         record, updated = claims.join(self.table, token, name, lang, self._retired)
         self._touch()
         if updated != record:
@@ -243,8 +236,7 @@ class Session:
     def submit_action(self, seat: int, wire: Any, version: int | None,
                       source: InputSource = InputSource.PHONE, t_ms: float | None = None) -> None:
         """Check and apply a seat's wire action; raises a RulesError and changes nothing on bad input.
-        ``t_ms``: when the gesture happened on the session clock (a phone's own time mapped by its
-        clock sync); timed actions (``t_ms`` field) get it, else the arrival time."""
+        ``t_ms``: when it happened on the session clock (a phone's clock sync), else its arrival."""
         run = self._require_play()
         check_seat(seat, run.n_seats)
         action = run.engine.action_from_wire(wire)
@@ -283,9 +275,7 @@ class Session:
             self._publish()
 
     def screen_shows(self, scene: str) -> None:
-        """The TV tells what it now shows, its animations done. The final scores of a finished game
-        (``"game_over"``): a kiosk's results time counts from this moment, not from the game's end
-        (the last reveal may still play for half a minute). Anything else changes nothing."""
+        """The TV shows ``scene``, its animations done: the final scores start a kiosk's results time."""
         if scene == FINAL_SCENE and self.phase is TablePhase.FINISHED:
             self._handover.results_shown()
 
@@ -336,26 +326,20 @@ class Session:
 
     # ----------------------------------------------------------------------- hand-over (kiosk)
     def check_idle(self) -> None:
-        """Kiosk: after ``idle_reset_minutes`` without input, or ``results_s`` after a game ended,
-        the table is handed to the next group (:meth:`hand_over`). The scheduler hands over on
-        time after the results (``HandOverClock``); this periodic check is the backstop."""
+        """Kiosk: the backstop of ``HandOverClock`` (idle for ``idle_reset_minutes``, or the results shown)."""
         due = self.policy.hand_over_due(self.table, self.clock(), self._last_input_ms, self._handover.results_since_ms)
         if self.policy.hands_over() and due:
             log.info("kiosk: the table is handed to the next group (idle, or its final scores were shown)")
             self.hand_over()
 
     def hand_over(self) -> None:
-        """The next group starts clean: the game (if any) ends, every seat gets a new link and code,
-        names, bots and scores are cleared, the table is the café's as it opens (language, game,
-        rules: :meth:`TablePolicy.next_group`); the old group's phones are told kindly and closed, and
-        their links only ever say "this table has a new game"."""
+        """The next group starts clean at the café's opening table (:func:`lobby.next_group_table`);
+        the old group's phones are told kindly and closed, their links only say "a new game"."""
         self._howto.clear()  # an explanation for the last group is not the next group's game
         self._handover.cancel()
         self._retired.retire(self.table)
         self._retired.save(self._journal)
-        _, opening = lobby.new_table(self.config, self._rules.engines, self.policy)
-        opening = replace(opening, seats=fresh_seats(avoid=self.table.codes()))  # no old code comes back
-        table = self.policy.next_group(self.table, opening)  # a café's next group: its default table
+        table = lobby.next_group_table(self.config, self._rules.engines, self.policy, self.table)
         self.engine = self._rules.engines(table.game) if table.game != self.table.game else self.engine
         self._end_game(table)
         self._claims.clear()  # the last group's requests: their phones hear of the new group
