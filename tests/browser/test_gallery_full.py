@@ -36,6 +36,9 @@ def test_the_gallery_is_full_page_and_try_again(lang: str, small_gallery: Table,
     first.wait_for_selector("[data-testid=seat-list]")
     late = phones.open(f"{small_gallery.url}/watch", scale=2)
     late.wait_for_selector("[data-testid=gallery-retry]")
+    # the table's words load after the refusal arrives (a busy machine: a moment later)
+    late.wait_for_function("t => document.querySelector('.full-message')?.innerText.includes(t)",
+                           arg=strings["gallery.title"], timeout=10_000)
     assert strings["gallery.title"] in late.inner_text(".full-message")
     assert late.evaluate("document.documentElement.dir") == ("rtl" if lang == "fa" else "ltr")
     shoot(late, shots, lang, "gallery_full")
