@@ -11,9 +11,12 @@ Command line::
     python3 tools/arcade_sim.py --script "at 2.0 press 3; at 2.001 press 4; at 5 unplug; at 7 replug"
     tabletop --serial /tmp/tabletop-arcade            # in another terminal
 
-Script / interactive commands (times in seconds from start): ``press B [hold_ms]``, ``release B``,
-``bounce B`` (a press with contact bounce), ``noise [text]``, ``corrupt N`` (damage the next N
-lines), ``hang``, ``unplug``, ``replug``, ``lamps``, ``quit``.
+Script / interactive commands (times in seconds from start): ``press B [hold_ms]``, ``bounce B``
+(a press with contact bounce), ``noise [text]``, ``corrupt N`` (damage the next N lines), ``hang``,
+``unplug``, ``replug``, ``lamps``, ``quit``. On the command line buttons are numbered 1..N as the
+TV's arcade wizard names them ("Button 3" is ``press 3``); the Python API and the wire use the
+board's own 0-based numbers. Started in the background (stdin closed), the board stays plugged in
+until Ctrl+C or SIGTERM.
 
 From Python (the tests)::
 
@@ -30,12 +33,13 @@ import itertools
 import os
 import random
 import select
+import signal
 import sys
 import threading
 import time
 import tty
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -416,6 +420,13 @@ class ArcadeSimulator:
 
 
 # ---------------------------------------------------------------------------- command line
+def _board_button(sim: ArcadeSimulator, number: int) -> int:
+    """The board's 0-based button for the TV's "Button ``number``" (1..N), or a clear ValueError."""
+    if not 1 <= number <= sim.buttons:
+        raise ValueError(f"buttons are numbered 1..{sim.buttons} (as the TV names them), not {number}")
+    return number - 1
+
+
 def _run_command(sim: ArcadeSimulator, words: list[str]) -> bool:
     """Execute one script/interactive command; False means quit."""
     if not words:
@@ -424,14 +435,15 @@ def _run_command(sim: ArcadeSimulator, words: list[str]) -> bool:
     if op == "quit":
         return False
     actions: dict[str, Callable[[], object]] = {
-        "press": lambda: sim.press(args[0], hold_us=(args[1] if len(args) > 1 else 60) * 1000),
-        "bounce": lambda: sim.bounce(args[0]),
+        "press": lambda: sim.press(_board_button(sim, args[0]),
+                                   hold_us=(args[1] if len(args) > 1 else 60) * 1000),
+        "bounce": lambda: sim.bounce(_board_button(sim, args[0])),
         "noise": lambda: sim.inject_noise(" ".join(words[1:]).encode() + b"\n" if len(words) > 1 else None),
         "corrupt": lambda: sim.corrupt_next(args[0] if args else 1),
         "unplug": sim.unplug,
         "hang": sim.hang,
         "replug": sim.replug,
-        "lamps": lambda: print("lit:", sorted(sim.lit_lamps()), flush=True),
+        "lamps": lambda: print("lit:", sorted(b + 1 for b in sim.lit_lamps()), flush=True),
     }
     action = actions.get(op)
     if action is None:
@@ -439,7 +451,9 @@ def _run_command(sim: ArcadeSimulator, words: list[str]) -> bool:
     else:
         try:
             action()
-        except (IndexError, ValueError) as exc:
+        except IndexError:
+            print(f"{op}: which button? e.g. '{op} 3'", file=sys.stderr)
+        except ValueError as exc:
             print(f"{op}: {exc}", file=sys.stderr)
     return True
 
@@ -455,6 +469,22 @@ def parse_script(text: str) -> list[tuple[float, list[str]]]:
     return sorted(steps, key=lambda s: s[0])
 
 
+def _stop_on_sigterm(_signum: int, _frame: object) -> None:
+    raise KeyboardInterrupt  # the same clean close as Ctrl+C: the port's link is removed
+
+
+def _interact(sim: ArcadeSimulator, lines: Iterable[str]) -> None:
+    """Commands from ``lines`` until ``quit``; when they end (stdin closed: started in the
+    background), the board stays plugged in until Ctrl+C or SIGTERM."""
+    for line in lines:
+        if not _run_command(sim, line.split()):
+            return
+    print("no more commands (stdin closed): the board stays plugged in until Ctrl+C or SIGTERM",
+          file=sys.stderr, flush=True)
+    while True:
+        time.sleep(3600)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="Simulated arcade-button board on a pty")
     ap.add_argument("--link", default=str(DEFAULT_LINK), help="stable path of the port (symlink)")
@@ -464,7 +494,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--fragment", action="store_true", help="split lines into small random pieces")
     args = ap.parse_args(argv)
     sim = ArcadeSimulator(buttons=args.buttons, link=args.link, seed=args.seed, fragment=args.fragment).start()
-    print(f"arcade simulator on {sim.port} ({args.buttons} buttons)", flush=True)
+    print(f"arcade simulator on {sim.port} (buttons 1..{args.buttons}, as the TV names them)", flush=True)
+    signal.signal(signal.SIGTERM, _stop_on_sigterm)
     try:
         if args.script:
             start = time.monotonic()
@@ -474,9 +505,7 @@ def main(argv: list[str] | None = None) -> int:
                     break
             time.sleep(0.2)
         else:
-            for line in sys.stdin:
-                if not _run_command(sim, line.split()):
-                    break
+            _interact(sim, sys.stdin)
     except KeyboardInterrupt:
         pass
     finally:

@@ -77,3 +77,44 @@ async def test_cli_runs_a_race_on_the_simulator(tmp_path, capsys):
 def test_cli_rejects_bad_seat_lists():
     with pytest.raises(SystemExit):
         cli.main(["--race", "a,b"])
+
+
+def test_command_line_numbers_buttons_as_the_tv_does(tmp_path, capsys):
+    from tools.arcade_sim import _run_command
+
+    with ArcadeSimulator(link=tmp_path / "a", buttons=4, seed=1) as sim:
+        _run_command(sim, ["press", "3"])  # the TV's "Button 3"
+        _run_command(sim, ["press", "0"])
+        _run_command(sim, ["press", "5"])
+        _run_command(sim, ["press"])
+        end = time.monotonic() + 2
+        while not sim.history and time.monotonic() < end:
+            time.sleep(0.01)
+        pressed = {e.button for e in sim.history if e.pressed}
+    assert pressed == {2}
+    err = capsys.readouterr().err
+    assert "numbered 1..4" in err and "not 0" in err and "not 5" in err
+    assert "which button?" in err
+
+
+def test_started_in_the_background_the_board_stays_plugged_in_until_sigterm(tmp_path):
+    import signal
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    link = tmp_path / "arcade"
+    root = Path(__file__).resolve().parents[2]
+    proc = subprocess.Popen([sys.executable, str(root / "tools" / "arcade_sim.py"), "--link", str(link)],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stderr is not None
+        assert "stays plugged in" in proc.stderr.readline()  # stdin is closed: it says so and stays
+        assert proc.poll() is None and link.exists()
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=10) == 0
+        assert not link.exists()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
