@@ -74,6 +74,12 @@ def test_M17_a_correction_edits_the_player_picked_and_the_picker_stays(lang: str
     host.click("[data-testid=points-fix-go]")
     host.wait_for_function("document.querySelector('[data-testid=points-fix-error]').textContent !== ''")
     assert public(table)["pad"]["rows"] == [[0], [5], [12]]
+    # the form says what to type (not the card's title again), and the undo stands clear of "send"
+    title = host.locator("[data-testid=host-fix-entry]").evaluate("s => s.closest('section').querySelector('h2').textContent")
+    assert host.inner_text("label[for=points-fix]") != title
+    send = host.locator("[data-testid=points-fix-go]").bounding_box()
+    undo = host.locator("[data-testid=host-undo-points]").bounding_box()
+    assert send is not None and undo is not None and undo["y"] >= send["y"] + send["height"] + 4
     shoot(host, shots, lang, "moth_companion_host_fix")
 
 

@@ -343,10 +343,11 @@ function hostFix(ctx) {
     const a = edits[Number(select.value)] ?? edits[0];
     fixPick = entry(a);
     return { type: "edit_points", seat: a.seat, round: a.round, points };
-  }, t("mothc.host_fix_title")) : null;
-  return section(t("mothc.host_fix_title"), edits.length ? select : null, form,
+  }, t("mothc.host_fix_points")) : null;
+  // One column with gaps: the undo never touches the form's own button (a hurried tap lands on one)
+  return section(t("mothc.host_fix_title"), h("div", { class: "stack" }, edits.length ? select : null, form,
     undo ? h("button", { class: "btn btn-danger", type: "button", "data-testid": "host-undo-points", disabled: ctx.pending,
-      onclick: () => ctx.act({ type: "undo_points" }), text: t("mothc.host_undo") }) : null);
+      onclick: () => ctx.act({ type: "undo_points" }), text: t("mothc.host_undo") }) : null));
 }
 
 /** @param {GameContext} ctx */
