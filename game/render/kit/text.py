@@ -414,6 +414,12 @@ class TextRenderer:
             self._fonts[key] = font
         return font
 
+    @property
+    def fonts_loaded(self) -> int:
+        """How many fonts (family, size, direction, weight) have been loaded: each costs ~10 ms the
+        first time it shapes text, so a frame should find the ones it needs loaded."""
+        return len(self._fonts)
+
     def warm_steps(self, lang: str, unit: float) -> Iterator[None]:
         """Load and prime (shape a sample with) every font a screen in ``lang`` is likely to need
         at this size unit, one font per step: the first use of a font costs tens of

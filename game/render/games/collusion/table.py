@@ -19,8 +19,11 @@ from game.render.kit.seats import names, seat_name
 from game.render.kit.sound import Effect
 from game.render.kit.table import TableLayout, table_layout
 from game.render.kit.text import Align, TextStyle
+from game.session.snapshot import TimerInfo
 
 from .model import Card, Choice, Death, DeathKind, Phase, Reveal, Seat, phase, reveal_from, seat_models
+
+TIMER_LABELS = ("conspiracy", "ambush_choice", "showdown")  # the engine's timers (screen strings timer.*)
 
 
 def plate_look(frame: Frame, seat: Seat, highlight: bool = False, dim: bool = False) -> PlateLook:
@@ -173,15 +176,12 @@ class TableScene(Scene):
     name = "collusion_table"
     reacts_to_events = False  # cards slide down when the public view says so
 
-    WARM_AFTER_S = 1.0  # let the table settle before priming the reveal's pictures
     SLIDE_S = 0.35  # a card put down slides from the plate to its place
 
     def __init__(self) -> None:
         super().__init__()
         self._down_since: dict[int, float] = {}
         self._ticker = Ticker()
-        self._warm_key: tuple | None = None
-        self._warm: Iterator[None] | None = None
 
     def update(self, dt: float, frame: Frame, ctx: RenderContext) -> None:
         first = self.t == 0.0  # cards already down when the screen (re)starts make no sound
@@ -196,16 +196,36 @@ class TableScene(Scene):
                         ctx.sound.play(Effect.PLACE)
             else:
                 self._down_since.pop(seat, None)
-        self._warm_step(frame, ctx)
         self._ticker.update(frame, ctx)
 
-    def _warm_step(self, frame: Frame, ctx: RenderContext) -> None:
+    def warm_key(self, frame: Frame) -> tuple:
+        """The plates and labels to warm are the seats'."""
+        return seat_models(frame.snapshot)
+
+    def warm_tasks(self, frame: Frame, ctx: RenderContext) -> Iterator[None]:
+        """The reveal's pictures (:func:`reveal_warm_tasks`), then a rehearsal of a reveal with
+        every part the real one may show and the Ambush choice after it, drawn off screen: the
+        fonts, arrows and captions they use are cached before the votes are in."""
         seats = seat_models(frame.snapshot)
-        key = (frame.size, frame.lang, seats, ctx.text.serial)
-        if key != self._warm_key:
-            self._warm_key, self._warm = key, reveal_warm_tasks(frame, ctx, seats)
-        if self._warm is not None and self.t >= self.WARM_AFTER_S and next(self._warm, StopIteration) is StopIteration:
-            self._warm = None
+        yield from reveal_warm_tasks(frame, ctx, seats)
+        if len(seats) < 2:
+            return
+        from .beats import RevealBeat  # the beats draw with this module's helpers
+
+        scratch = pygame.Surface(frame.size)
+        beat = RevealBeat(rehearsal(seats), seats)
+        for t in (beat.FLIP, beat.ARROWS + 0.5, beat.TALLY, beat.AMBUSH + 0.5, beat.DEATHS + 0.1):
+            beat.t = t
+            beat.draw(scratch, frame, ctx)
+            yield
+        lay = table_layout(frame.size, len(seats))
+        self._draw_ambush_wait(scratch, frame, ctx, lay, seats, {}, (0,))
+        yield
+        clock = frame.snapshot.clock_ms
+        for label in TIMER_LABELS:  # a label too long for its box shrinks through a font per size
+            timed = dataclasses.replace(frame.snapshot, timer=TimerInfo("warm", label, 60_000, clock + 59_000))
+            draw_timer(scratch, Frame(timed, clock, frame.size), ctx, lay.middle.center, lay.middle.height * 0.17)
+            yield
 
     def animating(self, frame: Frame, read_clock: bool) -> bool:
         """While a card slides down, and while the ambush choice pulses."""
@@ -366,6 +386,18 @@ def reveal_warm_tasks(frame: Frame, ctx: RenderContext, seats: tuple[Seat, ...])
     for votes in range(1, len(seats)):
         draw_tally_badge(scratch, frame, ctx, lay.spots[0].plate, votes, theme.DANGER)
         yield
+
+
+def rehearsal(seats: tuple[Seat, ...]) -> Reveal:
+    """A reveal showing every part a real one may: each seat's card and arrow, two tied targets,
+    an Ambush with its pick, a death (for :meth:`TableScene.warm_tasks`)."""
+    n = len(seats)
+    voted = tuple(0 if i % 2 else 1 for i in range(n))
+    tally = tuple(voted.count(i) for i in range(n))
+    deaths = (Death(1, DeathKind.TARGETED, "", None),)  # each kind's label: reveal_warm_tasks
+    return Reveal(round=1, vote=1, cards=tuple(Card.AMBUSH if i == 0 else Card.TARGET for i in range(n)),
+                  voted_for=voted, tally=tally, targets=(0, 1), ambushers=(0,), ambush_picks=((0, 1, False),),
+                  deaths=deaths, resolved=True)
 
 
 def _dead(seat: Seat) -> Seat:
