@@ -19,6 +19,7 @@ from game.render.kit.seats import names, seat_name
 from game.render.kit.sound import Effect
 from game.render.kit.table import TableLayout, table_layout
 from game.render.kit.text import Align, TextStyle
+from game.render.kit.widgets import readable_px
 from game.session.snapshot import TimerInfo
 
 from .model import Card, Choice, Death, DeathKind, Phase, Reveal, Seat, phase, reveal_from, seat_models
@@ -279,8 +280,9 @@ class TableScene(Scene):
         if view.get("small_table"):
             note = pygame.Rect(0, 0, rect.width, lay.caption.bottom - rect.bottom)
             note.midtop = (rect.centerx, rect.bottom)
+            px = readable_px(frame.scale.u)  # read from across the room, like the caption over it
             ctx.text.draw(surface, frame.s("table.small_table"), frame.lang, note,
-                          TextStyle(round(15 * frame.scale.u), theme.TEXT_DIM, align=Align.CENTER, max_lines=1, min_px=6))
+                          TextStyle(px, theme.TEXT_DIM, align=Align.CENTER, max_lines=1, min_px=px))
 
     def _draw_ambush_wait(self, surface: pygame.Surface, frame: Frame, ctx: RenderContext, lay: TableLayout,
                           seats: tuple[Seat, ...], view: Mapping[str, Any], pending: tuple[int, ...]) -> None:
