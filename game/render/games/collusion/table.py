@@ -11,7 +11,7 @@ import pygame
 
 from game import i18n
 from game.render.kit import shapes, theme
-from game.render.kit.hud import Ticker, draw_badge, draw_caption, draw_notices, draw_timer
+from game.render.kit.hud import Ticker, draw_badge, draw_caption, draw_notices, draw_on_chip, draw_timer
 from game.render.kit.motion import ease, edge_point, span
 from game.render.kit.plates import PlateLook, draw_plate, plate_surface, plates_layer
 from game.render.kit.scene import Frame, RenderContext, Scene, view_of
@@ -44,24 +44,23 @@ def static_layer(frame: Frame, ctx: RenderContext, seats: tuple[Seat, ...],
 # ------------------------------------------------------------------------------------- helpers
 def draw_middle(surface: pygame.Surface, frame: Frame, ctx: RenderContext, lay: TableLayout, view: Mapping[str, Any],
                 timer: bool = True) -> None:
-    """Round and vote, the pot (as bar pictures, counts only), the deck, the target score, the timer."""
+    """Round and vote with the target score in the window's top corner (:func:`heading_boxes`),
+    and in the middle the pot (as bar pictures, counts only), the deck and the timer. Drawn over a
+    reveal's arrows: their words on dark chips."""
     u = frame.scale.u
     mid = lay.middle
-    line_h = round(mid.height * 0.16)
-    head = pygame.Rect(mid.x, mid.y, mid.width, line_h)
+    head, sub = heading_boxes(frame)
     if view.get("tie_break"):
         title = frame.s("table.tie_break_round", round=int(view.get("round", 1)), vote=int(view.get("vote", 1)))
     else:
         title = frame.s("table.round", round=int(view.get("round", 1)), vote=int(view.get("vote", 1)))
-    ctx.text.draw(surface, title, frame.lang, head, TextStyle(round(26 * u), theme.GOLD, bold=True,
-                                                               align=Align.CENTER, max_lines=1, min_px=8))
-    sub = pygame.Rect(mid.x, head.bottom, mid.width, round(line_h * 0.8))
+    ctx.text.draw(surface, title, frame.lang, head, TextStyle(round(26 * u), theme.GOLD, bold=True, max_lines=1, min_px=8))
     ctx.text.draw(surface, frame.s("table.target", n=int(view.get("target_score", 0))), frame.lang, sub,
-                  TextStyle(round(17 * u), theme.TEXT_DIM, align=Align.CENTER, max_lines=1, min_px=7))
+                  TextStyle(round(17 * u), theme.TEXT_DIM, max_lines=1, min_px=7))
     pot = int(view.get("pot", 0))
     r = mid.height * 0.17
-    timer_c = (mid.centerx, mid.y + mid.height * 0.6)
-    pot_area = pygame.Rect(mid.x, sub.bottom + round(6 * u), round(mid.width * 0.36), round(mid.height * 0.5))
+    timer_c = (mid.centerx, mid.y + mid.height * 0.48)
+    pot_area = pygame.Rect(mid.x, mid.y + round(mid.height * 0.17), round(mid.width * 0.36), round(mid.height * 0.5))
     deck_area = pygame.Rect(mid.right - pot_area.width, pot_area.y, pot_area.width, pot_area.height)
     if frame.lang == "fa":
         pot_area, deck_area = deck_area, pot_area
@@ -71,6 +70,22 @@ def draw_middle(surface: pygame.Surface, frame: Frame, ctx: RenderContext, lay: 
         draw_timer(surface, frame, ctx, timer_c, r)
 
 
+def heading_boxes(frame: Frame) -> tuple[pygame.Rect, pygame.Rect]:
+    """The round's title and, under it, the score to reach: in the window's top corner where
+    reading starts (right in Persian), off the table, where no reveal's card or arrow goes."""
+    w, h = frame.size
+    head = pygame.Rect(round(w * 0.015), round(h * 0.012), round(w * 0.24), round(h * 0.065))
+    sub = pygame.Rect(head.x, head.bottom, head.width, round(h * 0.045))
+    if frame.lang == "fa":
+        head.right = sub.right = w - head.x
+    return head, sub
+
+
+def label_box(area: pygame.Rect) -> pygame.Rect:
+    """The words under the pot's or the deck's picture."""
+    return pygame.Rect(area.x, area.bottom - round(area.height * 0.3), area.width, round(area.height * 0.3))
+
+
 def draw_pot(surface: pygame.Surface, frame: Frame, ctx: RenderContext, area: pygame.Rect, pot: int, label: str) -> None:
     u = frame.scale.u
     bw, bh = round(area.width * 0.3), round(area.height * 0.16)
@@ -78,8 +93,8 @@ def draw_pot(surface: pygame.Surface, frame: Frame, ctx: RenderContext, area: py
         rect = pygame.Rect(0, 0, bw, bh)
         rect.center = (area.centerx + (i % 2 * 2 - 1) * bw * 0.55, area.y + area.height * 0.22 + (i // 2) * bh * 0.72)
         shapes.gold_bar(surface, rect)
-    box = pygame.Rect(area.x, area.bottom - round(area.height * 0.3), area.width, round(area.height * 0.3))
-    ctx.text.draw(surface, label, frame.lang, box, TextStyle(round(17 * u), theme.GOLD, align=Align.CENTER, max_lines=2, min_px=7))
+    draw_on_chip(surface, frame, ctx, label, label_box(area),
+                 TextStyle(round(17 * u), theme.GOLD, align=Align.CENTER, max_lines=2, min_px=7))
 
 
 def draw_deck(surface: pygame.Surface, frame: Frame, ctx: RenderContext, area: pygame.Rect, deck: int) -> None:
@@ -89,9 +104,8 @@ def draw_deck(surface: pygame.Surface, frame: Frame, ctx: RenderContext, area: p
         rect = pygame.Rect(0, 0, cw, ch)
         rect.center = (area.centerx + k * 3 * u, area.y + area.height * 0.33 - k * 3 * u)
         shapes.card(surface, rect, (120, 90, 30), theme.GOLD)
-    box = pygame.Rect(area.x, area.bottom - round(area.height * 0.3), area.width, round(area.height * 0.3))
-    ctx.text.draw(surface, frame.s("table.deck", n=deck), frame.lang, box,
-                  TextStyle(round(17 * u), theme.TEXT_DIM, align=Align.CENTER, max_lines=2, min_px=7))
+    draw_on_chip(surface, frame, ctx, frame.s("table.deck", n=deck), label_box(area),
+                 TextStyle(round(17 * u), theme.TEXT_DIM, align=Align.CENTER, max_lines=2, min_px=7))
 
 
 def card_rect(lay: TableLayout, seat: int, scale: float = 1.0) -> pygame.Rect:
@@ -241,6 +255,9 @@ class TableScene(Scene):
         pending = tuple(int(s) for s in view.get("ambush_pending", []))
         surface.blit(static_layer(frame, ctx, seats, frozenset(pending)), (0, 0))
         lay = table_layout(frame.size, len(seats))
+        reveal = reveal_from(view.get("last_reveal")) if ph is Phase.AMBUSH_CHOICE else None
+        if reveal is not None:  # the last reveal's cards and arrows, under the middle's words
+            draw_revealed_votes(surface, frame, lay, seats, reveal, 1.0, 1.0)
         draw_middle(surface, frame, ctx, lay, view)
         if ph is Phase.AMBUSH_CHOICE:
             self._draw_ambush_wait(surface, frame, ctx, lay, seats, view, pending)
@@ -287,8 +304,6 @@ class TableScene(Scene):
     def _draw_ambush_wait(self, surface: pygame.Surface, frame: Frame, ctx: RenderContext, lay: TableLayout,
                           seats: tuple[Seat, ...], view: Mapping[str, Any], pending: tuple[int, ...]) -> None:
         reveal = reveal_from(view.get("last_reveal"))
-        if reveal is not None:
-            draw_revealed_votes(surface, frame, lay, seats, reveal, 1.0, 1.0)
         pulse = 0.5 + 0.5 * math.sin(self.t * 5)
         u = frame.scale.u
         if reveal is not None:  # the voters at risk: they named an ambushing target
