@@ -387,7 +387,7 @@ class WindowLoop:
             self.how_to_play.update(snapshot, screen.now_ms(), dt, size)
         self.in_lobby = real.phase is TablePhase.LOBBY and real.how_to_play is None
         self.drew = intro or self.racing or screen.needs_draw(size)
-        if self.drew and not self.racing and screen.draws == 0:
+        if self.drew and screen.draws == 0 and real.race.current is None:
             screen.warm_scene(size)  # nothing on screen yet (a TV started mid-game): its caches first
         if self.drew:
             draw_table(screen, window, kiosk)
@@ -402,7 +402,7 @@ class WindowLoop:
                 screen.warm_step(size)  # nothing to draw: prime a cache for the game's scenes
                 if real.lobby.table_settings.get("how_to_play"):
                     self.how_to_play.prefetch(real.game, real.language)  # recorded off this thread
-            elif not self.racing:
+            elif real.race.current is None:  # never while a race runs: its presses are stamped per tick
                 screen.warm_scene(size, WARM_SLICE_S)  # a game's next moment (the reveal) finds them cached
             self._freeze(dt)
         return ops

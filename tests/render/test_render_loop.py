@@ -245,6 +245,15 @@ def test_no_tapes_are_recorded_ahead_when_the_table_skips_the_how_to_play():
     assert pool.submitted == []
 
 
+def plates_drawn(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The seats whose plate is drawn anew from now on (a plate found in its cache is not)."""
+    drawn: list[int] = []
+    draw_plate = plates.draw_plate
+    monkeypatch.setattr(plates, "draw_plate", lambda surface, rect, seat, *rest: (drawn.append(seat.seat),
+                                                                                draw_plate(surface, rect, seat, *rest)))
+    return drawn
+
+
 @pytest.mark.parametrize("lang", ["en", "fa", "th"])
 def test_a_mid_game_start_warms_the_reveal_before_the_first_frame(lang: str, monkeypatch: pytest.MonkeyPatch) -> None:
     before, after = busiest_reveal(12, lang)
@@ -253,10 +262,7 @@ def test_a_mid_game_start_warms_the_reveal_before_the_first_frame(lang: str, mon
     assert loop.drew and loop.screen.draws == 1
     assert loop.screen.scene_warmed  # the warming ran to its end before that first frame
     fonts = loop.screen.ctx.text.fonts_loaded
-    drawn: list[int] = []
-    draw_plate = plates.draw_plate
-    monkeypatch.setattr(plates, "draw_plate", lambda surface, rect, seat, *rest: (drawn.append(seat.seat),
-                                                                                draw_plate(surface, rect, seat, *rest)))
+    drawn = plates_drawn(monkeypatch)
     runtime.snap = after  # the votes are in, on the very next tick: no idle tick to warm in
     names: set[str] = set()
     for _ in range(round(6.5 / TICK_S)):
@@ -267,10 +273,14 @@ def test_a_mid_game_start_warms_the_reveal_before_the_first_frame(lang: str, mon
     assert drawn == []  # nor drew a seat's plate (each highlighted, fallen: made before)
 
 
-def test_M14_a_race_on_the_first_frame_is_not_delayed_by_warming() -> None:
+def test_M14_a_race_on_the_first_frame_is_not_delayed_by_warming(monkeypatch: pytest.MonkeyPatch) -> None:
     before, _ = busiest_reveal(12, "en")
     now = RaceNow("7", "slowest_loses", 0, 5000, "race", (0, 1), (), (), waiting=True)
     loop, _, window = make_loop(dataclasses.replace(before, race=RaceInfo(now)))
     loop.step(TICK_S, [], window)
     assert loop.drew and loop.racing
     assert not loop.screen.scene_warmed  # drawn at once; the caches wait for a tick with time
+    loop.flipped()  # its signal reported: the race is open
+    drawn = plates_drawn(monkeypatch)
+    assert draws(loop, window, 30, dt=0.0) == 0
+    assert drawn == [] and not loop.screen.scene_warmed  # idle ticks warm nothing while a race runs
