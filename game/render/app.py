@@ -12,6 +12,7 @@ import gc
 import importlib
 import os
 import sys
+import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from functools import cache
@@ -46,6 +47,9 @@ FREEZE_EVERY_S = 20.0
 # the table's loop (a thread of this process) waits at most this long for the interpreter while the
 # TV draws in Python (CPython's default is 5 ms, which a phone's every message would pay)
 SWITCH_INTERVAL_S = 0.0005
+# a tick with nothing to draw during a game warms the scene's caches for at most this long (a task
+# at a time: one font or plate, a few ms), well under a frame
+WARM_SLICE_S = 0.004
 
 
 class Runtime(Protocol):
@@ -117,6 +121,8 @@ class Screen:
         self._acc = 0.0  # time not yet covered by a whole step
         self._warm_key: tuple | None = None
         self._warmer: Iterator[None] | None = None
+        self._scene_warm_key: tuple | None = None
+        self._scene_warmer: Iterator[None] | None = None
         self._dirty = True  # something changed that the last draw did not show
         self._drawn: tuple[Scene, ...] = ()  # the scene stack the last draw showed
         self._drawn_size: tuple[int, int] | None = None
@@ -222,6 +228,37 @@ class Screen:
         i18n.plural_category(lang if lang in i18n.LANGUAGES else i18n.FALLBACK, 2)
         yield
         yield from self.ctx.text.warm_steps(lang, unit)
+
+    def warm_scene(self, size: tuple[int, int], budget_s: float | None = None) -> bool:
+        """Run the base scene's warm tasks (:meth:`Scene.warm_tasks`, after the language's plural
+        rules) for ``size``: all of them (``budget_s`` None: nothing is on screen yet) or until
+        ``budget_s`` seconds have passed. Whether none is left (they run again when the base
+        scene, the size, the language or the scene's ``warm_key`` changes)."""
+        if self.snapshot is None or not self.director.stack:
+            return True
+        base, frame = self.director.stack[0], self.frame(size)
+        key = (base, size, frame.lang, base.warm_key(frame))
+        if key != self._scene_warm_key:
+            self._scene_warm_key, self._scene_warmer = key, self._scene_tasks(base, frame)
+        warmer = self._scene_warmer
+        if warmer is None:
+            return True
+        end = None if budget_s is None else time.perf_counter() + budget_s
+        for _ in warmer:
+            if end is not None and time.perf_counter() >= end:
+                return False
+        self._scene_warmer = None
+        return True
+
+    @property
+    def scene_warmed(self) -> bool:
+        """Whether the base scene's warm tasks have all run (see :meth:`warm_scene`)."""
+        return self._scene_warm_key is not None and self._scene_warmer is None
+
+    def _scene_tasks(self, base: Scene, frame: Frame) -> Iterator[None]:
+        i18n.plural_category(frame.lang, 2)  # a locale read from disk, ~30 ms the first time
+        yield
+        yield from base.warm_tasks(frame, self.ctx)
 
     @property
     def warmed(self) -> bool:
@@ -350,6 +387,8 @@ class WindowLoop:
             self.how_to_play.update(snapshot, screen.now_ms(), dt, size)
         self.in_lobby = real.phase is TablePhase.LOBBY and real.how_to_play is None
         self.drew = intro or self.racing or screen.needs_draw(size)
+        if self.drew and screen.draws == 0 and real.race.current is None:
+            screen.warm_scene(size)  # nothing on screen yet (a TV started mid-game): its caches first
         if self.drew:
             draw_table(screen, window, kiosk)
             for shown in screen.shown_events():  # the final scores are on screen: a kiosk's results time starts
@@ -363,6 +402,8 @@ class WindowLoop:
                 screen.warm_step(size)  # nothing to draw: prime a cache for the game's scenes
                 if real.lobby.table_settings.get("how_to_play"):
                     self.how_to_play.prefetch(real.game, real.language)  # recorded off this thread
+            elif real.race.current is None:  # never while a race runs: its presses are stamped per tick
+                screen.warm_scene(size, WARM_SLICE_S)  # a game's next moment (the reveal) finds them cached
             self._freeze(dt)
         return ops
 

@@ -1,6 +1,7 @@
 """Reading the TV from 3 m: everything a guest reads on the lobby (the key-hint line, the buttons'
 labels such as "Seats: 6", the seat names) is at least 24 px at 1080p (16 px at 720p, 48 px at 4K); a
-24-character name is elided at that floor, never shrunk to 8 px; the kiosk draws the café's name on
+24-character name is elided at that floor, never shrunk to 8 px; a game's small words (the label
+under Cheating Moth's timer, Collusion's small-table note) too; the kiosk draws the café's name on
 the lobby, and its attract loop lays the demo out beside the "Scan to play" column, covering none of it."""
 from __future__ import annotations
 
@@ -19,7 +20,8 @@ from game.render.kit.scene import RenderContext
 from game.render.kit.sound import SoundBank
 from game.render.kit.text import Fitted, TextRenderer
 from game.render.kit.widgets import READABLE_PX_720P
-from game.render.tapes import ScriptedTable
+from game.render.moments import Moment, Tapes
+from game.render.tapes import ScriptedTable, play_moment
 from game.session.session import Session
 from game.session.snapshot import RunMode
 
@@ -119,3 +121,37 @@ def test_the_attract_demo_lies_beside_the_scan_column_and_the_venue_is_on_the_lo
         assert pygame.Rect(box.move(demo.topleft)).colliderect(attract_column(size, lang)) is False, text
         assert pygame.Rect(0, 0, *demo.size).contains(box), text
     session.close()
+
+
+def first_moments(tapes: Tapes, lang: str, names: set[str]) -> list[Moment]:
+    """The named moments of a game's tapes, the script played no further than the last of them."""
+    out: list[Moment] = []
+    for moment in tapes.moments(lang):
+        if moment.name in names:
+            out.append(moment)
+        if len(out) == len(names):
+            break
+    return out
+
+
+@pytest.mark.parametrize("size", SIZES[:2])
+@pytest.mark.parametrize("lang", ["en", "fa", "th"])
+def test_the_small_words_of_a_game_read_from_across_the_room(lang: str, size: tuple[int, int]) -> None:
+    """Cheating Moth's label under the timer ("race", "giving": Thai was 22 px at 1080p) and
+    Collusion's note under the caption at a table smaller than the rules' (the companion's
+    "Fewer players than the published 6 to 12"): at least the readable floor."""
+    from game import i18n
+    from game.render.games.cheating_moth.tapes import TAPES as MOTH
+    from game.render.games.collusion_companion.tapes import TAPES as COLLUSION_COMPANION
+
+    words = {i18n.text(lang, "screen_cheating_moth", "timer.race"), i18n.text(lang, "screen_cheating_moth", "timer.give"),
+             i18n.text(lang, "screen", "table.small_table")}
+    moments = [*first_moments(MOTH, lang, {"m04_caught", "m11_mosquito_race"}),
+               *first_moments(COLLUSION_COMPANION, lang, {"01_vote"})]
+    drawn = Drawn()
+    surface = pygame.Surface(size)
+    for moment in moments:
+        play_moment(moment, size, drawn.context()).draw(surface)
+    seen = {text: fitted.px for text, fitted, _ in drawn.texts if text in words}
+    assert set(seen) == words  # each was drawn
+    assert all(px >= floor(size) for px in seen.values()), (seen, floor(size))

@@ -22,6 +22,19 @@ def test_every_language_has_every_key_with_the_same_placeholders():
             assert placeholders(strings[key]) == placeholders(template), (lang, key)
 
 
+@pytest.mark.parametrize("lang", ["en", "fa", "th"])
+def test_a_bot_is_named_by_its_level_or_as_random_and_no_other_bot_label_is_left(lang: str) -> None:
+    """The lobbies (TV and phone) name a bot by the level players picked (easy / normal / hard) or
+    as the random one: the older "Bot (clever)" (``seat.bot``, ``bot.heuristic``) was nowhere used."""
+    from game.bots import Level
+
+    levels = {level.label_key for level in Level}
+    screen = {key for key in i18n.load(lang, "screen") if key.startswith(("bot.", "seat.bot"))}
+    web = {key for key in i18n.load(lang, "web") if key.startswith(("bot.", "seat.bot"))}
+    assert screen == {*levels, "seat.bot_random"}
+    assert web == {*levels, "bot.random"}
+
+
 def test_translations_are_written_in_their_script():
     for lang, low, high in (("fa", 0x0600, 0x06FF), ("th", 0x0E00, 0x0E7F)):
         strings = i18n.load(lang, "screen")

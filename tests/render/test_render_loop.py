@@ -1,6 +1,8 @@
 """The window loop draws only what changes: a still screen is not drawn again, a new snapshot that
 shows something new, an input or a shown timer's next second is, and animations still run every
-tick. Driven tick by tick with a fake clock (fixed ``dt``); it counts draws, never wall time."""
+tick. Driven tick by tick with a fake clock (fixed ``dt``); it counts draws, never wall time. A TV started mid-game warms
+the scene's caches before its first frame: the Collusion reveal that follows finds every font and
+plate it draws made (a frame that made them took ~100 ms at 1080p); a race still comes first."""
 from __future__ import annotations
 
 import dataclasses
@@ -10,15 +12,17 @@ from concurrent.futures import Executor, Future
 from typing import Any
 
 import pygame
+import pytest
 
 from game.render import howto
 from game.render.app import FREEZE_EVERY_S, Screen, WindowLoop, same_picture
 from game.render.games.collusion.tapes import busiest_reveal
 from game.render.howto import HowToPlay
+from game.render.kit import plates
 from game.render.kit.scene import Director, Frame, RenderContext, Scene
 from game.render.kit.sound import SoundBank
 from game.render.tapes import ScriptedTable, lobby_snapshot
-from game.session.snapshot import InputEvent, TableSnapshot
+from game.session.snapshot import InputEvent, RaceInfo, RaceNow, TableSnapshot
 
 TICK_S = 1 / 60
 SIZE = (1280, 720)
@@ -239,3 +243,44 @@ def test_no_tapes_are_recorded_ahead_when_the_table_skips_the_how_to_play():
     loop = WindowLoop(FakeRuntime(t.snapshot()), screen, None, howto.HowToPlay(screen.ctx, pool))
     draws(loop, pygame.Surface(SIZE), 10)
     assert pool.submitted == []
+
+
+def plates_drawn(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The seats whose plate is drawn anew from now on (a plate found in its cache is not)."""
+    drawn: list[int] = []
+    draw_plate = plates.draw_plate
+    monkeypatch.setattr(plates, "draw_plate", lambda surface, rect, seat, *rest: (drawn.append(seat.seat),
+                                                                                draw_plate(surface, rect, seat, *rest)))
+    return drawn
+
+
+@pytest.mark.parametrize("lang", ["en", "fa", "th"])
+def test_a_mid_game_start_warms_the_reveal_before_the_first_frame(lang: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    before, after = busiest_reveal(12, lang)
+    loop, runtime, window = make_loop(before)
+    loop.step(TICK_S, [], window)
+    assert loop.drew and loop.screen.draws == 1
+    assert loop.screen.scene_warmed  # the warming ran to its end before that first frame
+    fonts = loop.screen.ctx.text.fonts_loaded
+    drawn = plates_drawn(monkeypatch)
+    runtime.snap = after  # the votes are in, on the very next tick: no idle tick to warm in
+    names: set[str] = set()
+    for _ in range(round(6.5 / TICK_S)):
+        loop.step(TICK_S, [], window)
+        names.update(loop.screen.director.names())
+    assert "reveal" in names
+    assert loop.screen.ctx.text.fonts_loaded == fonts  # no frame of the reveal loaded a font
+    assert drawn == []  # nor drew a seat's plate (each highlighted, fallen: made before)
+
+
+def test_M14_a_race_on_the_first_frame_is_not_delayed_by_warming(monkeypatch: pytest.MonkeyPatch) -> None:
+    before, _ = busiest_reveal(12, "en")
+    now = RaceNow("7", "slowest_loses", 0, 5000, "race", (0, 1), (), (), waiting=True)
+    loop, _, window = make_loop(dataclasses.replace(before, race=RaceInfo(now)))
+    loop.step(TICK_S, [], window)
+    assert loop.drew and loop.racing
+    assert not loop.screen.scene_warmed  # drawn at once; the caches wait for a tick with time
+    loop.flipped()  # its signal reported: the race is open
+    drawn = plates_drawn(monkeypatch)
+    assert draws(loop, window, 30, dt=0.0) == 0
+    assert drawn == [] and not loop.screen.scene_warmed  # idle ticks warm nothing while a race runs

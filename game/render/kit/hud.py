@@ -19,6 +19,17 @@ from .text import Align, TextStyle
 URGENT_MS = 10_000  # the timer turns red in its last ten seconds
 
 
+def draw_on_chip(surface: pygame.Surface, frame: Frame, ctx: RenderContext, text: str, box: pygame.Rect,
+                 style: TextStyle, chip: theme.Colour = theme.BACKGROUND) -> pygame.Rect:
+    """Text in ``box`` on a dark rounded chip as wide as its words: readable over whatever lies
+    under it (a reveal's arrows). Returns the chip."""
+    pad = max(2, round(5 * frame.scale.u))
+    rect = ctx.text.place(text, frame.lang, box, style).inflate(2 * pad, pad)
+    pygame.draw.rect(surface, chip, rect, border_radius=pad * 2)
+    ctx.text.draw(surface, text, frame.lang, box, style)
+    return rect
+
+
 def draw_caption(surface: pygame.Surface, frame: Frame, ctx: RenderContext, rect: pygame.Rect, text: str,
                  colour: theme.Colour = theme.TEXT, px: int = 26, border: theme.Colour | None = None) -> None:
     """Up to three lines of explanation on a dark veil (what just happened, what to do now)."""

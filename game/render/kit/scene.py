@@ -9,7 +9,7 @@ and queues the timed "beats" (a reveal, a showdown, a round's end) that the new 
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -179,6 +179,18 @@ class Scene:
 
     def draw(self, surface: pygame.Surface, frame: Frame, ctx: RenderContext) -> None:
         raise NotImplementedError
+
+    def warm_tasks(self, frame: Frame, ctx: RenderContext) -> Iterator[None]:
+        """Fill the caches this scene and the beats it calls for will need (fonts, plates, labels),
+        one small task per step, so that no frame pays for them: the window runs them all before
+        the first frame it shows (a TV started mid-game) and a slice on ticks with nothing to
+        draw afterwards. Default: nothing to warm."""
+        return iter(())
+
+    def warm_key(self, frame: Frame) -> tuple:
+        """What :meth:`warm_tasks` depends on besides the scene, the window's size and the
+        language: the tasks run again when it changes. Default: nothing else."""
+        return ()
 
     def animating(self, frame: Frame, read_clock: bool) -> bool:
         """Whether the picture changes with time alone now (without a new snapshot, an input or a

@@ -414,6 +414,12 @@ class TextRenderer:
             self._fonts[key] = font
         return font
 
+    @property
+    def fonts_loaded(self) -> int:
+        """How many fonts (family, size, direction, weight) have been loaded: each costs ~10 ms the
+        first time it shapes text, so a frame should find the ones it needs loaded."""
+        return len(self._fonts)
+
     def warm_steps(self, lang: str, unit: float) -> Iterator[None]:
         """Load and prime (shape a sample with) every font a screen in ``lang`` is likely to need
         at this size unit, one font per step: the first use of a font costs tens of
@@ -717,15 +723,22 @@ class TextRenderer:
         fitted = self.fit(text, lang, (box.width, box.height), style)
         if self.probe is not None:
             self.probe(text, lang, pygame.Rect(box), fitted)
-        surf = fitted.surface
-        x = box.x + _aligned_x(box.width, surf.get_width(), style.align, lang)
-        if style.valign is VAlign.TOP:
-            y = box.y
-        elif style.valign is VAlign.BOTTOM:
-            y = box.bottom - surf.get_height()
-        else:
-            y = box.y + (box.height - surf.get_height()) // 2
-        return target.blit(surf, (x, y))
+        return target.blit(fitted.surface, _placed(fitted.surface, lang, box, style))
+
+    def place(self, text: str, lang: str, box: pygame.Rect, style: TextStyle) -> pygame.Rect:
+        """Where :meth:`draw` would put ``text`` (nothing drawn)."""
+        surf = self.fit(text, lang, (box.width, box.height), style).surface
+        return pygame.Rect(_placed(surf, lang, box, style), surf.get_size())
+
+
+def _placed(surf: pygame.Surface, lang: str, box: pygame.Rect, style: TextStyle) -> tuple[int, int]:
+    """The top-left corner of ``surf`` aligned in ``box`` as ``style`` says."""
+    x = box.x + _aligned_x(box.width, surf.get_width(), style.align, lang)
+    if style.valign is VAlign.TOP:
+        return x, box.y
+    if style.valign is VAlign.BOTTOM:
+        return x, box.bottom - surf.get_height()
+    return x, box.y + (box.height - surf.get_height()) // 2
 
 
 def _aligned_x(box_w: int, w: int, align: Align, lang: str) -> int:

@@ -22,6 +22,7 @@ from game.render.kit.seats import look, seat_name
 from game.render.kit.sound import Effect
 from game.render.kit.table import LayerCache, Point, TableLayout, table_layout
 from game.render.kit.text import Align, TextStyle
+from game.render.kit.widgets import readable_px
 
 from .model import (
     GIVE_PHASES,
@@ -535,9 +536,11 @@ def draw_timer_labelled(surface: pygame.Surface, frame: Frame, ctx: RenderContex
     draw_timer(surface, frame, ctx, centre, ml.timer_r)
     key = f"timer.{timer.label}"
     if timer.label and i18n.has(frame.lang, DOMAIN, key):
-        under = pygame.Rect(0, 0, round(ml.timer_r * 3.0), round(22 * frame.scale.u))
+        px = readable_px(frame.scale.u)  # "race", "giving": read from across the room
+        under = pygame.Rect(0, 0, round(ml.timer_r * 3.0), ctx.text.line_height(frame.lang, px))
         under.midtop = (round(centre[0]), round(centre[1] + ml.timer_r + 4 * frame.scale.u))
-        ctx.text.draw(surface, s(frame, key), frame.lang, under, style(15, theme.TEXT_DIM, frame))
+        ctx.text.draw(surface, s(frame, key), frame.lang, under,
+                      TextStyle(px, theme.TEXT_DIM, align=Align.CENTER, max_lines=1, min_px=px))
 
 
 def status_text(frame: Frame, seats: Sequence[Seat], view: Mapping[str, Any], ph: Phase | None) -> str:

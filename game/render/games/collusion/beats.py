@@ -75,10 +75,10 @@ class RevealBeat(Scene):
         highlight = frozenset(self.reveal.targets) if t >= self.TALLY else frozenset()
         surface.blit(static_layer(frame, ctx, seats, highlight), (0, 0))
         lay = table_layout(frame.size, len(seats))
-        draw_middle(surface, frame, ctx, lay, {**view_of(frame), "round": self.reveal.round, "vote": self.reveal.vote},
-                    timer=False)
         draw_revealed_votes(surface, frame, lay, seats, self.reveal, ease(span(t, self.FLIP, 0.7)),
                             ease(span(t, self.ARROWS, 0.9)))
+        draw_middle(surface, frame, ctx, lay, {**view_of(frame), "round": self.reveal.round, "vote": self.reveal.vote},
+                    timer=False)  # over the arrows
         if t >= self.TALLY:
             self._draw_tally(surface, frame, ctx, lay)
         if self.has_ambush and t >= self.AMBUSH:

@@ -11,7 +11,7 @@ import pygame
 
 from game import i18n
 from game.render.kit import shapes, theme
-from game.render.kit.hud import Ticker, draw_badge, draw_caption, draw_notices, draw_timer
+from game.render.kit.hud import Ticker, draw_badge, draw_caption, draw_notices, draw_on_chip, draw_timer
 from game.render.kit.motion import ease, edge_point, span
 from game.render.kit.plates import PlateLook, draw_plate, plate_surface, plates_layer
 from game.render.kit.scene import Frame, RenderContext, Scene, view_of
@@ -19,8 +19,12 @@ from game.render.kit.seats import names, seat_name
 from game.render.kit.sound import Effect
 from game.render.kit.table import TableLayout, table_layout
 from game.render.kit.text import Align, TextStyle
+from game.render.kit.widgets import readable_px
+from game.session.snapshot import TimerInfo
 
 from .model import Card, Choice, Death, DeathKind, Phase, Reveal, Seat, phase, reveal_from, seat_models
+
+TIMER_LABELS = ("conspiracy", "ambush_choice", "showdown")  # the engine's timers (screen strings timer.*)
 
 
 def plate_look(frame: Frame, seat: Seat, highlight: bool = False, dim: bool = False) -> PlateLook:
@@ -40,24 +44,23 @@ def static_layer(frame: Frame, ctx: RenderContext, seats: tuple[Seat, ...],
 # ------------------------------------------------------------------------------------- helpers
 def draw_middle(surface: pygame.Surface, frame: Frame, ctx: RenderContext, lay: TableLayout, view: Mapping[str, Any],
                 timer: bool = True) -> None:
-    """Round and vote, the pot (as bar pictures, counts only), the deck, the target score, the timer."""
+    """Round and vote with the target score in the window's top corner (:func:`heading_boxes`),
+    and in the middle the pot (as bar pictures, counts only), the deck and the timer. Drawn over a
+    reveal's arrows: their words on dark chips."""
     u = frame.scale.u
     mid = lay.middle
-    line_h = round(mid.height * 0.16)
-    head = pygame.Rect(mid.x, mid.y, mid.width, line_h)
+    head, sub = heading_boxes(frame)
     if view.get("tie_break"):
         title = frame.s("table.tie_break_round", round=int(view.get("round", 1)), vote=int(view.get("vote", 1)))
     else:
         title = frame.s("table.round", round=int(view.get("round", 1)), vote=int(view.get("vote", 1)))
-    ctx.text.draw(surface, title, frame.lang, head, TextStyle(round(26 * u), theme.GOLD, bold=True,
-                                                               align=Align.CENTER, max_lines=1, min_px=8))
-    sub = pygame.Rect(mid.x, head.bottom, mid.width, round(line_h * 0.8))
+    ctx.text.draw(surface, title, frame.lang, head, TextStyle(round(26 * u), theme.GOLD, bold=True, max_lines=1, min_px=8))
     ctx.text.draw(surface, frame.s("table.target", n=int(view.get("target_score", 0))), frame.lang, sub,
-                  TextStyle(round(17 * u), theme.TEXT_DIM, align=Align.CENTER, max_lines=1, min_px=7))
+                  TextStyle(round(17 * u), theme.TEXT_DIM, max_lines=1, min_px=7))
     pot = int(view.get("pot", 0))
     r = mid.height * 0.17
-    timer_c = (mid.centerx, mid.y + mid.height * 0.6)
-    pot_area = pygame.Rect(mid.x, sub.bottom + round(6 * u), round(mid.width * 0.36), round(mid.height * 0.5))
+    timer_c = (mid.centerx, mid.y + mid.height * 0.48)
+    pot_area = pygame.Rect(mid.x, mid.y + round(mid.height * 0.17), round(mid.width * 0.36), round(mid.height * 0.5))
     deck_area = pygame.Rect(mid.right - pot_area.width, pot_area.y, pot_area.width, pot_area.height)
     if frame.lang == "fa":
         pot_area, deck_area = deck_area, pot_area
@@ -67,6 +70,22 @@ def draw_middle(surface: pygame.Surface, frame: Frame, ctx: RenderContext, lay: 
         draw_timer(surface, frame, ctx, timer_c, r)
 
 
+def heading_boxes(frame: Frame) -> tuple[pygame.Rect, pygame.Rect]:
+    """The round's title and, under it, the score to reach: in the window's top corner where
+    reading starts (right in Persian), off the table, where no reveal's card or arrow goes."""
+    w, h = frame.size
+    head = pygame.Rect(round(w * 0.015), round(h * 0.012), round(w * 0.24), round(h * 0.065))
+    sub = pygame.Rect(head.x, head.bottom, head.width, round(h * 0.045))
+    if frame.lang == "fa":
+        head.right = sub.right = w - head.x
+    return head, sub
+
+
+def label_box(area: pygame.Rect) -> pygame.Rect:
+    """The words under the pot's or the deck's picture."""
+    return pygame.Rect(area.x, area.bottom - round(area.height * 0.3), area.width, round(area.height * 0.3))
+
+
 def draw_pot(surface: pygame.Surface, frame: Frame, ctx: RenderContext, area: pygame.Rect, pot: int, label: str) -> None:
     u = frame.scale.u
     bw, bh = round(area.width * 0.3), round(area.height * 0.16)
@@ -74,8 +93,8 @@ def draw_pot(surface: pygame.Surface, frame: Frame, ctx: RenderContext, area: py
         rect = pygame.Rect(0, 0, bw, bh)
         rect.center = (area.centerx + (i % 2 * 2 - 1) * bw * 0.55, area.y + area.height * 0.22 + (i // 2) * bh * 0.72)
         shapes.gold_bar(surface, rect)
-    box = pygame.Rect(area.x, area.bottom - round(area.height * 0.3), area.width, round(area.height * 0.3))
-    ctx.text.draw(surface, label, frame.lang, box, TextStyle(round(17 * u), theme.GOLD, align=Align.CENTER, max_lines=2, min_px=7))
+    draw_on_chip(surface, frame, ctx, label, label_box(area),
+                 TextStyle(round(17 * u), theme.GOLD, align=Align.CENTER, max_lines=2, min_px=7))
 
 
 def draw_deck(surface: pygame.Surface, frame: Frame, ctx: RenderContext, area: pygame.Rect, deck: int) -> None:
@@ -85,9 +104,8 @@ def draw_deck(surface: pygame.Surface, frame: Frame, ctx: RenderContext, area: p
         rect = pygame.Rect(0, 0, cw, ch)
         rect.center = (area.centerx + k * 3 * u, area.y + area.height * 0.33 - k * 3 * u)
         shapes.card(surface, rect, (120, 90, 30), theme.GOLD)
-    box = pygame.Rect(area.x, area.bottom - round(area.height * 0.3), area.width, round(area.height * 0.3))
-    ctx.text.draw(surface, frame.s("table.deck", n=deck), frame.lang, box,
-                  TextStyle(round(17 * u), theme.TEXT_DIM, align=Align.CENTER, max_lines=2, min_px=7))
+    draw_on_chip(surface, frame, ctx, frame.s("table.deck", n=deck), label_box(area),
+                 TextStyle(round(17 * u), theme.TEXT_DIM, align=Align.CENTER, max_lines=2, min_px=7))
 
 
 def card_rect(lay: TableLayout, seat: int, scale: float = 1.0) -> pygame.Rect:
@@ -173,15 +191,12 @@ class TableScene(Scene):
     name = "collusion_table"
     reacts_to_events = False  # cards slide down when the public view says so
 
-    WARM_AFTER_S = 1.0  # let the table settle before priming the reveal's pictures
     SLIDE_S = 0.35  # a card put down slides from the plate to its place
 
     def __init__(self) -> None:
         super().__init__()
         self._down_since: dict[int, float] = {}
         self._ticker = Ticker()
-        self._warm_key: tuple | None = None
-        self._warm: Iterator[None] | None = None
 
     def update(self, dt: float, frame: Frame, ctx: RenderContext) -> None:
         first = self.t == 0.0  # cards already down when the screen (re)starts make no sound
@@ -196,16 +211,36 @@ class TableScene(Scene):
                         ctx.sound.play(Effect.PLACE)
             else:
                 self._down_since.pop(seat, None)
-        self._warm_step(frame, ctx)
         self._ticker.update(frame, ctx)
 
-    def _warm_step(self, frame: Frame, ctx: RenderContext) -> None:
+    def warm_key(self, frame: Frame) -> tuple:
+        """The plates and labels to warm are the seats'."""
+        return seat_models(frame.snapshot)
+
+    def warm_tasks(self, frame: Frame, ctx: RenderContext) -> Iterator[None]:
+        """The reveal's pictures (:func:`reveal_warm_tasks`), then a rehearsal of a reveal with
+        every part the real one may show and the Ambush choice after it, drawn off screen: the
+        fonts, arrows and captions they use are cached before the votes are in."""
         seats = seat_models(frame.snapshot)
-        key = (frame.size, frame.lang, seats, ctx.text.serial)
-        if key != self._warm_key:
-            self._warm_key, self._warm = key, reveal_warm_tasks(frame, ctx, seats)
-        if self._warm is not None and self.t >= self.WARM_AFTER_S and next(self._warm, StopIteration) is StopIteration:
-            self._warm = None
+        yield from reveal_warm_tasks(frame, ctx, seats)
+        if len(seats) < 2:
+            return
+        from .beats import RevealBeat  # the beats draw with this module's helpers
+
+        scratch = pygame.Surface(frame.size)
+        beat = RevealBeat(rehearsal(seats), seats)
+        for t in (beat.FLIP, beat.ARROWS + 0.5, beat.TALLY, beat.AMBUSH + 0.5, beat.DEATHS + 0.1):
+            beat.t = t
+            beat.draw(scratch, frame, ctx)
+            yield
+        lay = table_layout(frame.size, len(seats))
+        self._draw_ambush_wait(scratch, frame, ctx, lay, seats, {}, (0,))
+        yield
+        clock = frame.snapshot.clock_ms
+        for label in TIMER_LABELS:  # a label too long for its box shrinks through a font per size
+            timed = dataclasses.replace(frame.snapshot, timer=TimerInfo("warm", label, 60_000, clock + 59_000))
+            draw_timer(scratch, Frame(timed, clock, frame.size), ctx, lay.middle.center, lay.middle.height * 0.17)
+            yield
 
     def animating(self, frame: Frame, read_clock: bool) -> bool:
         """While a card slides down, and while the ambush choice pulses."""
@@ -220,6 +255,9 @@ class TableScene(Scene):
         pending = tuple(int(s) for s in view.get("ambush_pending", []))
         surface.blit(static_layer(frame, ctx, seats, frozenset(pending)), (0, 0))
         lay = table_layout(frame.size, len(seats))
+        reveal = reveal_from(view.get("last_reveal")) if ph is Phase.AMBUSH_CHOICE else None
+        if reveal is not None:  # the last reveal's cards and arrows, under the middle's words
+            draw_revealed_votes(surface, frame, lay, seats, reveal, 1.0, 1.0)
         draw_middle(surface, frame, ctx, lay, view)
         if ph is Phase.AMBUSH_CHOICE:
             self._draw_ambush_wait(surface, frame, ctx, lay, seats, view, pending)
@@ -259,14 +297,13 @@ class TableScene(Scene):
         if view.get("small_table"):
             note = pygame.Rect(0, 0, rect.width, lay.caption.bottom - rect.bottom)
             note.midtop = (rect.centerx, rect.bottom)
+            px = readable_px(frame.scale.u)  # read from across the room, like the caption over it
             ctx.text.draw(surface, frame.s("table.small_table"), frame.lang, note,
-                          TextStyle(round(15 * frame.scale.u), theme.TEXT_DIM, align=Align.CENTER, max_lines=1, min_px=6))
+                          TextStyle(px, theme.TEXT_DIM, align=Align.CENTER, max_lines=1, min_px=px))
 
     def _draw_ambush_wait(self, surface: pygame.Surface, frame: Frame, ctx: RenderContext, lay: TableLayout,
                           seats: tuple[Seat, ...], view: Mapping[str, Any], pending: tuple[int, ...]) -> None:
         reveal = reveal_from(view.get("last_reveal"))
-        if reveal is not None:
-            draw_revealed_votes(surface, frame, lay, seats, reveal, 1.0, 1.0)
         pulse = 0.5 + 0.5 * math.sin(self.t * 5)
         u = frame.scale.u
         if reveal is not None:  # the voters at risk: they named an ambushing target
@@ -366,6 +403,18 @@ def reveal_warm_tasks(frame: Frame, ctx: RenderContext, seats: tuple[Seat, ...])
     for votes in range(1, len(seats)):
         draw_tally_badge(scratch, frame, ctx, lay.spots[0].plate, votes, theme.DANGER)
         yield
+
+
+def rehearsal(seats: tuple[Seat, ...]) -> Reveal:
+    """A reveal showing every part a real one may: each seat's card and arrow, two tied targets,
+    an Ambush with its pick, a death (for :meth:`TableScene.warm_tasks`)."""
+    n = len(seats)
+    voted = tuple(0 if i % 2 else 1 for i in range(n))
+    tally = tuple(voted.count(i) for i in range(n))
+    deaths = (Death(1, DeathKind.TARGETED, "", None),)  # each kind's label: reveal_warm_tasks
+    return Reveal(round=1, vote=1, cards=tuple(Card.AMBUSH if i == 0 else Card.TARGET for i in range(n)),
+                  voted_for=voted, tally=tally, targets=(0, 1), ambushers=(0,), ambush_picks=((0, 1, False),),
+                  deaths=deaths, resolved=True)
 
 
 def _dead(seat: Seat) -> Seat:
