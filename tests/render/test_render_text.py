@@ -11,7 +11,9 @@ from game.render.kit.text import (
     ZWSP,
     Family,
     RunKind,
+    TextRenderer,
     TextStyle,
+    as_line,
     break_words,
     split_runs,
     visual_order,
@@ -162,3 +164,42 @@ def test_a_name_inside_a_persian_sentence_is_isolated() -> None:
     runs = split_runs("Sara \u2068علی ۲\u2069 wins", False)
     assert [r.text.strip() for r in visual_order(runs, False) if r.text.strip()] == ["Sara", "۲", "علی", "wins"]
     assert "".join(r.text for r in split_runs("\u2068Sara Ahmadi", True)) == "Sara Ahmadi"
+
+
+FIVE_DEATHS = {
+    "en": "Sara dies: voted for someone who was not a target · Ali dies: played Ambush without being a target · "
+          "Niloufar dies: was chosen by the ambushing target · Tom dies: voted for someone who was not a target · "
+          "Mina dies: voted for someone who was not a target",
+    "fa": "سارا می‌میرد: به کسی رأی داد که هدف نبود · علی می‌میرد: کمین بازی کرد بی‌آنکه هدف باشد · "
+          "نیلوفر می‌میرد: هدفِ کمین‌کرده او را برگزید · تام می‌میرد: به کسی رأی داد که هدف نبود · "
+          "مینا می‌میرد: به کسی رأی داد که هدف نبود",
+}
+
+
+@pytest.mark.parametrize("lang", sorted(FIVE_DEATHS))
+def test_a_long_balanced_caption_is_fitted_with_few_measurements(monkeypatch, lang):
+    """A reveal's caption of five deaths: the balanced wrap sums its words' widths instead of shaping
+    every candidate line (it shaped ~20,000 strings, 2-3 s of a frozen TV). Counted, not timed."""
+    renderer = TextRenderer()
+    measured = []
+    width = renderer.width
+    monkeypatch.setattr(renderer, "width", lambda *a, **k: measured.append(a[0]) or width(*a, **k))
+    fitted = renderer.fit(FIVE_DEATHS[lang], lang, (1500, 160), TextStyle(px=40, balance=True, max_lines=3))
+    assert len(measured) < 4000
+    assert not fitted.overflow and len(fitted.lines) >= 2
+    assert all(width(line, lang, fitted.px) <= 1500 for line in fitted.lines)  # kept lines are checked exactly
+
+
+@pytest.mark.parametrize("lang", sorted(FIVE_DEATHS))
+def test_a_line_measured_as_its_words_is_within_a_pixel_a_word_of_the_shaped_line(lang):
+    renderer = TextRenderer()
+    pieces = break_words(FIVE_DEATHS[lang])
+    span = renderer._span_widths(pieces, lang, 32, False)
+    for i in range(len(pieces)):
+        for j in range(i + 1, min(len(pieces), i + 12) + 1):
+            exact = renderer.width(as_line("".join(pieces[i:j])), lang, 32)
+            approx = span(i, j)
+            if approx is None:
+                assert exact == 0
+            else:
+                assert abs(approx - exact) <= j - i
