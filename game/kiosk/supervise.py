@@ -35,6 +35,7 @@ class ExitStatus(IntEnum):
 
     DONE = 0  # SIGTERM: `systemctl stop` (systemd never restarts a unit it stopped) or Ctrl+C
     CONFIG_ERROR = 2  # the config file is wrong (systemd shows 2/INVALIDARGUMENT)
+    TABLE_LOST = 3  # the table's process died under the TV (game/server/process_runtime.py): restarted
     NO_DISPLAY = 6  # no video driver can draw the TV: a missing device, group or library (6/NOTCONFIGURED)
     STAFF_STOP = 10  # staff stopped the kiosk at the TV with the PIN
 
