@@ -12,8 +12,9 @@ Mosquito in companion Cheating Moth, notes when the race opens, presses every el
 
 Printed, p50/p99 in ms: called -> the TV's flip (how long the race waits for its signal: the TV's
 own lag) and flip -> race open on the session's loop (the report's hop; the race's t0 is the flip
-itself, so this is only how soon the judge knows it), and how many races the TV left unshown for
-``SIGNAL_WAIT_MS`` (they opened on the lamps). The load average is printed with the figures.
+itself, so this is only how soon the judge knows it), how many races the TV left unshown for
+``SIGNAL_WAIT_MS`` (they opened on the lamps), and last press -> the TV's flip of the first frame
+after the verdict reached it (the judge's settle included). The load average is printed with them.
 """
 from __future__ import annotations
 
@@ -66,6 +67,10 @@ class Window:
         self.flips: dict[str, float] = {}  # race key -> flip time (session clock)
         self.up, self.done = up, done
         self.frames = 0
+        self.verdicts: dict[int, float] = {}  # race id -> the flip after its verdict reached the TV
+        self._verdict: int | None = None  # a verdict read, its frame not flipped yet
+        self._flip = pygame.display.flip
+        pygame.display.flip = self.flip  # run_window flips through the module
 
     def snapshot(self) -> TableSnapshot:
         self.frames += 1
@@ -73,7 +78,20 @@ class Window:
             self.up.set()
         if self.done.is_set():
             pygame.event.post(pygame.event.Event(pygame.QUIT))
-        return self.runtime.snapshot()
+        snapshot = self.runtime.snapshot()
+        last = (snapshot.public_view or {}).get("last_race")
+        if isinstance(last, dict) and last.get("race") not in self.verdicts:
+            self._verdict = last.get("race")
+        return snapshot
+
+    def flip(self) -> None:
+        self._flip()
+        if self._verdict is not None:
+            self.verdicts[self._verdict] = monotonic_ms()
+            self._verdict = None
+
+    def close(self) -> None:
+        pygame.display.flip = self._flip
 
     def send(self, event: InputEvent) -> None:
         if event.kind is InputKind.SIGNAL:
@@ -146,10 +164,10 @@ async def drive(session: Session, races: int, out: Path, up: multiprocessing.syn
             await changes.until(lambda: (c := session.snapshot.race.current) is not None and not c.waiting)
             current = session.snapshot.race.current
             assert current is not None
-            seen.append({"key": current.key, "asked": asked, "opened": changes.opened[current.key],
-                         "armed": current.armed_at_ms})
             for seat in race["eligible"]:
                 session.press(seat, session.clock(), PressSource.PHONE, error_ms=5.0, race=race["id"])
+            seen.append({"key": current.key, "id": race["id"], "asked": asked, "opened": changes.opened[current.key],
+                         "armed": current.armed_at_ms, "pressed": monotonic_ms()})
             await changes.until(partial(decided, session, race["id"]))
     finally:
         write(out, seen)
@@ -179,12 +197,17 @@ def one_run(kind: str, races: int) -> dict[str, list[float]]:
             if isinstance(runtime, TableRuntime):
                 runtime.call(driver)
             window = Window(runtime, up, done)
-            run_window(window, config)
+            try:
+                run_window(window, config)
+            finally:
+                window.close()
         finally:
             runtime.stop()
         seen = json.loads(results.read_text())[WARM_UP:]
-    out: dict[str, list[float]] = {"flip": [], "open": [], "lamps": []}
+    out: dict[str, list[float]] = {"flip": [], "open": [], "lamps": [], "verdict": []}
     for race in seen:
+        if race["id"] in window.verdicts:
+            out["verdict"].append(window.verdicts[race["id"]] - race["pressed"])
         flip = window.flips.get(race["key"])
         if flip is None or abs(race["armed"] - flip) > 1:
             out["lamps"].append(race["opened"] - race["asked"])  # the TV said nothing in SIGNAL_WAIT_MS
@@ -210,6 +233,10 @@ def report(kind: str, hogs: int, out: dict[str, list[float]]) -> None:
     print(f"  called -> TV flip (the race waits)   p50 {pct(flips, 50):7.1f}  p99 {pct(flips, 99):7.1f}")
     print(f"  TV flip -> race open on the loop     p50 {pct(opens, 50):7.1f}  p99 {pct(opens, 99):7.1f}")
     print(f"  opened on the lamps (no flip within SIGNAL_WAIT_MS): {len(out['lamps'])}")
+    verdicts = out["verdict"]
+    if verdicts:
+        print(f"  last press -> verdict flipped on the TV p50 {pct(verdicts, 50):7.1f}  p99 {pct(verdicts, 99):7.1f}"
+              f"  ({len(verdicts)} races)")
 
 
 def main() -> int:
