@@ -1,18 +1,21 @@
 """ProcessRuntime: the table's loop in its own process, the TV in this one (real processes)."""
 from __future__ import annotations
 
+import ipaddress
 import os
 import signal
 import socket
 import subprocess
 import sys
 import time
+import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from game.config import TableConfig
+from game.kiosk.config import KioskConfig
 from game.server.process_runtime import ProcessRuntime, TableLost
 from game.server.runtime import StartupError
 from game.session.scheduler import monotonic_ms
@@ -131,6 +134,26 @@ def test_a_dead_table_process_is_noticed_with_a_clear_error(tmp_path: Path) -> N
             runtime.snapshot()
         with pytest.raises(TableLost):
             runtime.send(host("set_seats", count=5))
+    finally:
+        runtime.stop()
+
+
+def _metrics(url: str) -> str:
+    with urllib.request.urlopen(f"{url}/metrics", timeout=5) as response:
+        return str(response.read().decode())
+
+
+def test_the_frames_the_tv_draws_reach_the_tables_metrics(tmp_path: Path) -> None:
+    kiosk = KioskConfig(admin_pin="482193", how_to_play=False, metrics_from=(ipaddress.ip_network("127.0.0.0/8"),))
+    config = TableConfig(host="127.0.0.1", port=0, mode=RunMode.KIOSK, data_dir=tmp_path, admin_pin="482193",
+                         kiosk=kiosk)
+    runtime = ProcessRuntime(config, arcade=False)
+    runtime.start()
+    try:
+        runtime.wait_ready()
+        assert "tabletop_frame_age_seconds " not in _metrics(runtime.url)  # no frame drawn yet
+        runtime.snapshot()  # the TV reads a snapshot per frame it draws
+        _wait_for(lambda: "tabletop_frame_age_seconds " in _metrics(runtime.url), "the frame told with a beat")
     finally:
         runtime.stop()
 
