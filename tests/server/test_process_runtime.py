@@ -1,6 +1,8 @@
 """ProcessRuntime: the table's loop in its own process, the TV in this one (real processes)."""
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 import ipaddress
 import os
 import signal
@@ -11,16 +13,20 @@ import time
 import urllib.request
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from game import catalog
 from game.config import TableConfig
 from game.kiosk.config import KioskConfig
-from game.server.process_runtime import ProcessRuntime, TableLost
+from game.render.tapes import lobby_snapshot
+from game.server.metrics import FrameClock
+from game.server.process_runtime import Kind, ParentLink, ProcessRuntime, TableLost, Unframer, message
 from game.server.runtime import StartupError
 from game.session.scheduler import monotonic_ms
 from game.session.session import Session
-from game.session.snapshot import InputEvent, InputKind, InputSource, RunMode, TablePhase
+from game.session.snapshot import InputEvent, InputKind, InputSource, RunMode, TablePhase, TableSnapshot
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -138,6 +144,61 @@ def test_a_dead_table_process_is_noticed_with_a_clear_error(tmp_path: Path) -> N
         runtime.stop()
 
 
+def test_every_scripted_moments_snapshot_crosses_the_link_unchanged() -> None:
+    """What the TV can be shown, every game's scenes (races, reveals, companion tables) in Persian:
+    the snapshots the table's process sends arrive equal."""
+    sent = [snap for game in catalog.games() for moment in game.load_tapes().moments("fa") for snap in moment.snapshots]
+    assert len({snap.game for snap in sent}) == len(catalog.games())
+    unframer = Unframer()
+    for snap in sent:
+        [(kind, arrived)] = unframer.feed(message(Kind.SNAPSHOT, snap))
+        assert kind is Kind.SNAPSHOT and arrived == snap
+
+
+class Publisher:
+    """Stands in for the session on the table's side of the link: a snapshot and its listeners."""
+
+    def __init__(self, snapshot: TableSnapshot) -> None:
+        self.snapshot = snapshot
+        self.listeners: list[Any] = []
+
+    def attach(self, listener: Any) -> None:
+        self.listeners.append(listener)
+
+    def publish(self, snapshot: TableSnapshot) -> None:
+        self.snapshot = snapshot
+        for listener in self.listeners:
+            listener.table_changed()
+
+
+async def test_a_slow_window_gets_the_newest_snapshot_not_every_one() -> None:
+    base = lobby_snapshot(12)
+    table_end, window_end = socket.socketpair()
+    for sock, option in ((table_end, socket.SO_SNDBUF), (window_end, socket.SO_RCVBUF)):
+        sock.setsockopt(socket.SOL_SOCKET, option, 4096)
+    loop = asyncio.get_running_loop()
+    transport, link = await loop.connect_accepted_socket(ParentLink, table_end)
+    session = Publisher(base)
+    link.serve(session, FrameClock())  # type: ignore[arg-type]
+    last = base.version + 400
+    for version in range(base.version + 1, last + 1):  # the window reads nothing meanwhile
+        session.publish(dataclasses.replace(base, version=version))
+        await asyncio.sleep(0)
+    window_end.setblocking(False)
+    unframer, got = Unframer(), []
+    while not got or got[-1].version != last:
+        try:
+            data = window_end.recv(1 << 16)
+        except BlockingIOError:
+            await asyncio.sleep(0.001)  # the link writes the newest once the window has read
+            continue
+        got += [payload for kind, payload in unframer.feed(data) if kind is Kind.SNAPSHOT]
+    assert got[0] == base and got[-1] == dataclasses.replace(base, version=last)  # the first, the newest
+    assert len(got) < 100 and [s.version for s in got] == sorted({s.version for s in got})  # few, in order
+    transport.close()
+    window_end.close()
+
+
 def _metrics(url: str) -> str:
     with urllib.request.urlopen(f"{url}/metrics", timeout=5) as response:
         return str(response.read().decode())
@@ -206,7 +267,7 @@ def test_tabletop_exits_non_zero_with_one_line_when_its_table_process_dies(tmp_p
         "tabletop: the table's process ended unexpectedly (killed by SIGKILL); the TV closes so the table restarts"]
 
 
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 def test_ctrl_c_or_stop_reaches_both_and_the_window_stops_its_table_once(tmp_path: Path, sig: signal.Signals) -> None:
     proc, table = _tabletop(tmp_path)
     try:
