@@ -392,8 +392,12 @@ class ProcessRuntime:
                 for kind, payload in unframer.feed(data):
                     self._receive(kind, payload)
         except OSError:
-            pass
-        self._ended()
+            pass  # the child's end is gone
+        except Exception:  # a bug on this side: the TV must not go on with a table it no longer hears
+            log.exception("the link to the table's process failed")
+            sock.shutdown(socket.SHUT_RDWR)  # the child sees its end close and stops
+        finally:
+            self._ended()
 
     def _receive(self, kind: Kind, payload: Any) -> None:
         if kind is Kind.SNAPSHOT:
