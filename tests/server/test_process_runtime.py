@@ -230,12 +230,12 @@ sys.exit(tabletop.main(sys.argv[1:]))
 """
 
 
-def _tabletop(tmp_path: Path) -> tuple[subprocess.Popen[str], int]:
+def _tabletop(tmp_path: Path, *args: str, **env_vars: str) -> tuple[subprocess.Popen[str], int]:
     """``tabletop`` with its window (SDL's dummy driver) up, and its table's process id."""
     env = {**os.environ, "PYTHONPATH": str(ROOT), "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
-           "PYGAME_HIDE_SUPPORT_PROMPT": "1", "PYTHONUNBUFFERED": "1"}
+           "PYGAME_HIDE_SUPPORT_PROMPT": "1", "PYTHONUNBUFFERED": "1", **env_vars}
     proc = subprocess.Popen([sys.executable, "-c", TABLETOP, "--host", "127.0.0.1", "--port", "0", "--data",
-                             str(tmp_path), "--new", "--pin", "246813"], cwd=ROOT, env=env, text=True,
+                             str(tmp_path), "--new", "--pin", "246813", *args], cwd=ROOT, env=env, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
     assert proc.stdout is not None
     for line in proc.stdout:
@@ -289,3 +289,22 @@ def test_the_table_process_ends_when_its_window_process_is_killed(tmp_path: Path
         proc.kill()
         if not _gone(table):
             os.kill(table, signal.SIGKILL)
+
+
+def test_systemds_watchdog_is_pinged_with_the_table_beating_from_its_own_process(tmp_path: Path) -> None:
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as systemd:
+        systemd.bind(str(tmp_path / "notify"))
+        systemd.settimeout(20)
+        proc, _ = _tabletop(tmp_path, NOTIFY_SOCKET=str(tmp_path / "notify"), WATCHDOG_USEC="3000000")
+        try:
+            said: list[str] = []
+            while "WATCHDOG=1" not in said:  # pinged only while the render loop and the table's loop both beat
+                said += systemd.recv(512).decode().splitlines()
+            assert "READY=1" in said  # the lobby is on screen
+            proc.send_signal(signal.SIGTERM)  # systemctl stop
+            _, err = proc.communicate(timeout=30)
+            while "STOPPING=1" not in said:
+                said += systemd.recv(512).decode().splitlines()
+        finally:
+            proc.kill()
+    assert proc.returncode == 0 and "Traceback" not in err  # (a first tick before the window is up logs a miss)
