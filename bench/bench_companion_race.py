@@ -1,6 +1,6 @@
 """Cheating Moth companion: race call -> verdict on the big screen, with arcade buttons and with phones.
 
-    python3 bench/bench_companion_race.py [--races 40]
+    python3 bench/bench_companion_race.py [--races 40] [--hogs 2]
 
 The table is the real one (session, journal on disk, race floor); the screen is the real renderer
 drawing 1920x1080 in memory. Each race: the player in turn calls a Mosquito, every other seat
@@ -14,12 +14,16 @@ stops when a frame showing the verdict has been drawn. The first races only warm
 Printed per path, p50/p99 in ms: call -> race armed (lamps lit / the race in the slappers' state),
 last press -> verdict on screen, and call -> verdict on screen. The judge waits ``SETTLE_MS`` after
 the deciding press for a more precise press still in flight, on purpose: it is part of the figure.
+``--hogs N``: each path again with N busy processes beside it, in the same run (a busy machine).
+The screen here is drawn in memory on the table's own loop, not the TV's window process (for the
+window's own path, flip included: ``bench/bench_signal.py``).
 """
 from __future__ import annotations
 
 import argparse
 import asyncio
 import json
+import multiprocessing
 import os
 import sys
 import tempfile
@@ -34,6 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import aiohttp
 import pygame
+from bench_signal import hog
 
 from game.config import TableConfig
 from game.render.app import Screen
@@ -207,18 +212,27 @@ async def main(args: argparse.Namespace) -> None:
     pygame.font.init()
     print(f"Cheating Moth companion: Mosquito call -> verdict drawn at {SIZE[0]}x{SIZE[1]}, ms "
           f"(the judge settles {SETTLE_MS:.0f} ms after the deciding press)")
-    for name, run in (("arcade buttons (pty)", buttons), ("phones (WebSocket, loopback)", phones)):
-        if args.only and args.only not in name:
-            continue
-        figures = await run(args.races + WARM_UP)
-        print(f"{name}:")
-        print(line("call -> race armed", figures["armed"]))
-        print(line("last press -> verdict on screen", figures["press"]))
-        print(line("call -> verdict on screen", figures["call"]))
+    for hogs in sorted({0, args.hogs}):
+        for name, run in (("arcade buttons (pty)", buttons), ("phones (WebSocket, loopback)", phones)):
+            if args.only and args.only not in name:
+                continue
+            busy = [multiprocessing.get_context("spawn").Process(target=hog, daemon=True) for _ in range(hogs)]
+            for p in busy:
+                p.start()
+            try:
+                figures = await run(args.races + WARM_UP)
+            finally:
+                for p in busy:
+                    p.terminate()
+            print(f"{name}, {hogs} busy processes (load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}):")
+            print(line("call -> race armed", figures["armed"]))
+            print(line("last press -> verdict on screen", figures["press"]))
+            print(line("call -> verdict on screen", figures["call"]))
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--races", type=int, default=40)
     parser.add_argument("--only", choices=["buttons", "phones"], default=None, help="run one path only")
+    parser.add_argument("--hogs", type=int, default=0, help="each path again with N busy processes beside it")
     asyncio.run(main(parser.parse_args()))

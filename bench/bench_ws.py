@@ -11,9 +11,9 @@ took about 18 µs, and a thousand of them share this machine's two cores with th
 
     python3 bench/bench_ws.py [--samples 300] [--spectators 200,1000] [--window xvfb|no]
 
-The windowed row runs the table as ``tabletop`` does with its TV: the table's loop in a thread of the
-pygame process, the 1920×1080 window on a virtual display (Xvfb, started by the bench), in the same
-run as the headless row, and prints the ratio of the two and the process's RSS.
+The windowed row runs ``tabletop`` with its TV (``run_table``: the table's loop in its own process,
+the 1920×1080 window in the first one, on a virtual display, Xvfb, started by the bench), in the same
+run as the headless row, and prints the ratio of the two and both processes' RSS and CPU.
 
 Spectators get the coalesced public feed (at most 10 states a second, ``game/server/hub.py``); the
 bench prints the rate each spectator saw, and the server's RSS and CPU per spectator (from /proc).
@@ -281,6 +281,19 @@ def rss_kib(pid: int) -> int:
     return 0
 
 
+def processes(pid: int) -> dict[str, int]:
+    """The table's processes: ``pid`` and, with its TV, the table's own (and multiprocessing's resource tracker)."""
+    found = {}
+    children = Path(f"/proc/{pid}/task/{pid}/children")
+    for child in (children.read_text().split() if children.exists() else ()):
+        cmdline = Path(f"/proc/{child}/cmdline").read_bytes()
+        if b"resource_tracker" in cmdline:
+            found["tracker"] = int(child)
+        elif b"spawn_main" in cmdline:
+            found["table"] = int(child)
+    return {"TV": pid, **found} if "table" in found else {"table": pid}
+
+
 def cpu_s(pid: int) -> float:
     """User + system CPU seconds the process has used."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -352,24 +365,20 @@ async def serve(data_dir: str, port: int) -> None:
 
 
 def serve_windowed(data_dir: str, port: int) -> None:
-    """``--window-worker``: the table as ``tabletop`` runs it with its TV: the table's loop in a
-    thread, the window (1920×1080) on the main thread of the same process, until stdin closes.
-    Prints how many frames the TV drew."""
+    """``--window-worker``: ``tabletop`` with its TV, as it runs (``run_table``: the table's loop
+    in its own process, the window (1920×1080) in this one), until stdin closes. Prints how many
+    frames the TV drew."""
     import threading
 
     sys.path.insert(0, str(ROOT))
     import pygame
 
+    from game.__main__ import run_table
     from game.config import TableConfig
     from game.render import app
-    from game.server.runtime import TableRuntime
 
     config = TableConfig(host="127.0.0.1", port=port, data_dir=Path(data_dir), admin_pin=PIN, new=True,
                          window_size=(1920, 1080))
-    runtime = TableRuntime(config)
-    runtime.start()
-    runtime.wait_ready()
-    print(f"Listening on port {runtime.port}", flush=True)
 
     def stop_on_eof() -> None:
         sys.stdin.read()
@@ -387,10 +396,7 @@ def serve_windowed(data_dir: str, port: int) -> None:
 
     app.WindowLoop.step = counting  # type: ignore[method-assign]
     t0 = time.monotonic()
-    try:
-        app.run_window(runtime, config)
-    finally:
-        runtime.stop()
+    run_table(config)
     print(f"TV frames drawn: {drawn} in {time.monotonic() - t0:.1f} s", flush=True)
 
 
@@ -419,7 +425,7 @@ def start_server(data_dir: str, port: int, display: str | None = None) -> subpro
                             stderr=subprocess.STDOUT, text=True)
     assert proc.stdout is not None
     for line in proc.stdout:
-        if line.startswith("Listening on port"):
+        if line.startswith(("Listening on port", "Table: ")):  # the last of tabletop's links
             return proc
     raise RuntimeError("the server did not start")
 
@@ -432,15 +438,18 @@ def one_run(samples: int, spectators: int, interval_s: float,
         port = free_port()
         url = f"http://127.0.0.1:{port}/ws"
         server = start_server(data_dir, port, display)
-        rss_before = rss_kib(server.pid)
-        rss_peak = rss_before
+        pids = processes(server.pid)
+        table = pids["table"]
+        rss_before = rss_kib(table)
         watchers = start_spectators(url, spectators) if spectators else None
-        rss_crowd = rss_kib(server.pid)
+        rss_crowd = rss_kib(table)
         try:
-            cpu0, t0 = cpu_s(server.pid), time.monotonic()
+            cpu0, t0 = {name: cpu_s(pid) for name, pid in pids.items()}, time.monotonic()
             phones, sent = asyncio.run(run(samples, url, interval_s, settle_s))
-            cpu_rate = (cpu_s(server.pid) - cpu0) / (time.monotonic() - t0)
-            rss_peak = max(rss_peak, rss_kib(server.pid))
+            seconds = time.monotonic() - t0
+            cpu_rates = {name: (cpu_s(pid) - cpu0[name]) / seconds for name, pid in pids.items()}
+            rss = {name: rss_kib(pid) for name, pid in pids.items()}
+            cpu_rate = cpu_rates["table"]
             feed: dict[str, Any] = {}
             if watchers is not None:
                 out, _ = watchers.communicate(str(sent[-1][0]), timeout=120)
@@ -459,7 +468,8 @@ def one_run(samples: int, spectators: int, interval_s: float,
     print(f"{'':<46} server CPU {cpu_rate * 100:5.1f} % of a core; load average {load_average()}")
     if display:
         drawn = next((line for line in tail.splitlines() if line.startswith("TV frames")), "TV frames: ?")
-        print(f"{'':<46} table + TV process RSS {rss_peak / 1024:.0f} MB; {drawn}")
+        print(f"{'':<46} " + "; ".join(f"{name} process RSS {kib / 1024:.0f} MB, CPU {cpu_rates[name] * 100:.1f} %"
+                                       for name, kib in rss.items()) + f"; {drawn}")
     if spectators:
         last = feed["last"]
         everyone = [max(p, (last[str(v)] - t) / 1e6) for p, (v, t) in zip(phones, sent) if str(v) in last]

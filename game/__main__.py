@@ -13,10 +13,12 @@ import asyncio
 import dataclasses
 import logging
 import os
+import signal
 import sys
 from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
+from types import FrameType
 from typing import TYPE_CHECKING
 
 from . import catalog
@@ -26,6 +28,7 @@ from .session.snapshot import RunMode
 
 if TYPE_CHECKING:
     from .kiosk.supervise import Notifier, Watchdog
+    from .server.process_runtime import ProcessRuntime
 
 CONFIG_ERROR_STATUS = 2  # the systemd unit does not restart on this status (RestartPreventExitStatus)
 
@@ -109,8 +112,8 @@ def _kiosk_config(args: argparse.Namespace) -> TableConfig:
 
 
 def run_table(config: TableConfig) -> int:
-    from .kiosk.supervise import RENDER_LOOP, SERVER_LOOP, Notifier, start_watchdog
-    from .server.runtime import StartupError, TableRuntime, run_headless
+    from .kiosk.supervise import SERVER_LOOP, Notifier, start_watchdog
+    from .server.runtime import run_headless
 
     notifier = Notifier()  # systemd's NOTIFY_SOCKET, when started by the unit
     if not config.headless and no_display():
@@ -126,16 +129,32 @@ def run_table(config: TableConfig) -> int:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     quiet_audio()
     from .kiosk.display import NoDisplay, choose_video_driver
-    from .kiosk.supervise import ExitStatus, SupervisedRuntime
+    from .kiosk.supervise import ExitStatus
 
     try:
         choose_video_driver()  # before the server starts: kmsdrm, then x11/wayland, or one clear line
     except NoDisplay as exc:
         print(f"tabletop: {exc}", file=sys.stderr, flush=True)
         return ExitStatus.NO_DISPLAY
-    from .render.app import run_window
+    from .server.process_runtime import ProcessRuntime
 
-    runtime = TableRuntime(config)
+    runtime = ProcessRuntime(config)  # the table's loop in its own process: the TV never slows it
+    try:
+        return _run_windowed(runtime, config, notifier)
+    except KeyboardInterrupt:  # Ctrl+C reaches both processes: the table's ignores it, stopped here once
+        return ExitStatus.DONE
+    finally:
+        runtime.stop()
+
+
+def _run_windowed(runtime: ProcessRuntime, config: TableConfig, notifier: Notifier) -> int:
+    """The TV's window in this process, the table in ``runtime``'s; the watchdog beats for both."""
+    from .kiosk.supervise import RENDER_LOOP, SERVER_LOOP, ExitStatus, SupervisedRuntime, start_watchdog
+    from .render.app import run_window
+    from .server.process_runtime import TableLost
+    from .server.runtime import StartupError
+
+    _stop_on_signals()
     runtime.start()
     try:
         runtime.wait_ready()
@@ -144,12 +163,33 @@ def run_table(config: TableConfig) -> int:
         return 2
     print(runtime.links(), flush=True)
     watchdog = start_watchdog((RENDER_LOOP, SERVER_LOOP))
+    if watchdog is not None:
+        runtime.on_beat = partial(watchdog.beat, SERVER_LOOP)  # the table's loop beats through the link
     try:
-        runtime.call(lambda _session: _supervise_loop(None, watchdog, asyncio.get_running_loop()))
         return run_window(SupervisedRuntime(runtime, notifier, watchdog), config)
+    except TableLost as exc:
+        print(f"tabletop: {exc}", file=sys.stderr, flush=True)
+        return ExitStatus.TABLE_LOST
     finally:
         _stop_supervision(notifier, watchdog)
-        runtime.stop()
+
+
+def _stop_on_signals() -> None:
+    """SIGINT and SIGTERM, handled once, in this process (the table's ignores both: a terminal's
+    Ctrl+C and ``systemctl stop`` reach every process): before the window is up they raise
+    KeyboardInterrupt, then they close the window with a quit event (a KeyboardInterrupt raised
+    while pygame runs C code can be lost). A kiosk's window takes both over (``kiosk_layer``)."""
+    import pygame
+
+    def stop(_signum: int, _frame: FrameType | None) -> None:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, signal.SIG_IGN)  # once: the window and the table are stopping
+        if not pygame.display.get_init():
+            raise KeyboardInterrupt
+        pygame.event.post(pygame.event.Event(pygame.QUIT))
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, stop)
 
 
 def _supervise_loop(notifier: Notifier | None, watchdog: Watchdog | None, loop: asyncio.AbstractEventLoop) -> None:

@@ -3,7 +3,8 @@ socket, and a watchdog that pings only while *both* the render loop and the serv
 
 The unit (``tools/systemd/tabletop.service``) is ``Type=notify`` with ``WatchdogSec=``: systemd
 sets ``NOTIFY_SOCKET`` and ``WATCHDOG_USEC``. Each loop calls :meth:`Watchdog.beat` (the render loop
-every frame, the server loop every second); a small thread sends ``WATCHDOG=1`` every half period,
+every frame, the server loop every second: with a window, from the table's own process through its
+link, ``ProcessRuntime.on_beat``); a small thread sends ``WATCHDOG=1`` every half period,
 but only when every loop has beaten within that half period. A hung frame or a stuck asyncio loop
 stops the pings, and systemd restarts the table (which resumes from its journal).
 """
@@ -35,6 +36,7 @@ class ExitStatus(IntEnum):
 
     DONE = 0  # SIGTERM: `systemctl stop` (systemd never restarts a unit it stopped) or Ctrl+C
     CONFIG_ERROR = 2  # the config file is wrong (systemd shows 2/INVALIDARGUMENT)
+    TABLE_LOST = 3  # the table's process died under the TV (game/server/process_runtime.py): restarted
     NO_DISPLAY = 6  # no video driver can draw the TV: a missing device, group or library (6/NOTCONFIGURED)
     STAFF_STOP = 10  # staff stopped the kiosk at the TV with the PIN
 

@@ -44,8 +44,8 @@ MAX_CATCH_UP_S = 0.25
 WINDOW_TITLE = "Tabletop"
 # the caches the TV has built are moved out of the cycle collector's way this often (see WindowLoop)
 FREEZE_EVERY_S = 20.0
-# the table's loop (a thread of this process) waits at most this long for the interpreter while the
-# TV draws in Python (CPython's default is 5 ms, which a phone's every message would pay)
+# the link to the table's process (its snapshot reader), or with TableRuntime the table's loop, waits
+# at most this long for the interpreter while the TV draws in Python (CPython's default is 5 ms)
 SWITCH_INTERVAL_S = 0.0005
 # a tick with nothing to draw during a game warms the scene's caches for at most this long (a task
 # at a time: one font or plate, a few ms), well under a frame
@@ -420,7 +420,7 @@ def run_window(runtime: Runtime, config: TableConfig) -> int:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     from game.kiosk.screen import kiosk_layer
 
-    sys.setswitchinterval(SWITCH_INTERVAL_S)  # the table's loop shares this interpreter
+    sys.setswitchinterval(SWITCH_INTERVAL_S)  # the snapshot reader (or TableRuntime's loop) shares this interpreter
     # SDL on Linux otherwise opens an OpenGL context just to ask whose driver it is (about 110 MB
     # of Mesa resident for the whole run) and then draws through the plain framebuffer anyway
     # unless the vendor is NVIDIA or ATI: the plain framebuffer (X11 shared memory) it is
