@@ -16,7 +16,6 @@ are its prior (:mod:`game.bots.search`).
 """
 from __future__ import annotations
 
-import contextlib
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -36,12 +35,13 @@ from ..rules.cheating_moth import (
 )
 from ..rules.rng import Rng
 from .cheating_moth import NOTICE, HeuristicBot
-from .search import SearchBudget, default_budget, search, softmax_share
+from .cheating_moth_rollout import TEMPO, RoundModel, card_table, deal_hidden
+from .search import SearchBudget, default_budget, search_paired
 
-TEMPO = 1.5  # what one card fewer to shed is worth, in penalty points
 CAUGHT_COST = 6.0  # caught: the card comes back, one more from the guard, and the bug (no more cheats)
 WATCH_PRIOR = 2.0  # pseudo-observations behind the prior notice rate
-HORIZON_ACTIONS = 32  # a rollout plays this many actions (about eight turns), or to the round's end
+HORIZON_TURNS = 12  # a rollout plays this many turns (three rounds of the table at 4), or to the round's end
+SPOT_MS_MAX = 650  # the slowest a bot guard accuses after spotting a tell (HeuristicBot.think_ms)
 
 
 # ------------------------------------------------------------------------------ the belief (pure)
@@ -172,33 +172,44 @@ def determinise(view: Mapping[str, Any], me: int, rng: random.Random) -> State:
 
 
 class MothProblem:
-    """One turn's play: determinise, play the candidate, the rest of the round by belief players
-    (they cheat as this bot expects the table to) on the virtual clock; score the penalties."""
+    """One turn's play: deal the hidden cards (:func:`deal_hidden`), play the candidate, roll the
+    round on with the fast model's policy for :data:`HORIZON_TURNS` turns, score the penalties as
+    a share of the table's."""
 
     def __init__(self, view: Mapping[str, Any], me: int) -> None:
         self.view, self.me = view, me
+        self.cards = card_table(ENGINE.settings_from_wire(view["settings"]))
+        unseen = len(self.cards.number) - len(view["me"]["hand"]) - 1
+        hidden = unseen - view["draw_size"] - (view["discard_size"] - 1)
+        self.sizes = hand_sizes([s["hand"] for s in view["seats"]], len(view["me"]["hand"]), me, max(0, hidden))
 
-    def determinise(self, rng: random.Random) -> State:
-        return determinise(self.view, self.me, rng)
+    def determinise(self, rng: random.Random) -> RoundModel:
+        return deal_hidden(self.view, self.me, self.sizes, self.cards, rng)
 
-    def rollout(self, state: State, action: Any, rng: random.Random) -> float:
-        # the session's virtual clock, as the simulator runs it; its step limit is the horizon
-        from game.simulate import SimulationError, _play_clocked, _Run
-
-        state = ENGINE.apply(state, self.me, action)[0]
-        run = _Run(ENGINE, state, 0, HORIZON_ACTIONS, None, None)
-        with contextlib.suppress(SimulationError):  # the horizon: score the hands as they stand
-            _play_clocked(run, [BeliefBot(s, rng.getrandbits(32)) for s in range(state.n)])
-        end = run.state
-        if end.last_round is not None and end.phase is not Phase.PLAY:
-            points = [float(p) for p in end.last_round.points]
+    def rollout(self, state: RoundModel, action: Any, rng: random.Random) -> float:
+        model = state.copy(rng)
+        if isinstance(action, Play):
+            model.play(self.me, action.card)
         else:
-            points = [sum(PENALTY[end.card(c).kind] for c in hand) + TEMPO * len(hand) for hand in end.hands]
-        return softmax_share([-p for p in points], self.me, 0.2)
+            model.take_turn_draw(self.me)
+        model.run(HORIZON_TURNS)
+        return model.share(self.me)
+
+
+def distinct_plays(candidates: Sequence[Any], cards: Mapping[int, Mapping[str, Any]]) -> list[Any]:
+    """One candidate per (kind, number): two such cards play alike."""
+    seen: dict[Any, Any] = {}
+    for a in candidates:
+        key = (cards[a.card]["kind"], cards[a.card]["number"]) if isinstance(a, Play) else None
+        seen.setdefault(key, a)
+    return list(seen.values())
 
 
 class SearchBot(BeliefBot):
-    """ISMCTS on its own turn's play (cards and draw), the heuristic's card values as the prior."""
+    """The belief bot, with a watchful guard and a search of its own turn's play: every
+    candidate (each distinct playable card, or a draw) rolled out from the same determinisations
+    with common random numbers (:func:`game.bots.search.search_paired`), the heuristic's card
+    values as the prior."""
 
     thinks_off_loop = True  # a search spends its budget: the session runs it off the loop
 
@@ -206,13 +217,24 @@ class SearchBot(BeliefBot):
         super().__init__(seat, seed)
         self.budget = budget
 
+    def _spotted_tells(self, view: dict[str, Any]) -> list[int]:
+        """Every tell on the table, when an accusation after a reaction time still lands (M8: the
+        hold plus the caught window outlasts the slowest spotting time)."""
+        settings = view["settings"]
+        if settings["cheat_ms"] + settings["caught_window_ms"] <= SPOT_MS_MAX:
+            return super()._spotted_tells(view)
+        return [s["seat"] for s in view["seats"] if s["tell"]]
+
     def _best_required(self, view: dict[str, Any], required: list[Any]) -> Any:
         candidates = [a for a in required if isinstance(a, (Play, Draw))]
         if len(candidates) < 2 or view["phase"] != Phase.PLAY.value or len(candidates) != len(required):
             return super()._best_required(view, required)
         cards = {c["id"]: c for c in view["me"]["hand"]}
+        candidates = distinct_plays(candidates, cards)
+        if len(candidates) < 2:
+            return candidates[0]
         prior = [self._play_value(cards[a.card], cards) if isinstance(a, Play) else 0.0 for a in candidates]
         top = max(prior) or 1.0
         budget = self.budget or default_budget("cheating_moth", len(view["seats"]))
-        return search(MothProblem(view, self.seat), candidates, budget, self.rng,
-                      prior=[0.5 + 0.5 * p / top for p in prior])
+        return search_paired(MothProblem(view, self.seat), candidates, budget.iterations, self.rng,
+                             prior=[0.5 + 0.5 * p / top for p in prior])
