@@ -9,10 +9,14 @@ and the top card), hand sizes exact at 3 or fewer and otherwise shared out of wh
 
 The belief bot cheats a card when the expected penalty saved beats the expected cost of being
 caught (the card back, one from the guard, the bug: :func:`cheat_worth`), its costliest card
-first. The search bot, on its own turn, determinises the other hands, the draw pile and the
-discard from that belief and plays each candidate (every playable card, or a draw) to the end of
-the round with heuristic players on the session's virtual clock; the heuristic's own card values
-are its prior (:mod:`game.bots.search`).
+first. The search bot is the belief bot with two differences: as the guard it accuses every
+tell it sees (after a human spotting time, which still lands inside the hold and the caught
+window, M8), and on its own turn it deals the hidden cards from the belief (:func:`deal_hidden`)
+and rolls every distinct candidate (each playable card, or a draw) on a fast model of the round
+(:mod:`game.bots.cheating_moth_rollout`) from the same deals and rollout seeds
+(:func:`game.bots.search.search_paired`), the heuristic's card values as the prior. Measured
+against ``belief`` (``bench/bench_bots.py``): the watchful guard is what wins; the card search
+neither gains nor loses, and searching the cheat (whether, and which card) on that model lost.
 """
 from __future__ import annotations
 
@@ -30,10 +34,7 @@ from ..rules.cheating_moth import (
     Kind,
     Phase,
     Play,
-    State,
-    build_deck,
 )
-from ..rules.rng import Rng
 from .cheating_moth import NOTICE, HeuristicBot
 from .cheating_moth_rollout import TEMPO, RoundModel, card_table, deal_hidden
 from .search import SearchBudget, default_budget, search_paired
@@ -141,36 +142,6 @@ class BeliefBot(HeuristicBot):
 
 
 # ------------------------------------------------------------------------------------ search bot
-def determinise(view: Mapping[str, Any], me: int, rng: random.Random) -> State:
-    """A whole round consistent with ``view`` (its own turn in the play phase): the unseen cards
-    dealt to the other hands (sizes by :func:`hand_sizes`), the draw pile and the discard under
-    the top. The round is made the game's last, so a rollout ends with it."""
-    settings = ENGINE.settings_from_wire(view["settings"])
-    deck = build_deck(settings)
-    n = len(view["seats"])
-    mine = tuple(c["id"] for c in view["me"]["hand"])
-    top = view["top"]["id"]
-    unseen = [c.id for c in deck if c.id not in mine and c.id != top]
-    rng.shuffle(unseen)
-    hidden = len(unseen) - view["draw_size"] - (view["discard_size"] - 1)
-    sizes = hand_sizes([s["hand"] for s in view["seats"]], len(mine), me, max(0, hidden))
-    hands: list[tuple[int, ...]] = []
-    for s in range(n):
-        if s == me:
-            hands.append(mine)
-        else:
-            hands.append(tuple(unseen[: sizes[s]]))
-            del unseen[: sizes[s]]
-    draw = tuple(unseen[: view["draw_size"]])
-    discard = tuple(unseen[view["draw_size"]: view["draw_size"] + view["discard_size"] - 1]) + (top,)
-    scores = view["scores"]
-    none: tuple[None, ...] = (None,) * n
-    return State(settings, n, Rng.from_seed(rng.getrandbits(63)), Phase.PLAY, n - 1, view["first_guard"],
-                 view["guard"], view["turn"], tuple(hands), draw, discard, (), none, none, none, (0,) * n,
-                 totals=tuple(scores["totals"]), moths=tuple(scores["moths"]),
-                 round_points=tuple(tuple(r) for r in scores["rounds"]))
-
-
 class MothProblem:
     """One turn's play: deal the hidden cards (:func:`deal_hidden`), play the candidate, roll the
     round on with the fast model's policy for :data:`HORIZON_TURNS` turns, score the penalties as
