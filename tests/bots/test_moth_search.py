@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from game.bots import make_bot
-from game.bots.cheating_moth_belief import MothProblem, SearchBot
+from game.bots.cheating_moth_belief import BeliefBot, MothProblem, SearchBot
 from game.bots.cheating_moth_rollout import RoundModel, card_table, deal_hidden
 from game.bots.search import SearchBudget, search_paired
 from game.rules.cheating_moth import ENGINE, Accuse, CheatStart, Draw, Kind, Phase, Play, State
@@ -148,6 +148,22 @@ def test_m9_m11_the_search_guard_accuses_every_tell_it_sees() -> None:
         assert action == Accuse(cheater, 0)
         accused += 1
     assert accused == 8
+
+
+def test_m8_when_the_caught_window_is_shorter_than_a_reaction_the_search_guard_spots_like_belief() -> None:
+    """With ``cheat_ms`` + ``caught_window_ms`` under the slowest spotting time an accusation may
+    land too late: the hard guard then notices tells as the belief bot does (same seed, same call)."""
+    quick = dataclasses.replace(ENGINE.default_settings(None), cheat_ms=300, caught_window_ms=300)
+    differs = 0
+    for seed in range(12):
+        state = dataclasses.replace(_play_turn(seed, 6), settings=quick)
+        cheater = next(s for s in range(4) if s != state.guard and len(state.hands[s]) >= 2)
+        state = ENGINE.apply(state, cheater, CheatStart(state.hands[cheater][0], 0))[0]
+        view, legal = ENGINE.view(state, state.guard), ENGINE.legal_actions(state, state.guard)
+        hard = SearchBot(state.guard, seed).choose(view, legal)
+        assert hard == BeliefBot(state.guard, seed).choose(view, legal)
+        differs += hard != Accuse(cheater, 0)
+    assert differs  # some tells go unnoticed
 
 
 @settings(max_examples=12, deadline=None)
