@@ -166,10 +166,11 @@ def play_game(engine: GameEngine, settings: Any, seats: int, seed: int, bots: Se
 def play_on(engine: GameEngine, state: Any, bots: Sequence[Bot], max_actions: int) -> Any:
     """Play an existing ``state`` on with ``bots`` (one per seat) the way :func:`play_game` runs
     them — timed games on a virtual clock starting at 0, untimed ones in passes — until the game
-    ends or ``max_actions`` actions have been accepted, and return the state reached (after at most
-    ``max_actions + 1`` actions). For a search bot's rollouts: nothing is recorded or counted
-    beyond the step limit. Raises :class:`SimulationError` if the game gets stuck."""
-    run = _Run(engine, state, 0, max_actions, None, None)
+    ends or ``max_actions`` actions (the bots' and the table's) have been applied, and return the
+    state reached. Nothing is recorded. Raises :class:`SimulationError` if the game gets stuck."""
+    if max_actions < 1:
+        return state
+    run = _Run(engine, state, 0, max_actions - 1, None, None)  # the step past the limit is the last
     try:
         if _is_clocked(engine):
             _play_clocked(run, bots)

@@ -41,8 +41,11 @@ def test_play_on_from_a_new_game_ends_it_as_play_game_does() -> None:
 
 def test_play_on_stops_at_its_step_limit() -> None:
     start = ENGINE.new_game(ENGINE.default_settings(None), 4, 3)
+    assert play_on(ENGINE, start, _bots("heuristic", 4, 3), 0) is start
+    first = play_on(ENGINE, start, _bots("heuristic", 4, 3), 1)
+    assert first != start and first.decision == start.decision + 1  # seed 3: the guard plays first (M4)
     on = play_on(ENGINE, start, _bots("heuristic", 4, 3), 5)
-    assert not ENGINE.is_over(on) and on != start and on.round == 0
+    assert not ENGINE.is_over(on) and on != first and on.round == 0
 
 
 # ------------------------------------------------------------------------------ the round model
