@@ -41,6 +41,10 @@ class SimulationError(RuntimeError):
     """A game got stuck (nobody can act and no timer runs) or never ended."""
 
 
+class StepLimit(SimulationError):
+    """A game reached its step limit before it ended."""
+
+
 @dataclass
 class GameResult:
     winners: tuple[int, ...]
@@ -120,7 +124,7 @@ class _Run:
         self.state, events = result
         steps = self.steps = self.steps + 1
         if steps > self.max_steps:
-            raise SimulationError(f"game with seed {self.seed} did not end after {self.max_steps} actions")
+            raise StepLimit(f"game with seed {self.seed} did not end after {self.max_steps} actions")
         if self.recorder is not None:
             self.recorder.add(seat, self.engine.action_to_wire(action), t_ms)
         causes, count_rounds = self.causes, self.count_rounds
@@ -157,6 +161,24 @@ def play_game(engine: GameEngine, settings: Any, seats: int, seed: int, bots: Se
     rounds = run.rounds if run.count_rounds else int(view["round"] or 0)
     winners = tuple(view.get("winners", ()))
     return GameResult(winners, rounds, run.steps, run.causes, run.state, recorder.record if recorder else None)
+
+
+def play_on(engine: GameEngine, state: Any, bots: Sequence[Bot], max_actions: int) -> Any:
+    """Play an existing ``state`` on with ``bots`` (one per seat) the way :func:`play_game` runs
+    them — timed games on a virtual clock starting at 0, untimed ones in passes — until the game
+    ends or ``max_actions`` actions (the bots' and the table's) have been applied, and return the
+    state reached. Nothing is recorded. Raises :class:`SimulationError` if the game gets stuck."""
+    if max_actions < 1:
+        return state
+    run = _Run(engine, state, 0, max_actions - 1, None, None)  # the step past the limit is the last
+    try:
+        if _is_clocked(engine):
+            _play_clocked(run, bots)
+        else:
+            _play_passes(run, bots)
+    except StepLimit:
+        pass
+    return run.state
 
 
 def _play_passes(run: _Run, bots: Sequence[Bot]) -> None:

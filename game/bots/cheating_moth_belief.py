@@ -9,14 +9,17 @@ and the top card), hand sizes exact at 3 or fewer and otherwise shared out of wh
 
 The belief bot cheats a card when the expected penalty saved beats the expected cost of being
 caught (the card back, one from the guard, the bug: :func:`cheat_worth`), its costliest card
-first. The search bot, on its own turn, determinises the other hands, the draw pile and the
-discard from that belief and plays each candidate (every playable card, or a draw) to the end of
-the round with heuristic players on the session's virtual clock; the heuristic's own card values
-are its prior (:mod:`game.bots.search`).
+first. The search bot is the belief bot with two differences: as the guard it accuses every
+tell it sees (after a human spotting time, which still lands inside the hold and the caught
+window, M8), and on its own turn it deals the hidden cards from the belief (:func:`deal_hidden`)
+and rolls every distinct candidate (each playable card, or a draw) on a fast model of the round
+(:mod:`game.bots.cheating_moth_rollout`) from the same deals and rollout seeds
+(:func:`game.bots.search.search_paired`), the heuristic's card values as the prior. Measured
+against ``belief`` (``bench/bench_bots.py``): the watchful guard is what wins; the card search
+neither gains nor loses, and searching the cheat (whether, and which card) on that model lost.
 """
 from __future__ import annotations
 
-import contextlib
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -31,17 +34,15 @@ from ..rules.cheating_moth import (
     Kind,
     Phase,
     Play,
-    State,
-    build_deck,
 )
-from ..rules.rng import Rng
 from .cheating_moth import NOTICE, HeuristicBot
-from .search import SearchBudget, default_budget, search, softmax_share
+from .cheating_moth_rollout import TEMPO, RoundModel, card_table, deal_hidden
+from .search import SearchBudget, default_budget, search_paired
 
-TEMPO = 1.5  # what one card fewer to shed is worth, in penalty points
 CAUGHT_COST = 6.0  # caught: the card comes back, one more from the guard, and the bug (no more cheats)
 WATCH_PRIOR = 2.0  # pseudo-observations behind the prior notice rate
-HORIZON_ACTIONS = 32  # a rollout plays this many actions (about eight turns), or to the round's end
+HORIZON_TURNS = 12  # a rollout plays this many turns (three rounds of the table at 4), or to the round's end
+SPOT_MS_MAX = 650  # the slowest a bot guard accuses after spotting a tell (HeuristicBot.think_ms)
 
 
 # ------------------------------------------------------------------------------ the belief (pure)
@@ -141,64 +142,45 @@ class BeliefBot(HeuristicBot):
 
 
 # ------------------------------------------------------------------------------------ search bot
-def determinise(view: Mapping[str, Any], me: int, rng: random.Random) -> State:
-    """A whole round consistent with ``view`` (its own turn in the play phase): the unseen cards
-    dealt to the other hands (sizes by :func:`hand_sizes`), the draw pile and the discard under
-    the top. The round is made the game's last, so a rollout ends with it."""
-    settings = ENGINE.settings_from_wire(view["settings"])
-    deck = build_deck(settings)
-    n = len(view["seats"])
-    mine = tuple(c["id"] for c in view["me"]["hand"])
-    top = view["top"]["id"]
-    unseen = [c.id for c in deck if c.id not in mine and c.id != top]
-    rng.shuffle(unseen)
-    hidden = len(unseen) - view["draw_size"] - (view["discard_size"] - 1)
-    sizes = hand_sizes([s["hand"] for s in view["seats"]], len(mine), me, max(0, hidden))
-    hands: list[tuple[int, ...]] = []
-    for s in range(n):
-        if s == me:
-            hands.append(mine)
-        else:
-            hands.append(tuple(unseen[: sizes[s]]))
-            del unseen[: sizes[s]]
-    draw = tuple(unseen[: view["draw_size"]])
-    discard = tuple(unseen[view["draw_size"]: view["draw_size"] + view["discard_size"] - 1]) + (top,)
-    scores = view["scores"]
-    none: tuple[None, ...] = (None,) * n
-    return State(settings, n, Rng.from_seed(rng.getrandbits(63)), Phase.PLAY, n - 1, view["first_guard"],
-                 view["guard"], view["turn"], tuple(hands), draw, discard, (), none, none, none, (0,) * n,
-                 totals=tuple(scores["totals"]), moths=tuple(scores["moths"]),
-                 round_points=tuple(tuple(r) for r in scores["rounds"]))
-
-
 class MothProblem:
-    """One turn's play: determinise, play the candidate, the rest of the round by belief players
-    (they cheat as this bot expects the table to) on the virtual clock; score the penalties."""
+    """One turn's play: deal the hidden cards (:func:`deal_hidden`), play the candidate, roll the
+    round on with the fast model's policy for :data:`HORIZON_TURNS` turns, score the penalties as
+    a share of the table's."""
 
     def __init__(self, view: Mapping[str, Any], me: int) -> None:
         self.view, self.me = view, me
+        self.cards = card_table(ENGINE.settings_from_wire(view["settings"]))
+        unseen = len(self.cards.number) - len(view["me"]["hand"]) - 1
+        hidden = unseen - view["draw_size"] - (view["discard_size"] - 1)
+        self.sizes = hand_sizes([s["hand"] for s in view["seats"]], len(view["me"]["hand"]), me, max(0, hidden))
 
-    def determinise(self, rng: random.Random) -> State:
-        return determinise(self.view, self.me, rng)
+    def determinise(self, rng: random.Random) -> RoundModel:
+        return deal_hidden(self.view, self.me, self.sizes, self.cards, rng)
 
-    def rollout(self, state: State, action: Any, rng: random.Random) -> float:
-        # the session's virtual clock, as the simulator runs it; its step limit is the horizon
-        from game.simulate import SimulationError, _play_clocked, _Run
-
-        state = ENGINE.apply(state, self.me, action)[0]
-        run = _Run(ENGINE, state, 0, HORIZON_ACTIONS, None, None)
-        with contextlib.suppress(SimulationError):  # the horizon: score the hands as they stand
-            _play_clocked(run, [BeliefBot(s, rng.getrandbits(32)) for s in range(state.n)])
-        end = run.state
-        if end.last_round is not None and end.phase is not Phase.PLAY:
-            points = [float(p) for p in end.last_round.points]
+    def rollout(self, state: RoundModel, action: Any, rng: random.Random) -> float:
+        model = state.copy(rng)
+        if isinstance(action, Play):
+            model.play(self.me, action.card)
         else:
-            points = [sum(PENALTY[end.card(c).kind] for c in hand) + TEMPO * len(hand) for hand in end.hands]
-        return softmax_share([-p for p in points], self.me, 0.2)
+            model.take_turn_draw(self.me)
+        model.run(HORIZON_TURNS)
+        return model.share(self.me)
+
+
+def distinct_plays(candidates: Sequence[Any], cards: Mapping[int, Mapping[str, Any]]) -> list[Any]:
+    """One candidate per (kind, number): two such cards play alike."""
+    seen: dict[Any, Any] = {}
+    for a in candidates:
+        key = (cards[a.card]["kind"], cards[a.card]["number"]) if isinstance(a, Play) else None
+        seen.setdefault(key, a)
+    return list(seen.values())
 
 
 class SearchBot(BeliefBot):
-    """ISMCTS on its own turn's play (cards and draw), the heuristic's card values as the prior."""
+    """The belief bot, with a watchful guard and a search of its own turn's play: every
+    candidate (each distinct playable card, or a draw) rolled out from the same determinisations
+    with common random numbers (:func:`game.bots.search.search_paired`), the heuristic's card
+    values as the prior."""
 
     thinks_off_loop = True  # a search spends its budget: the session runs it off the loop
 
@@ -206,13 +188,24 @@ class SearchBot(BeliefBot):
         super().__init__(seat, seed)
         self.budget = budget
 
+    def _spotted_tells(self, view: dict[str, Any]) -> list[int]:
+        """Every tell on the table, when an accusation after a reaction time still lands (M8: the
+        hold plus the caught window outlasts the slowest spotting time)."""
+        settings = view["settings"]
+        if settings["cheat_ms"] + settings["caught_window_ms"] <= SPOT_MS_MAX:
+            return super()._spotted_tells(view)
+        return [s["seat"] for s in view["seats"] if s["tell"]]
+
     def _best_required(self, view: dict[str, Any], required: list[Any]) -> Any:
         candidates = [a for a in required if isinstance(a, (Play, Draw))]
         if len(candidates) < 2 or view["phase"] != Phase.PLAY.value or len(candidates) != len(required):
             return super()._best_required(view, required)
         cards = {c["id"]: c for c in view["me"]["hand"]}
+        candidates = distinct_plays(candidates, cards)
+        if len(candidates) < 2:
+            return candidates[0]
         prior = [self._play_value(cards[a.card], cards) if isinstance(a, Play) else 0.0 for a in candidates]
         top = max(prior) or 1.0
         budget = self.budget or default_budget("cheating_moth", len(view["seats"]))
-        return search(MothProblem(view, self.seat), candidates, budget, self.rng,
-                      prior=[0.5 + 0.5 * p / top for p in prior])
+        return search_paired(MothProblem(view, self.seat), candidates, budget.iterations, self.rng,
+                             prior=[0.5 + 0.5 * p / top for p in prior])
