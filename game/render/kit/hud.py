@@ -64,19 +64,26 @@ def draw_timer(surface: pygame.Surface, frame: Frame, ctx: RenderContext, centre
     left = frame.timer_left_ms()
     if timer is None or left is None:
         return
+    draw_timer_face(surface, frame, ctx, centre, r, left, timer.duration_ms, timer.label)
+
+
+def draw_timer_face(surface: pygame.Surface, frame: Frame, ctx: RenderContext, centre: tuple[float, float], r: float,
+                    left: int, duration_ms: int, label_key: str) -> None:
+    """A timer's ring, seconds and label (``timer.<label_key>``) for ``left`` of ``duration_ms``
+    (a scene warming its fonts draws one off-screen without a running timer)."""
     u = frame.scale.u
     urgent = left <= URGENT_MS
     colour = theme.DANGER if urgent else theme.ACCENT
     pygame.draw.circle(surface, theme.BACKGROUND, centre, r)
-    shapes.timer_ring(surface, centre, r, left / max(1, timer.duration_ms), colour, max(3, round(r * 0.16)))
+    shapes.timer_ring(surface, centre, r, left / max(1, duration_ms), colour, max(3, round(r * 0.16)))
     secs = math.ceil(left / 1000)
     label = i18n.number(frame.lang, f"{secs // 60}:{secs % 60:02d}") if secs >= 60 else i18n.number(frame.lang, secs)
     box = pygame.Rect(0, 0, round(r * 1.3), round(r * 0.9))
     box.center = (round(centre[0]), round(centre[1]))
     ctx.text.draw(surface, label, frame.lang, box, TextStyle(round(r * 0.6), theme.DANGER if urgent else theme.TEXT,
                                                              bold=True, align=Align.CENTER, max_lines=1, min_px=6))
-    key = f"timer.{timer.label}"
-    if timer.label and i18n.has(frame.lang, "screen", key):
+    key = f"timer.{label_key}"
+    if label_key and i18n.has(frame.lang, "screen", key):
         under = pygame.Rect(0, 0, round(r * 3.2), round(26 * u))
         under.midtop = (round(centre[0]), round(centre[1] + r + 4 * u))
         ctx.text.draw(surface, frame.s(key), frame.lang, under,

@@ -11,7 +11,7 @@ import pygame
 
 from game import i18n
 from game.render.kit import shapes, theme
-from game.render.kit.hud import Ticker, draw_badge, draw_caption, draw_notices, draw_on_chip, draw_timer
+from game.render.kit.hud import Ticker, draw_badge, draw_caption, draw_notices, draw_on_chip, draw_timer, draw_timer_face
 from game.render.kit.motion import ease, edge_point, span
 from game.render.kit.plates import PlateLook, draw_plate, plate_surface, plates_layer
 from game.render.kit.scene import Frame, RenderContext, Scene, view_of
@@ -20,7 +20,6 @@ from game.render.kit.sound import Effect
 from game.render.kit.table import TableLayout, table_layout
 from game.render.kit.text import Align, TextStyle
 from game.render.kit.widgets import readable_px
-from game.session.snapshot import TimerInfo
 
 from .model import Card, Choice, Death, DeathKind, Phase, Reveal, Seat, phase, reveal_from, seat_models
 
@@ -236,10 +235,8 @@ class TableScene(Scene):
         lay = table_layout(frame.size, len(seats))
         self._draw_ambush_wait(scratch, frame, ctx, lay, seats, {}, (0,))
         yield
-        clock = frame.snapshot.clock_ms
         for label in TIMER_LABELS:  # a label too long for its box shrinks through a font per size
-            timed = dataclasses.replace(frame.snapshot, timer=TimerInfo("warm", label, 60_000, clock + 59_000))
-            draw_timer(scratch, Frame(timed, clock, frame.size), ctx, lay.middle.center, lay.middle.height * 0.17)
+            draw_timer_face(scratch, frame, ctx, lay.middle.center, lay.middle.height * 0.17, 59_000, 60_000, label)
             yield
 
     def animating(self, frame: Frame, read_clock: bool) -> bool:
