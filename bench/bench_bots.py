@@ -13,7 +13,7 @@ The win share is the upper level's share of the wins (a shared win split), the Â
 normal interval of that mean, and the move times are the upper level's ``choose`` calls that
 returned an action, on this machine, by the wall clock under whatever else runs on it and (in
 brackets) by this process's CPU time â€” what one free core would take. ``--iterations`` sets the
-search budget (default: :func:`game.bots.search.default_budget`); ``--selfplay`` games of
+search budget (Collusion counts it in paired rollouts; default: :func:`game.bots.search.default_budget`); ``--selfplay`` games of
 ``search`` against itself give the seat balance (Collusion: win share by seat; Speakeasy:
 Informant vs Citizen win rate per player), and ``--timing-games`` search self-play games at 12
 seats (Collusion, Speakeasy) or 5 (Cheating Moth) give the move p50/p99 at the largest tables.
@@ -230,7 +230,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=2000, help="games per pairing")
     parser.add_argument("--game", choices=sorted(GAMES), action="append", help="only this game (repeatable)")
     parser.add_argument("--pairing", action="append", metavar="UPPER:LOWER", help="only this pairing, e.g. search:belief")
-    parser.add_argument("--iterations", type=int, default=None, help="search iterations per move (default: per game)")
+    parser.add_argument("--iterations", type=int, default=None, help="search budget per move: iterations, Collusion: rollouts (default: per game)")
     parser.add_argument("--selfplay", type=int, default=0, help="search self-play games for the seat/role balance")
     parser.add_argument("--timing-games", type=int, default=0, help="search self-play games at the largest table, timed")
     parser.add_argument("--seed", type=int, default=22)
