@@ -46,7 +46,7 @@ from game.simulate import bot_seed, game_seed, play_game
 
 GAMES = {"collusion": 6, "speakeasy": 6, "cheating_moth": 4}
 LARGEST = {"collusion": 12, "speakeasy": 12, "cheating_moth": 5}
-CHUNKS_PER_JOB = 4  # pieces per worker: a slow piece at the end leaves the other workers less idle
+CHUNKS_PER_JOB = 16  # pieces per worker: small pieces at the end leave the other workers less idle
 PAIRINGS = ((BotKind.HEURISTIC, BotKind.RANDOM), (BotKind.BELIEF, BotKind.HEURISTIC),
             (BotKind.SEARCH, BotKind.BELIEF), (BotKind.SEARCH, BotKind.HEURISTIC))
 
