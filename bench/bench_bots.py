@@ -1,6 +1,6 @@
 """The bot ladder, measured: each level against the level below, per game.
 
-    nice -n 15 python3 bench/bench_bots.py [--games 2000] [--iterations N] [--game G] [--selfplay 200]
+    nice -n 15 python3 bench/bench_bots.py [--games 2000] [--iterations N] [--game G] [--selfplay 200] [--jobs N]
 
 For every game (6 players for Collusion and Speakeasy, 4 for Cheating Moth) and every pairing
 (heuristic vs random, belief vs heuristic, search vs belief, search vs heuristic) it plays
@@ -13,18 +13,26 @@ The win share is the upper level's share of the wins (a shared win split), the Â
 normal interval of that mean, and the move times are the upper level's ``choose`` calls that
 returned an action, on this machine, by the wall clock under whatever else runs on it and (in
 brackets) by this process's CPU time â€” what one free core would take. ``--iterations`` sets the
-search budget (default: :func:`game.bots.search.default_budget`); ``--selfplay`` games of
+search budget (Collusion counts it in paired rollouts; default: :func:`game.bots.search.default_budget`); ``--selfplay`` games of
 ``search`` against itself give the seat balance (Collusion: win share by seat; Speakeasy:
 Informant vs Citizen win rate per player), and ``--timing-games`` search self-play games at 12
 seats (Collusion, Speakeasy) or 5 (Cheating Moth) give the move p50/p99 at the largest tables.
+
+``--jobs`` (default: the machine's cores) spreads each pairing's and the self-play's games over that
+many worker processes; every game has its own seeds, so the figures are those of ``--jobs 1`` (the
+move times are gathered from every worker; by the wall clock they include the workers sharing the
+machine). The ``--timing-games`` run stays in the main process, alone.
 """
 from __future__ import annotations
 
 import argparse
 import math
+import multiprocessing
+import os
 import statistics
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -38,6 +46,7 @@ from game.simulate import bot_seed, game_seed, play_game
 
 GAMES = {"collusion": 6, "speakeasy": 6, "cheating_moth": 4}
 LARGEST = {"collusion": 12, "speakeasy": 12, "cheating_moth": 5}
+CHUNKS_PER_JOB = 16  # pieces per worker: small pieces at the end leave the other workers less idle
 PAIRINGS = ((BotKind.HEURISTIC, BotKind.RANDOM), (BotKind.BELIEF, BotKind.HEURISTIC),
             (BotKind.SEARCH, BotKind.BELIEF), (BotKind.SEARCH, BotKind.HEURISTIC))
 
@@ -93,53 +102,127 @@ def _p50_p99(values: list[float]) -> str:
     return f"{_pct(ordered, 0.5):.1f}/{_pct(ordered, 0.99):.1f}"
 
 
-def play_pairing(game: str, upper: BotKind, lower: BotKind, games: int, seed: int) -> Pairing:
-    engine = get_engine(game)
+@dataclass
+class Chunk:
+    """What one worker reports for a run of consecutive games: per game the upper level's score
+    (pairings) or the winners (self-play), the move times, and Speakeasy's identities."""
+
+    scores: list[float] = field(default_factory=list)
+    winners: list[tuple[int, ...]] = field(default_factory=list)
+    identities: list[tuple[str, ...]] = field(default_factory=list)
+    move_ms: list[float] = field(default_factory=list)
+    move_cpu_ms: list[float] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Task:
+    """Games ``start``..``stop`` (indices into the seeded run) of a pairing (``lower`` set) or of
+    search self-play (``lower`` None) at ``players`` seats; ``iterations`` overrides the budget."""
+
+    game: str
+    upper: BotKind
+    lower: BotKind | None
+    players: int
+    seed: int
+    start: int
+    stop: int
+    iterations: int | None
+
+
+def play_chunk(task: Task) -> Chunk:
+    """Play the task's games in this process; every game has its own seeds (``game_seed`` and
+    ``bot_seed`` of the run's seed and the game's index), so a game's result does not depend on
+    which process plays it or what it played before."""
+    if task.iterations is not None:
+        set_default_budget(task.game, SearchBudget(task.iterations))
+    try:
+        return _play_games(task)
+    finally:
+        if task.iterations is not None:
+            set_default_budget(task.game, None)
+
+
+def _play_games(task: Task) -> Chunk:
+    engine = get_engine(task.game)
     settings = engine.default_settings(None)
-    players = GAMES[game]
-    result = Pairing(game, upper, lower)
+    chunk = Chunk()
+    for index in range(task.start, task.stop):
+        upper_seats = {s for s in range(task.players) if task.lower is None or s % 2 == index % 2}
+        bots: list[Any] = []
+        for seat in range(task.players):
+            kind = task.upper if seat in upper_seats or task.lower is None else task.lower
+            bot = make_bot(task.game, kind, seat, bot_seed(task.seed, index, seat))
+            bots.append(Timed(bot, chunk.move_ms, chunk.move_cpu_ms) if seat in upper_seats else bot)
+        outcome = play_game(engine, settings, task.players, game_seed(task.seed, index), bots)
+        winners = tuple(outcome.winners)
+        chunk.winners.append(winners)
+        chunk.scores.append(sum(1 for w in winners if w in upper_seats) / len(winners) if winners else 0.5)
+        if task.game == "speakeasy":
+            chunk.identities.append(tuple(s.identity.value for s in outcome.state.seats))
+    return chunk
+
+
+class Runner:
+    """Plays tasks in ``jobs`` worker processes (spawned once, before any game) or, with one job,
+    in this process; the chunks come back in game order whatever the process that played them."""
+
+    def __init__(self, jobs: int) -> None:
+        self.jobs = max(1, jobs)
+        self._pool = (ProcessPoolExecutor(self.jobs, mp_context=multiprocessing.get_context("spawn"))
+                      if self.jobs > 1 else None)
+
+    def run(self, game: str, upper: BotKind, lower: BotKind | None, players: int, games: int, seed: int,
+            iterations: int | None) -> Chunk:
+        pieces = max(1, min(games, self.jobs * CHUNKS_PER_JOB))
+        bounds = [games * i // pieces for i in range(pieces + 1)]
+        tasks = [Task(game, upper, lower, players, seed, a, b, iterations) for a, b in zip(bounds, bounds[1:]) if b > a]
+        chunks = list(self._pool.map(play_chunk, tasks)) if self._pool else [play_chunk(t) for t in tasks]
+        merged = Chunk()
+        for c in chunks:
+            merged.scores += c.scores
+            merged.winners += c.winners
+            merged.identities += c.identities
+            merged.move_ms += c.move_ms
+            merged.move_cpu_ms += c.move_cpu_ms
+        return merged
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown()
+
+
+def play_pairing(game: str, upper: BotKind, lower: BotKind, games: int, seed: int,
+                 runner: Runner | None = None, iterations: int | None = None) -> Pairing:
     started = time.perf_counter()
-    for index in range(games):
-        upper_seats = {s for s in range(players) if s % 2 == index % 2}
-        bots = []
-        for seat in range(players):
-            kind = upper if seat in upper_seats else lower
-            bot = make_bot(game, kind, seat, bot_seed(seed, index, seat))
-            bots.append(Timed(bot, result.move_ms, result.move_cpu_ms) if seat in upper_seats else bot)
-        outcome = play_game(engine, settings, players, game_seed(seed, index), bots)
-        winners = outcome.winners
-        result.scores.append(sum(1 for w in winners if w in upper_seats) / len(winners) if winners else 0.5)
+    chunk = (runner or Runner(1)).run(game, upper, lower, GAMES[game], games, seed, iterations)
+    result = Pairing(game, upper, lower, chunk.scores, chunk.move_ms, chunk.move_cpu_ms)
     result.seconds = time.perf_counter() - started
     return result
 
 
-def selfplay(game: str, games: int, seed: int, players: int) -> tuple[list[float], list[float], list[float]]:
+def selfplay(game: str, games: int, seed: int, players: int, runner: Runner | None = None,
+             iterations: int | None = None) -> tuple[list[float], list[float], list[float]]:
     """Search against itself: per seat win share, and the move times (wall, CPU)."""
-    engine = get_engine(game)
-    settings = engine.default_settings(None)
+    chunk = (runner or Runner(1)).run(game, BotKind.SEARCH, None, players, games, seed, iterations)
     wins = [0.0] * players
-    times: list[float] = []
-    cpu: list[float] = []
     informant_wins = citizen_wins = informants = citizens = 0.0
-    for index in range(games):
-        bots = [Timed(make_bot(game, BotKind.SEARCH, s, bot_seed(seed, index, s)), times, cpu) for s in range(players)]
-        outcome = play_game(engine, settings, players, game_seed(seed, index), bots)
-        for w in outcome.winners:
-            wins[w] += 1 / len(outcome.winners)
+    for index, winners in enumerate(chunk.winners):
+        for w in winners:
+            wins[w] += 1 / len(winners)
         if game == "speakeasy":
-            identity = [s.identity.value for s in outcome.state.seats]
+            identity = chunk.identities[index]
             informants += identity.count("informant")
             citizens += identity.count("citizen")
-            for w in outcome.winners:
+            for w in winners:
                 if identity[w] == "informant":
-                    informant_wins += 1 / len(outcome.winners)
+                    informant_wins += 1 / len(winners)
                 else:
-                    citizen_wins += 1 / len(outcome.winners)
+                    citizen_wins += 1 / len(winners)
     if game == "speakeasy" and games:
         print(f"{game}: search self-play ({games} games, {players} players): win rate per Informant "
               f"{informant_wins / max(1, informants):.2f}, per Citizen {citizen_wins / max(1, citizens):.2f} "
               f"(even: {1 / players:.2f})")
-    return [w / max(1, games) for w in wins], times, cpu
+    return [w / max(1, games) for w in wins], chunk.move_ms, chunk.move_cpu_ms
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -147,29 +230,38 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=2000, help="games per pairing")
     parser.add_argument("--game", choices=sorted(GAMES), action="append", help="only this game (repeatable)")
     parser.add_argument("--pairing", action="append", metavar="UPPER:LOWER", help="only this pairing, e.g. search:belief")
-    parser.add_argument("--iterations", type=int, default=None, help="search iterations per move (default: per game)")
+    parser.add_argument("--iterations", type=int, default=None, help="search budget per move: iterations, Collusion: rollouts (default: per game)")
     parser.add_argument("--selfplay", type=int, default=0, help="search self-play games for the seat/role balance")
     parser.add_argument("--timing-games", type=int, default=0, help="search self-play games at the largest table, timed")
     parser.add_argument("--seed", type=int, default=22)
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                        help="worker processes sharing each pairing's games (default: the machine's cores)")
     args = parser.parse_args(argv)
+    if args.jobs < 1:
+        parser.error(f"--jobs needs at least 1 worker; got {args.jobs}")
+    runner = Runner(args.jobs)
+    try:
+        _run(args, runner)
+    finally:
+        runner.close()
+    return 0
+
+
+def _run(args: argparse.Namespace, runner: Runner) -> None:
     wanted = {tuple(BotKind(k) for k in p.split(":")) for p in args.pairing} if args.pairing else set(PAIRINGS)
     for game in args.game or list(GAMES):
-        if args.iterations is not None:
-            set_default_budget(game, SearchBudget(args.iterations))
         for upper, lower in PAIRINGS:
             if (upper, lower) in wanted and args.games > 0:
-                print(play_pairing(game, upper, lower, args.games, args.seed).line(), flush=True)
+                print(play_pairing(game, upper, lower, args.games, args.seed, runner, args.iterations).line(), flush=True)
         if args.selfplay:
-            shares, _, _ = selfplay(game, args.selfplay, args.seed, GAMES[game])
+            shares, _, _ = selfplay(game, args.selfplay, args.seed, GAMES[game], runner, args.iterations)
             if game != "speakeasy":
                 print(f"{game}: search self-play ({args.selfplay} games, {GAMES[game]} players) win share by seat: "
                       + " ".join(f"{s + 1}:{x:.2f}" for s, x in enumerate(shares)), flush=True)
         if args.timing_games:
-            _, times, cpu = selfplay(game, args.timing_games, args.seed + 1, LARGEST[game])
+            _, times, cpu = selfplay(game, args.timing_games, args.seed + 1, LARGEST[game], Runner(1), args.iterations)
             print(f"{game}: search move at {LARGEST[game]} seats: p50/p99 {_p50_p99(times)} ms "
                   f"(CPU {_p50_p99(cpu)} ms; {len(times)} moves)", flush=True)
-        set_default_budget(game, None)
-    return 0
 
 
 if __name__ == "__main__":

@@ -8,7 +8,8 @@ deck minus the bot's own bars: ``bar_mean``). The belief bot samples the other v
 puts down the card that most likely keeps it alive (Ambush when it is probably the target), voting
 against the richest seat when that costs nothing. The search bot draws whole tables from the same
 belief (gold values, deck, other votes) and plays each candidate card to the end of the round
-(:mod:`game.bots.search`).
+from the same table with the same rollout seed (paired rollouts, :func:`game.bots.search.search_paired`):
+the candidates differ by their own merit, so a few dozen rollouts a decision are enough.
 """
 from __future__ import annotations
 
@@ -42,12 +43,13 @@ from ..rules.collusion import (
 )
 from ..rules.rng import Rng
 from .collusion import HeuristicBot, _focal_seat
-from .search import SearchBudget, default_budget, play_until, search, softmax_share
+from .search import SearchBudget, default_budget, paired_iterations, play_until, search_paired, softmax_share
 
 READER_PRIOR = 0.7  # before any reveal: how likely a seat votes by the table's convention
 VOTE_NOISE = 0.8  # a reader's vote: threat + uniform(0, VOTE_NOISE), the highest wins
 LIKELIHOOD_SHARPNESS = 5.0  # softmax stand-in for that noise when scoring an observed vote
 SAMPLES = 48  # other-vote samples per belief decision
+PAIRED_MIN = 4  # the search plays each candidate from at least this many determinisations
 CARD_OF_KIND = {"ambush": AMBUSH_CARD, "none": NO_CARD, "out": OUT}
 
 
@@ -413,7 +415,9 @@ class CollusionProblem:
 
 
 class SearchBot(BeliefBot):
-    """ISMCTS over the belief's determinisations for every vote and showdown pick."""
+    """Search over the belief's determinisations for every vote and showdown pick: the budget counts
+    rollouts (at least :data:`PAIRED_MIN` tables per candidate), every candidate is played on each
+    table drawn with the same rollout seed, the best summed score wins."""
 
     thinks_off_loop = True  # a search spends its budget: the session runs it off the loop
 
@@ -431,4 +435,5 @@ class SearchBot(BeliefBot):
     def _search(self, view: dict[str, Any], candidates: list[Any]) -> Any:
         assert self.belief is not None
         budget = self.budget or default_budget("collusion", len(view["seats"]))
-        return search(CollusionProblem(view, self.seat, self.belief), candidates, budget, self._rng)
+        iterations = paired_iterations(budget.iterations, len(candidates), PAIRED_MIN)
+        return search_paired(CollusionProblem(view, self.seat, self.belief), candidates, iterations, self._rng)

@@ -47,8 +47,9 @@ class SearchBudget:
         return SearchBudget(max(1, int(self.iterations * factor)))
 
 
-# iterations per decision at 6 seats; default_budget() scales them down for larger tables
-BASE_ITERATIONS: dict[str, int] = {"collusion": 192, "speakeasy": 32, "cheating_moth": 8}
+# iterations per decision at 6 seats (Collusion: paired rollouts, search_paired); default_budget()
+# scales them down for larger tables
+BASE_ITERATIONS: dict[str, int] = {"collusion": 48, "speakeasy": 32, "cheating_moth": 8}
 _budget_override: dict[str, SearchBudget] = {}
 
 
@@ -160,17 +161,23 @@ def search_paired(problem: Problem[A], candidates: Sequence[A], iterations: int,
                   prior: Sequence[float] | None = None) -> A:
     """The candidate with the best mean over ``iterations`` iterations with *common random
     numbers*: each iteration draws one determinisation and one rollout seed and rolls out every
-    candidate from them, so the candidates differ only by themselves (far less noise than one
-    candidate per determinisation). ``prior`` (values in [0, 1]) counts as :data:`PRIOR_VISITS`
-    rollouts of each candidate; ties go to the first. A pure function of the problem, the
-    candidates and ``rng``'s state."""
+    candidate from them, so the candidates differ by their own merit and not by the luck of the
+    draw (far fewer rollouts tell them apart than :func:`search`'s independent ones). ``prior``
+    (values in [0, 1]) counts as :data:`PRIOR_VISITS` rollouts of each candidate; ties go to the
+    first. A pure function of the problem, the candidates and ``rng``'s state."""
     if len(candidates) == 1:
         return candidates[0]
     stats = Stats.empty(len(candidates), prior)
     for _ in range(iterations):
         state = problem.determinise(rng)
-        seed = rng.getrandbits(64)
+        seed = rng.getrandbits(63)
         for i, candidate in enumerate(candidates):
             stats.visits[i] += 1
             stats.reward[i] += problem.rollout(state, candidate, random.Random(seed))
     return candidates[max(range(len(candidates)), key=lambda i: (stats.reward[i] / stats.visits[i], -i))]
+
+
+def paired_iterations(rollouts: int, candidates: int, per_candidate: int = 1) -> int:
+    """A budget counted in rollouts as :func:`search_paired`'s iterations: ``rollouts`` shared
+    over the candidates (rounded up), at least ``per_candidate`` determinisations each."""
+    return max(per_candidate, -(-rollouts // max(1, candidates)))
