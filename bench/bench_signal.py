@@ -8,7 +8,9 @@ video driver: no vsync wait), as ``tabletop`` runs them: ``--runtime process`` (
 on a loop thread of the window's process (``TableRuntime``: one interpreter for both), ``both`` one
 after the other in the same run. A driver on the table's loop has the player in turn call a
 Mosquito in companion Cheating Moth, notes when the race opens, presses every eligible seat
-(phones) and waits for the verdict. ``--hogs N`` runs N busy processes beside it (a busy machine).
+(phones) at human reaction times after the signal (``REACTIONS_MS``: a press within the phones'
+error of the signal could be a false start, and a race left open waits for its timeout) and
+waits for the verdict. ``--hogs N`` runs N busy processes beside it (a busy machine).
 
 Printed, p50/p99 in ms: called -> the TV's flip (how long the race waits for its signal: the TV's
 own lag) and flip -> race open on the session's loop (the report's hop; the race's t0 is the flip
@@ -49,6 +51,7 @@ from game.session.snapshot import InputEvent, InputKind, RunMode, TableSnapshot
 
 SEATS = 4
 WARM_UP = 2  # the first races load the race scene's fonts
+REACTIONS_MS = (190, 230, 270, 320)  # each seat presses this long after the signal (human reactions)
 WINDOW_UP_FRAMES = 10  # the window has said hello: its signal opens races from then on
 SPAWN = multiprocessing.get_context("spawn")
 
@@ -164,7 +167,8 @@ async def drive(session: Session, races: int, out: Path, up: multiprocessing.syn
             await changes.until(lambda: (c := session.snapshot.race.current) is not None and not c.waiting)
             current = session.snapshot.race.current
             assert current is not None
-            for seat in race["eligible"]:
+            for seat, reaction in zip(race["eligible"], REACTIONS_MS):  # people, not the instant the race opens
+                await asyncio.sleep(max(0.0, current.armed_at_ms + reaction - session.clock()) / 1000)
                 session.press(seat, session.clock(), PressSource.PHONE, error_ms=5.0, race=race["id"])
             seen.append({"key": current.key, "id": race["id"], "asked": asked, "opened": changes.opened[current.key],
                          "armed": current.armed_at_ms, "pressed": monotonic_ms()})
