@@ -146,3 +146,26 @@ def test_M14_a_mosquito_nobody_slapped_says_so_and_states_no_precision(lang: str
     assert words_of(lang, "result.tied_unpressed").strip() in texts
     assert words_of(lang, "result.tied").strip() not in texts  # not "too close to call": nobody was timed
     assert words_of(lang, "result.error").strip() not in texts, words["result.error"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_M16_mixed_sources_each_say_their_own_precision(lang: str) -> None:
+    """A race timed by an arcade button and by phones: the footer gives each source its own error
+    (the button's fraction of a millisecond is not hidden behind the phones' 9 ms)."""
+    m = MothCompanionTable(lang)
+    t = m.t
+    m.call("mosquito")
+    armed = t.session.snapshot.race.current.armed_at_ms
+    for seat, after, source, error in ((2, 212, PressSource.ARCADE, 0.5), (1, 260, PressSource.PHONE, 9.0),
+                                       (3, 330, PressSource.PHONE, 9.0)):
+        t.vt.advance(max(0.0, armed + after - t.vt.now_ms()))
+        t.session.press(seat, armed + after, source, error_ms=error, race=m.race_id)
+    m.decide()
+    texts = " ".join(drawn_texts(Moment("mosquito_mixed", (t.snapshot(),))))
+    words = i18n.load(lang, DOMAIN)
+    button = words["result.error_of"].format(ms=i18n.digits(lang, "0.5"), source=words["source.arcade"])
+    phones = words["result.error_of"].format(ms=i18n.digits(lang, "9"), source=words["source.phone"])
+    assert button in texts and phones in texts, texts
+    both = i18n.text(lang, "screen", "list.sep").join([words["source.arcade"], words["source.phone"]])
+    one_figure = words["result.error"].format(ms=i18n.digits(lang, "9"), sources=both)
+    assert one_figure not in texts  # not the phones' 9 ms for the button too

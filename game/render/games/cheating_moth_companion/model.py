@@ -40,6 +40,7 @@ class RaceLine:
     ms: float  # full precision (an arcade board's fractions of a millisecond, M16)
     margin_ms: float | None  # behind the press before it
     source: str  # "arcade" | "phone" | "keyboard" | "bot" | "" (unknown)
+    error_ms: float = 0.0  # this press's own error bound (its source's precision)
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,8 +144,10 @@ def _done_race(view: Mapping[str, Any], floor: RaceInfo) -> DoneRace | None:
         return None
     order = _ints(last.get("order"))
     times = _nums(last.get("times_ms"))
+    errors = _nums(last.get("error_ms"))
     sources = _sources(floor, order)
-    lines = tuple(RaceLine(s, t, None if i == 0 else t - times[i - 1], sources.get(s, ""))
+    lines = tuple(RaceLine(s, t, None if i == 0 else t - times[i - 1], sources.get(s, ""),
+                           errors[i] if i < len(errors) else 0.0)
                   for i, (s, t) in enumerate(zip(order, times)))
     starts = _starts(floor.last.false_starts) if floor.last is not None and sources else ()
     return DoneRace(_int(last.get("race")), str(last.get("kind", "")), _int(last.get("caller")), str(last.get("rule", "")),

@@ -310,9 +310,12 @@ def false_start_text(frame: Frame, start: FalseStartModel) -> str:
     return s(frame, "false_start", ms=i18n.digits(frame.lang, max(0, start.early_ms)), source=source_name(frame, start.source))
 
 
-def source_name(frame: Frame, source: str) -> str:
-    key = f"source.{source}"
-    return s(frame, key) if i18n.has(frame.lang, DOMAIN, key) else source
+def source_name(frame: Frame, source: str, short: bool = False) -> str:
+    """A press's source in the table's words; ``short``: without the precision some names carry."""
+    for key in ((f"source.{source}_short",) if short else ()) + (f"source.{source}",):
+        if i18n.has(frame.lang, DOMAIN, key):
+            return s(frame, key)
+    return source
 
 
 def draw_result(surface: pygame.Surface, frame: Frame, ctx: RenderContext, m: CompanionModel, r: DoneRace,
@@ -382,10 +385,22 @@ def _race_lines(surface: pygame.Surface, frame: Frame, ctx: RenderContext, r: Do
     if not r.lines:
         return  # no press was timed: no precision to state
     foot = pygame.Rect(box.x, y, box.width, line_h)
-    sources = sorted({line.source for line in r.lines if line.source})
-    _text(surface, frame, ctx, s(frame, "result.error", ms=measure(frame, r.error_ms),
-                                 sources=frame.s("list.sep").join(source_name(frame, x) for x in sources) or "–"),
-          foot, 22, theme.TEXT_DIM)
+    _text(surface, frame, ctx, precision_line(frame, r), foot, 22, theme.TEXT_DIM)
+
+
+def precision_line(frame: Frame, r: DoneRace) -> str:
+    """How precise the times are: one figure when one kind of source timed them, else each
+    source with its own (buttons to a fraction of a millisecond, phones to tens)."""
+    errors: dict[str, float] = {}
+    for line in r.lines:
+        if line.source:
+            errors[line.source] = max(errors.get(line.source, 0.0), line.error_ms)
+    if len(errors) < 2:
+        return s(frame, "result.error", ms=measure(frame, r.error_ms),
+                 sources=frame.s("list.sep").join(source_name(frame, x) for x in errors) or "–")
+    items = [s(frame, "result.error_of", source=source_name(frame, x, short=True), ms=measure(frame, e))
+             for x, e in sorted(errors.items(), key=lambda kv: kv[1])]
+    return s(frame, "result.errors", list=frame.s("list.sep").join(items))
 
 
 def _row(surface: pygame.Surface, frame: Frame, ctx: RenderContext, row: pygame.Rect, seat: int, cells: list[str],
