@@ -142,8 +142,12 @@ def test_three_phones_play_a_companion_round(lang: str, table: Table, phones: Ph
     pages[turn].click("[data-testid=end-turn]")
     wait_until(pages[turn], lambda: public(table)["turn"] != turn, "the turn moves on")
 
-    pages[2].click("[data-testid=round-over]")
-    pages[2].click("[data-testid=round-over]")  # "sure?": the second tap ends the round (M17)
+    pages[2].dblclick("[data-testid=round-over]")  # a hurried double tap only asks "sure?"
+    pages[2].wait_for_selector("[data-testid=round-over].btn-danger")
+    pages[2].evaluate("() => document.querySelector('[data-testid=round-over]').click()")  # too soon: not a yes
+    pages[2].wait_for_timeout(100)
+    assert public(table)["phase"] != "scoring"
+    pages[2].click("[data-testid=round-over]")  # the confirmation, once readable, ends the round (M17)
     wait_until(pages[2], lambda: public(table)["phase"] == "scoring", "scoring")
 
     pages[0].wait_for_selector("[data-testid=points-mine-input]")

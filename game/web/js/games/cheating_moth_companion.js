@@ -23,8 +23,10 @@ const QUICK_RULES = Object.freeze([
 let racePress = { race: null, verdict: null };
 /** @type {(() => void) | null} */
 let raceRerender = null;
-/** A local "are you sure" for the round's end. @type {number | null} the round it was asked in */
+/** A local "are you sure" for the round's end: the round it was asked in, and when (a second tap
+ *  within ``CONFIRM_ARM_MS`` is the same hurried double tap, not a yes). @type {{round: number, at: number} | null} */
 let confirmOut = null;
+export const CONFIRM_ARM_MS = 700;
 /** A points form's own error (checked before sending): which form, in which round, what.
  *  @type {{form: string, round: number, key: string | null}} */
 let pointsError = { form: "", round: 0, key: null };
@@ -161,11 +163,17 @@ function tablePanel(ctx) {
       return h("button", { class: "vote-card", type: "button", "data-testid": `pass-guard-${a.to}`, style: { "--seat": seat.colour }, disabled: ctx.pending,
         onclick: () => ctx.act(a) }, seatToken(seat.symbol, seat.colour, 30), h("span", { class: "vote-name" }, h("bdi", { text: nameText(ctx, a.to) })));
     }))) : null;
-  const asking = confirmOut === v.round;
+  const asking = confirmOut !== null && confirmOut.round === v.round;
+  const waiting = asking && confirmOut !== null ? CONFIRM_ARM_MS - (performance.now() - confirmOut.at) : 0;
+  if (waiting > 0) setTimeout(ctx.rerender, waiting); // the confirmation takes a tap once it has been read
   const out = h("button", {
-    class: `btn ${asking ? "btn-danger" : "btn-ghost"} btn-big`, type: "button", "data-testid": "round-over", disabled: ctx.pending,
+    class: `btn ${asking ? "btn-danger" : "btn-ghost"} btn-big`, type: "button", "data-testid": "round-over",
+    disabled: ctx.pending || waiting > 0,
     onclick: () => {
-      if (asking) { confirmOut = null; ctx.act({ type: "round_over", out: ctx.seat }); } else { confirmOut = v.round; ctx.rerender(); }
+      if (!asking) { confirmOut = { round: v.round, at: performance.now() }; ctx.rerender(); return; }
+      if (confirmOut !== null && performance.now() - confirmOut.at < CONFIRM_ARM_MS) return;
+      confirmOut = null;
+      ctx.act({ type: "round_over", out: ctx.seat });
     },
     text: asking ? t("mothc.out_confirm") : t("mothc.out"),
   });
