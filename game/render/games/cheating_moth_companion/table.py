@@ -415,7 +415,8 @@ def _row(surface: pygame.Surface, frame: Frame, ctx: RenderContext, row: pygame.
     cursor = row.right - token_w if rtl else x
     for k, (weight, cell) in enumerate(zip(weights, cells)):
         cw = round(width * weight)
-        cell_box = pygame.Rect(cursor - cw if rtl else cursor, row.y, cw - round(6 * u), row.height)
+        gap = round(20 * u)  # a column's words never run into the next one's ("+89 ms" then "buttons")
+        cell_box = pygame.Rect(cursor - cw + gap if rtl else cursor, row.y, cw - gap, row.height)
         cursor = cursor - cw if rtl else cursor + cw
         if cell:  # the source (last) may take two lines: "USB pad / ±8 ms"
             _text(surface, frame, ctx, cell, cell_box, 28, colour, lines=2 if k == len(cells) - 1 else 1)
