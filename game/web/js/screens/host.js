@@ -172,7 +172,7 @@ function seatRow(s, lobby, send) {
   return h("li", { class: `seat-row status-${s.status}${s.connected ? " online" : ""}`, style: { "--seat": s.colour } },
     seatToken(s.symbol, s.colour, 30),
     h("div", { class: "seat-row-main" },
-      h("bdi", { class: "seat-row-name" }, s.status === "free" ? t("lobby.free") : seatName(s), botMark(s)),
+      h("span", { class: "seat-row-name" }, h("bdi", null, s.status === "free" ? t("lobby.free") : seatName(s)), botMark(s)),
       bot ? botKind(s) : null,
       // a bot's seat is taken only by a named join the host allows, never by its code
       s.code && !bot ? h("span", { class: "seat-code", dir: "ltr", text: s.code }) : null),

@@ -44,7 +44,9 @@ export function seatList(seats, me) {
       : s.connected ? (s.seat === me ? t("common.you") : t("lobby.here")) : t("lobby.away");
     return h("li", { class: `seat-row status-${s.status}${s.connected ? " online" : ""}`, style: { "--seat": s.colour } },
       seatToken(s.symbol, s.colour, 30),
-      h("bdi", { class: "seat-row-name", text: s.status === "free" ? t(`colour.${s.colour_name}`) : seatName(s) }),
+      // the row keeps the page's direction; only the name is isolated (a Persian name in an English
+      // list stays beside its token, not pushed to the far end of the row)
+      h("span", { class: "seat-row-name" }, h("bdi", { text: s.status === "free" ? t(`colour.${s.colour_name}`) : seatName(s) })),
       h("span", { class: "seat-row-status", text: status }));
   }));
 }
