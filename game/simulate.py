@@ -16,6 +16,7 @@ virtual clock the way the session runs them.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import json
 import math
@@ -153,10 +154,7 @@ def play_game(engine: GameEngine, settings: Any, seats: int, seed: int, bots: Se
     fire at their deadline, and races collect the bots' ``race_press`` answers.
     """
     run = _Run(engine, engine.new_game(settings, seats, seed), seed, max_steps, recorder, on_events)
-    if _is_clocked(engine):
-        _play_clocked(run, bots)
-    else:
-        _play_passes(run, bots)
+    _play(run, bots)
     view = engine.view(run.state, None)
     rounds = run.rounds if run.count_rounds else int(view["round"] or 0)
     winners = tuple(view.get("winners", ()))
@@ -171,14 +169,17 @@ def play_on(engine: GameEngine, state: Any, bots: Sequence[Bot], max_actions: in
     if max_actions < 1:
         return state
     run = _Run(engine, state, 0, max_actions - 1, None, None)  # the step past the limit is the last
-    try:
-        if _is_clocked(engine):
-            _play_clocked(run, bots)
-        else:
-            _play_passes(run, bots)
-    except StepLimit:
-        pass
+    with contextlib.suppress(StepLimit):  # the limit reached: the state as it stands
+        _play(run, bots)
     return run.state
+
+
+def _play(run: _Run, bots: Sequence[Bot]) -> None:
+    """Timed games on the virtual clock, the others in passes."""
+    if _is_clocked(run.engine):
+        _play_clocked(run, bots)
+    else:
+        _play_passes(run, bots)
 
 
 def _play_passes(run: _Run, bots: Sequence[Bot]) -> None:

@@ -43,9 +43,6 @@ class SearchBudget:
         if not isinstance(self.iterations, int) or self.iterations < 1:
             raise ValueError(f"a search budget needs at least 1 iteration; got {self.iterations!r}")
 
-    def scaled(self, factor: float) -> SearchBudget:
-        return SearchBudget(max(1, int(self.iterations * factor)))
-
 
 # iterations per decision at 6 seats (Collusion: paired rollouts, search_paired); default_budget()
 # scales them down for larger tables
