@@ -10,13 +10,14 @@ import { h } from "./dom.js";
 
 export const LANGS = Object.freeze(["en", "fa", "th"]);
 const RTL = new Set(["fa"]);
+/** @type {Readonly<Record<string, string>>} */
 const LOCALES = Object.freeze({ en: "en", fa: "fa-IR", th: "th-TH" });
 
 /** @type {Map<string, Record<string, string>>} */
 const dicts = new Map();
 let current = "en";
 
-/** @param {string} lang */
+/** @param {unknown} lang @returns {lang is string} */
 export function isLang(lang) {
   return typeof lang === "string" && LANGS.includes(lang);
 }

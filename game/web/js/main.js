@@ -289,7 +289,7 @@ function localDeadline(timer) {
   return performance.now() + Number(timer.remaining_ms ?? 0);
 }
 
-/** @param {{code: string, message?: string}} msg */
+/** @param {{code: string, message?: string, table_lang?: string}} msg */
 function onError(msg) {
   app.pending = false;
   if (msg.code === "bad_pin") {

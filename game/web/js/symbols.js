@@ -30,7 +30,8 @@ export function symbolSvg(symbol, colour, size = 28) {
   return root;
 }
 
-/** A round token: symbol in colour with a ring of the same colour (used for seats everywhere). */
+/** A round token: symbol in colour with a ring of the same colour (used for seats everywhere).
+ * @param {string} symbol @param {string} colour @param {number} [size] CSS pixels */
 export function seatToken(symbol, colour, size = 40) {
   return h("span", { class: "token", style: { "--seat": colour, width: `${size}px`, height: `${size}px` } },
     symbolSvg(symbol, colour, Math.round(size * 0.62)));

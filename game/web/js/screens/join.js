@@ -89,6 +89,7 @@ export function nameProblem(name, taken, typed = name) {
 
 /** The characters of a name the big screen cannot draw, each once. @param {string} text */
 export function undrawable(text) {
+  /** @type {string[]} */
   const bad = [];
   for (const ch of text) {
     if (DRAWABLE_FORMAT.has(ch)) continue;
