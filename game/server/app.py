@@ -196,16 +196,24 @@ async def healthz(request: web.Request) -> web.Response:
     return web.json_response({"ok": True, "version": session.version, "phase": session.phase.value})
 
 
-async def static_file(request: web.Request) -> web.StreamResponse:
-    root_dir = request.app[SETTINGS].web_dir.resolve()
+def served_file(web_dir: Path, path: str) -> Path | None:
+    """The file the table answers ``GET /<path>`` with: a file inside ``web_dir``, else a plug-in's phone
+    module; None for neither (or a path that leaves ``web_dir``). The phone-types test reads the
+    phone's imports through it, so it judges them by what the browser gets."""
+    root_dir = web_dir.resolve()
     try:
-        path = (root_dir / request.match_info["path"]).resolve()
-        path.relative_to(root_dir)
+        found = (root_dir / path).resolve()
+        found.relative_to(root_dir)
     except (ValueError, OSError):
-        raise web.HTTPNotFound() from None
-    if not path.is_file():
-        path = plugin_phone_module(request.match_info["path"]) or path
-    if not path.is_file():
+        return None
+    if not found.is_file():
+        found = plugin_phone_module(path) or found
+    return found if found.is_file() else None
+
+
+async def static_file(request: web.Request) -> web.StreamResponse:
+    path = served_file(request.app[SETTINGS].web_dir, request.match_info["path"])
+    if path is None:
         raise web.HTTPNotFound()
     content_type = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
     return web.FileResponse(path, headers={"Content-Type": content_type, "Cache-Control": "no-cache"})

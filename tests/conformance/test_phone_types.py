@@ -17,10 +17,11 @@ import pytest
 import toygame
 
 from game import catalog
-from game.server.app import WEB_DIR, plugin_phone_module
+from game.server import app
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIG = ROOT / "jsconfig.json"
+WEB_DIR = app.WEB_DIR
 JS_DIR = WEB_DIR / "js"
 # `import … from "x"` / `export … from "x"` (over several lines too) and `import "x"`, at a line's start
 # so the JSDoc type imports (`@typedef {import("./common.js").GameContext}`) are not taken for URLs.
@@ -51,9 +52,8 @@ def toy() -> Iterator[catalog.GameDescriptor]:
 
 
 def served_file(path: str) -> Path | None:
-    """The file the table answers ``/<path>`` with (game/server/app.py ``static_file``), or None."""
-    direct = WEB_DIR / path
-    return direct if direct.is_file() else plugin_phone_module(path)
+    """The file the table answers ``GET /<path>`` with, or None."""
+    return app.served_file(WEB_DIR, path)
 
 
 def relative_imports(url: str, source: str) -> list[str]:
