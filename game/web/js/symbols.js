@@ -2,7 +2,8 @@
 // seats apart by shape, not only by colour. All shapes live in a 0..24 box.
 import { h, svg } from "./dom.js";
 
-/** @type {Record<string, (fill: string) => SVGElement[]>} */
+/** @typedef {(fill: string) => SVGElement[]} Shape */
+/** @type {Readonly<Record<string, Shape>> & { circle: Shape }} circle: what an unknown symbol is drawn as */
 const SHAPES = {
   circle: (f) => [svg("circle", { cx: 12, cy: 12, r: 9, fill: f })],
   square: (f) => [svg("rect", { x: 4, y: 4, width: 16, height: 16, rx: 2, fill: f })],

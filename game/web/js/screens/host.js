@@ -8,6 +8,7 @@ import { ownerCard } from "./owner.js";
 
 export const PIN_KEY = "tabletop.pin";
 /** The bot levels people pick, by name, and the kind each stores (game.bots.LEVEL_KIND: a test checks they agree). */
+/** @type {ReadonlyArray<readonly [string, string]>} */
 const BOT_LEVELS = Object.freeze([["easy", "heuristic"], ["normal", "belief"], ["hard", "search"]]);
 const LEVEL_KINDS = Object.freeze(BOT_LEVELS.map(([, kind]) => kind));
 
