@@ -41,7 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from game.bots import BotKind, make_bot, uses_view
 from game.bots.search import SearchBudget, set_default_budget
-from game.rules import get_engine
+from game.catalog import get_engine
 from game.simulate import bot_seed, game_seed, play_game
 
 GAMES = {"collusion": 6, "speakeasy": 6, "cheating_moth": 4}

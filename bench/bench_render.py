@@ -158,9 +158,9 @@ def bench_frames(size: tuple[int, int], frames: int, game: str = "collusion") ->
     """The whole reveal (about 7 s of animation) played cold (empty caches), then warm."""
     import pygame
 
+    from game.games.collusion.screen.tapes import busiest_reveal
+    from game.games.speakeasy.screen.tapes import speakeasy_busiest_reveal
     from game.render.app import Screen
-    from game.render.games.collusion.tapes import busiest_reveal
-    from game.render.games.speakeasy.tapes import speakeasy_busiest_reveal
 
     window = pygame.display.set_mode(size)
     before, after = (speakeasy_busiest_reveal if game == "speakeasy" else busiest_reveal)(12, "en")
@@ -197,9 +197,9 @@ def cold_start(size: tuple[int, int], frames: int, game: str = "collusion") -> t
     first, then the reveal's ``frames`` ticks."""
     import pygame
 
+    from game.games.collusion.screen.tapes import busiest_reveal
+    from game.games.speakeasy.screen.tapes import speakeasy_busiest_reveal
     from game.render.app import STEP_S, Screen, WindowLoop
-    from game.render.games.collusion.tapes import busiest_reveal
-    from game.render.games.speakeasy.tapes import speakeasy_busiest_reveal
     from game.render.howto import HowToPlay
 
     window = pygame.display.set_mode(size)
@@ -264,7 +264,7 @@ def bench_startup(runs: int, scene: str = "lobby") -> list[float]:
         import pickle
         import tempfile
 
-        from game.render.games.collusion.tapes import busiest_reveal
+        from game.games.collusion.screen.tapes import busiest_reveal
 
         with tempfile.NamedTemporaryFile("wb", suffix=".pickle", delete=False) as f:
             pickle.dump(busiest_reveal(12, "fa")[0], f)

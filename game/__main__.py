@@ -46,7 +46,7 @@ def _table_parser() -> argparse.ArgumentParser:
     p.add_argument("--host", default=None, help="address to listen on and advertise (default: the LAN address)")
     p.add_argument("--port", type=int, default=8765)
     p.add_argument("--lang", choices=LANGUAGES, default="en", help="the table's language")
-    p.add_argument("--game", choices=catalog.ids(), default="collusion",
+    p.add_argument("--game", choices=catalog.ids(), default=catalog.default_game(),
                    help="the game (with --mode companion: its family's companion variant)")
     p.add_argument("--serial", default=None, help="serial port of the arcade-button board (default: search)")
     p.add_argument("--fullscreen", action="store_true")

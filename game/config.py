@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from game import catalog
+
 from .session.snapshot import RunMode
 
 if TYPE_CHECKING:
@@ -27,7 +29,7 @@ class TableConfig:
     port: int = 8765
     mode: RunMode = RunMode.TABLE
     language: str = "en"
-    game: str = "collusion"
+    game: str = field(default_factory=catalog.default_game)  # the catalog's first table game
     data_dir: Path = field(default_factory=default_data_dir)
     new: bool = False  # start fresh instead of resuming the journal
     headless: bool = False

@@ -13,7 +13,12 @@ from typing import Any
 
 import pytest
 
-from game.rules import cheating_moth, cheating_moth_companion, collusion, collusion_companion, speakeasy, speakeasy_companion
+from game.games.cheating_moth import companion as cheating_moth_companion
+from game.games.cheating_moth import rules as cheating_moth
+from game.games.collusion import companion as collusion_companion
+from game.games.collusion import rules as collusion
+from game.games.speakeasy import companion as speakeasy_companion
+from game.games.speakeasy import rules as speakeasy
 
 RULES = Path(__file__).resolve().parents[1] / "docs" / "rules"
 ANCHOR = re.compile(r'<a id="([A-Z]\d+)"></a>')

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Play scripted games headless (real sessions on virtual time, no server: each catalog game's
-tapes, ``game/render/games/<id>/tapes.py``) and write a PNG of every scene in Persian, Thai and
+tapes, ``game/games/<family>/screen/tapes.py``) and write a PNG of every scene in Persian, Thai and
 English at 1280×720 and 1920×1080 (every game of the catalog by default; ``--size 3840x2160`` for 4K).
 
     python3 tools/screenshots.py [--out out/screenshots] [--game GAME ...] [--lang fa th en] [--size 1280x720 ...]

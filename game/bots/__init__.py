@@ -73,8 +73,7 @@ def kind_choices() -> str:
     return f"{', '.join(names[:-1])} or {names[-1]}"
 
 
-class UnknownBot(ValueError):
-    """No bot of that game or kind exists."""
+UnknownBot = catalog.UnknownBot  # no bot of that game or kind exists (declared with the descriptors that name bots)
 
 
 @runtime_checkable

@@ -23,6 +23,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
+from game import catalog
+
 A = TypeVar("A")
 A_in = TypeVar("A_in", contravariant=True)
 
@@ -46,16 +48,15 @@ class SearchBudget:
 
 # iterations per decision at 6 seats (Collusion: paired rollouts, search_paired); default_budget()
 # scales them down for larger tables
-BASE_ITERATIONS: dict[str, int] = {"collusion": 48, "speakeasy": 32, "cheating_moth": 8}
 _budget_override: dict[str, SearchBudget] = {}
 
 
 def default_budget(game: str, seats: int) -> SearchBudget:
     """The budget a ``search`` bot of ``game`` gets at a table of ``seats`` (rollouts cost about
-    linearly in the seats): :data:`BASE_ITERATIONS` at 6 seats, fewer above, unless overridden."""
+    linearly in the seats): its descriptor's ``search_iterations`` at 6 seats, fewer above, unless overridden."""
     if game in _budget_override:
         return _budget_override[game]
-    base = BASE_ITERATIONS[game]
+    base = catalog.get(game).search_iterations
     return SearchBudget(max(2, round(base * min(1.0, 6 / max(seats, 1)))))
 
 

@@ -59,7 +59,7 @@ class Runtime(Protocol):
 
 
 class GameScreen(Protocol):
-    """A game's screen package (``game/render/games/<game>/``)."""
+    """A game's screen package (``GameDescriptor.screen``: in the game's own package)."""
 
     def choose_base(self, snapshot: TableSnapshot) -> Scene: ...
 

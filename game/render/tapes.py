@@ -1,5 +1,5 @@
 """Tapes: scripted games recorded from a REAL session (the kit: each game's own script is in its
-screen package, ``game/render/games/<id>/tapes.py``, reached through the catalog's ``tapes``). The how-to-play's worked examples, the
+screen package, ``game/games/<family>/screen/tapes.py``, reached through the catalog's ``tapes``). The how-to-play's worked examples, the
 screen's tests, tools/screenshots.py and the render benchmark all get their snapshots from
 :class:`game.session.session.Session` itself on virtual time (``VirtualTime`` is its clock and its
 scheduler, no journal), driven by the actions people would take; no snapshot is made by hand.

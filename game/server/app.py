@@ -17,7 +17,6 @@ import fontpkg
 from aiohttp import WSMsgType, web
 
 from game import catalog
-from game.clues import BUILTIN_DECKS, builtin_deck
 from game.session.api import HOUSEKEEPING_S, Session, normalise_code
 from game.session.snapshot import SeatStatus
 
@@ -164,7 +163,7 @@ def phone_strings(i18n_dir: Path, lang: str) -> dict[str, str] | None:
     strings: dict[str, str] = json.loads(shared.read_text(encoding="utf-8"))
     for domain in catalog.phone_domains():
         name = f"{domain}_{lang}.json"
-        path = next((folder / name for folder in (i18n_dir, *map(Path, catalog.folders())) if (folder / name).is_file()), None)
+        path = next((folder / name for folder in (i18n_dir, *catalog.string_folders()) if (folder / name).is_file()), None)
         if path is not None:
             strings.update(json.loads(path.read_text(encoding="utf-8")))
     return strings
@@ -177,18 +176,20 @@ async def i18n(request: web.Request) -> web.StreamResponse:
     return web.json_response(strings, headers={"Cache-Control": "no-cache"})
 
 
-def plugin_phone_module(path: str) -> Path | None:
-    """A plug-in game's phone module (``js/<its phone path>``), from its own folder."""
-    return next((Path(d.folder) / Path(d.phone).name for d in catalog.games() if d.folder and path == f"js/{d.phone}"), None)
+def game_phone_module(path: str) -> Path | None:
+    """A game's phone module (``js/games/<file>``), from its own folder's ``phone/``."""
+    return catalog.phone_file(path.removeprefix("js/")) if path.startswith("js/") else None
 
 
-async def clues(request: web.Request) -> web.Response:
-    """A built-in clue deck (game/clues.py) as a JSON list (the decks are line-aligned: a clue id names the same
-    clue in every language), so a phone shows the clue on the table in its own language."""
-    lang = request.match_info["lang"]
-    if lang not in BUILTIN_DECKS:
+async def game_data(request: web.Request) -> web.Response:
+    """Data a game's phones fetch (``GameDescriptor.phone_data``: a clue deck in another language, ...)."""
+    try:
+        data = catalog.get(request.match_info["game"]).load_phone_data(request.match_info["name"])
+    except catalog.UnknownGame:
+        raise web.HTTPNotFound() from None
+    if data is None:
         raise web.HTTPNotFound()
-    return web.json_response(list(builtin_deck(lang)), headers={"Cache-Control": "no-cache"})
+    return web.json_response(data, headers={"Cache-Control": "no-cache"})
 
 
 async def healthz(request: web.Request) -> web.Response:
@@ -197,9 +198,9 @@ async def healthz(request: web.Request) -> web.Response:
 
 
 def served_file(web_dir: Path, path: str) -> Path | None:
-    """The file the table answers ``GET /<path>`` with: a file inside ``web_dir``, else a plug-in's phone
-    module; None for neither (or a path that leaves ``web_dir``). The phone-types test reads the
-    phone's imports through it, so it judges them by what the browser gets."""
+    """The file the table answers ``GET /<path>`` with: a file inside ``web_dir``, else a game's phone
+    module (from its package's ``phone/``); None for neither, or for a path that leaves ``web_dir``.
+    The phone-types test reads the phone's imports through it, so it judges them by what the browser gets."""
     root_dir = web_dir.resolve()
     try:
         found = (root_dir / path).resolve()
@@ -207,7 +208,7 @@ def served_file(web_dir: Path, path: str) -> Path | None:
     except (ValueError, OSError):
         return None
     if not found.is_file():
-        found = plugin_phone_module(path) or found
+        found = game_phone_module(path) or found
     return found if found.is_file() else None
 
 
@@ -357,7 +358,7 @@ def make_app(session: Session, settings: ServerSettings | None = None) -> web.Ap
         web.get("/static/{path:.+}", static_file),
         web.get("/fonts/{name}", font),
         web.get("/i18n/{lang}.json", i18n),
-        web.get("/clues/{lang}.json", clues),
+        web.get("/games/{game}/{name}.json", game_data),
         web.get("/healthz", healthz),
         web.get("/ws", websocket),
     ])

@@ -89,8 +89,8 @@ def test_the_plan_and_the_player_name_no_game() -> None:
 
 def test_a_game_without_slides_starts_straight_away() -> None:
     toy = catalog.register(catalog.GameDescriptor(
-        id="toy_howto", family="toy_howto", mode=catalog.PlayMode.TABLE, engine="game.rules.collusion:ENGINE",
-        bots=None, screen="game.render.games.collusion", phone="games/collusion.js", strings=("screen",),
+        id="toy_howto", family="toy_howto", mode=catalog.PlayMode.TABLE, engine="game.games.collusion.rules:ENGINE",
+        bots=None, screen="game.games.collusion.screen", phone="games/collusion.js", strings=("screen",),
         title_key="game.collusion"))
     try:
         assert howto.slides(toy.id) == () and howto.duration_ms(toy.id) == 0 and howto.slide_at(toy.id, 0) is None

@@ -14,11 +14,11 @@ from tv_kit import Clock, display, key  # noqa: F401 (display: the autouse fixtu
 
 from game import i18n
 from game.config import TableConfig
+from game.games.cheating_moth.companion_screen import tapes as moth_companion_tapes
+from game.games.collusion.screen.tapes import moments
 from game.kiosk.config import KioskConfig, Timers, Venue
 from game.kiosk.screen import UNLOCK_S, KioskLayer
 from game.render.app import Screen, table_input
-from game.render.games.cheating_moth_companion import tapes as moth_companion_tapes
-from game.render.games.collusion.tapes import moments
 from game.render.kit.qr import QrCache
 from game.render.kit.scene import RenderContext, WindowOp
 from game.render.kit.sound import SoundBank

@@ -10,9 +10,9 @@ import pytest
 from scene_checks import LANGS
 
 from game import catalog, i18n
+from game.games.collusion.companion_screen import tapes as collusion_companion
+from game.games.speakeasy.screen.tapes import speakeasy_busiest_reveal
 from game.render import tapes
-from game.render.games.collusion_companion import tapes as collusion_companion
-from game.render.games.speakeasy.tapes import speakeasy_busiest_reveal
 from game.render.kit.qr import QrCache
 from game.render.kit.scene import RenderContext
 from game.render.kit.sound import SoundBank

@@ -13,8 +13,8 @@ from scene_checks import (
     assert_paints_the_whole_window,
 )
 
-from game.render.games.cheating_moth_companion.model import model_of
-from game.render.games.cheating_moth_companion.tapes import moth_moments
+from game.games.cheating_moth.companion_screen.model import model_of
+from game.games.cheating_moth.companion_screen.tapes import moth_moments
 from game.render.kit.scene import HostIntent
 from game.render.tapes import play_moment
 

@@ -14,8 +14,8 @@ from scene_checks import (
     assert_paints_the_whole_window,
 )
 
+from game.games.cheating_moth.screen.tapes import MothTable, moth_moments
 from game.render.app import Screen
-from game.render.games.cheating_moth.tapes import MothTable, moth_moments
 from game.render.kit.qr import QrCache
 from game.render.kit.scene import RenderContext
 from game.render.kit.sound import SoundBank

@@ -14,8 +14,8 @@ import pytest
 from scene_checks import LANGS, SIZES, assert_no_text_overflows, overflow_probe
 
 from game import i18n
-from game.render.games.cheating_moth.tapes import moth_moments
-from game.render.games.cheating_moth_companion.tapes import MothCompanionTable
+from game.games.cheating_moth.companion_screen.tapes import MothCompanionTable
+from game.games.cheating_moth.screen.tapes import moth_moments
 from game.render.kit.qr import QrCache
 from game.render.kit.scene import RenderContext
 from game.render.kit.sound import SoundBank

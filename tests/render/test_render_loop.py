@@ -14,9 +14,9 @@ from typing import Any
 import pygame
 import pytest
 
+from game.games.collusion.screen.tapes import busiest_reveal
 from game.render import howto
 from game.render.app import FREEZE_EVERY_S, Screen, WindowLoop, same_picture
-from game.render.games.collusion.tapes import busiest_reveal
 from game.render.howto import HowToPlay
 from game.render.kit import plates
 from game.render.kit.scene import Director, Frame, RenderContext, Scene

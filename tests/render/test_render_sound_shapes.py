@@ -87,7 +87,7 @@ class RecordingBank(SoundBank):
 
 
 def test_scenes_cue_their_effects_as_the_story_unfolds(shared_ctx):
-    from game.render.games.collusion.tapes import moments
+    from game.games.collusion.screen.tapes import moments
     from game.render.kit.scene import RenderContext
     from game.render.tapes import play_moment
 
