@@ -98,7 +98,7 @@ class GameDescriptor:
     views: str = "views.md"  # the page of its views, actions and events, in ``folder``
     rulebook: str = ""  # its rulebook in ``folder`` ("": a variant played by its family's rules)
     howto: str = ""  # "game.games.collusion.howto:SLIDES": its how-to-play slides, pure data ("" = none)
-    tapes: str = ""  # its scripted moments, "<screen>.tapes:TAPES" ("" = that; game/render/tapes.py)
+    tapes: str = ""  # its scripted moments of a real session, "game.games.collusion.tapes:TAPES" (game/tapes.py)
     phone_strings: tuple[str, ...] = ()  # i18n domains of its phone's words ("web_collusion"), served with "web"
     phone_data: str = ""  # "module:function" (name -> JSON or None): data its phones fetch at /games/<id>/<name>.json
     races: frozenset[RaceMode] = frozenset()  # the races its engine may ask the session to judge
@@ -132,8 +132,10 @@ class GameDescriptor:
 
     def load_tapes(self) -> Tapes:
         """The game's scripted moments (screenshots, scene tests, the README's pictures): a
-        :class:`game.render.moments.Tapes` in its screen package (imports pygame)."""
-        return _resolve(self.tapes or f"{self.screen}.tapes:TAPES")
+        :class:`game.render.moments.Tapes` in its package (runs real sessions; imports pygame)."""
+        if not self.tapes:
+            raise UnknownGame(f"{self.id!r} has no scripted moments")
+        return _resolve(self.tapes)
 
     def load_engine(self) -> GameEngine:
         return _resolve(self.engine)
