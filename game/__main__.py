@@ -3,7 +3,7 @@
     tabletop [--headless] [--new] [--mode table|companion|kiosk] [--host H] [--port P]
              [--lang en|fa|th] [--game G] [--serial PORT] [--fullscreen] [--data DIR]
     tabletop --mode kiosk --config FILE      (a café: see the README's "Kiosk" section)
-    tabletop simulate --game collusion --players 12 --games 2000 --seed 1 --bots random
+    tabletop simulate --game <id> --players 12 --games 2000 --seed 1 --bots random
     tabletop replay FILE [--json]
 """
 from __future__ import annotations
