@@ -104,6 +104,7 @@ class GameDescriptor:
     races: frozenset[RaceMode] = frozenset()  # the races its engine may ask the session to judge
     referee: bool = False  # the host may act as the table (``GameEngine.table_actions``): companion games
     search_iterations: int = 32  # a ``search`` bot's rollouts a decision at 6 seats (its measured budget)
+    ladder_seats: int = 6  # the table size its bot ladder and balance are measured at (bench/bench_bots.py)
     rank: int = 100  # catalog order (the first table game is the default one); plug-ins sort after
 
     @property

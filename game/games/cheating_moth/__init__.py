@@ -15,7 +15,7 @@ TABLE = GameDescriptor(
     bots=f"{__name__}.bots:make_bot", screen=f"{__name__}.screen", tapes=f"{__name__}.tapes:TAPES", phone="games/cheating_moth.js",
     strings=("screen_cheating_moth",), title_key="game.cheating_moth", folder=_HERE, seats=_SEATS,
     rulebook="rulebook.md", howto=f"{__name__}.howto:SLIDES", phone_strings=("web_cheating_moth",), races=_RACES,
-    search_iterations=8, rank=30,
+    search_iterations=8, ladder_seats=4, rank=30,
 )
 COMPANION = GameDescriptor(
     id="cheating_moth_companion", family="cheating_moth", mode=PlayMode.COMPANION, engine=f"{__name__}.companion:ENGINE",
