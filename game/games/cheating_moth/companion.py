@@ -13,6 +13,11 @@ race at once; :meth:`CheatingMothCompanion.race` hands the session a
 phones and the keyboard and gives the counted presses back as one :class:`RaceDone` (seat
 ``None``). False starts are the session's business (shown, never counted).
 
+What both modes share is the table engine's own (:mod:`game.games.cheating_moth.rules`): the
+``next_round`` action and the ``guard_passed`` event are its classes, registered here under the same
+tags; the companion declares only what a real table changes (calls, turns, entered points, races
+without cards).
+
 Pure: no clock, no I/O; the seeded :class:`Rng` in the state breaks ties (M14 [gap]). Wire forms
 and views: ``game/games/cheating_moth/companion_views.md``.
 """
@@ -23,6 +28,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from game.games.cheating_moth.rules import GuardPassed, NextRound
 from game.rules import race as race_rule
 from game.rules.base import (
     JSON,
@@ -164,10 +170,7 @@ class UndoPoints:
     """The host takes back the pad's latest change (kept as a trace line)."""
 
 
-@ACTIONS.register("next_round")
-@dataclass(frozen=True, slots=True)
-class NextRound:
-    """Every penalty is in: deal the next round (M18) or end the game (M19)."""
+ACTIONS.register("next_round")(NextRound)  # the table's: every penalty is in, the next round (M18) or the end (M19)
 
 
 @ACTIONS.register("race_done")
@@ -267,12 +270,7 @@ class RaceAnnulled:
     cause: str
 
 
-@EVENTS.register("guard_passed")
-@dataclass(frozen=True, slots=True)
-class GuardPassed:
-    old: int
-    new: int
-    cause: str = "M10"
+EVENTS.register("guard_passed")(GuardPassed)  # the table's: the caught cheater becomes the guard (M10)
 
 
 @EVENTS.register("round_ended")
@@ -426,7 +424,7 @@ def _on_pass_guard(state: State, by: int | None, action: PassGuard) -> tuple[Sta
     _require_phase(state, Phase.PLAY)
     _require(by is None or by == state.guard, "only the guard hands the guard bug on (M10)")
     _require(0 <= action.to < state.n and action.to != state.guard, "hand the guard bug to another player")
-    return replace(state, guard=action.to), [GuardPassed(state.guard, action.to)]
+    return replace(state, guard=action.to), [GuardPassed(state.guard, action.to, "M10")]
 
 
 def _annullable(state: State) -> tuple[int, CallKind, int, bool] | None:
