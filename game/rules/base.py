@@ -205,8 +205,37 @@ def _field_checks(cls: type) -> tuple[tuple[str, Any, Check], ...]:
     return tuple((f.name, hints[f.name], field_check(hints[f.name])) for f in dataclasses.fields(cls))
 
 
+# The common field types as one inline test each, so a class's whole check is one generated
+# function (as dataclasses builds __init__): events are built on every move of every bot's search.
+_FAST: dict[Any, str] = {int: "(type(v) is int)", bool: "(v is True or v is False)", str: "(type(v) is str)",
+                         float: "(type(v) is float and v - v == 0.0 or type(v) is int)",
+                         int | None: "(v is None or type(v) is int)", tuple[int, ...]: "(v == () or type(v) is tuple "
+                         "and all([type(x) is int for x in v]))"}
+
+
+@functools.cache
+def _compiled_check(cls: type) -> Callable[[Any], bool]:
+    """One function testing every field of ``cls`` at once (True: all fit). A value the inline test
+    refuses goes to the exact predicate, which alone decides (an int subclass, an enum's member)."""
+    lines = ["def check(obj):"]
+    names: dict[str, Any] = {}
+    for i, (name, hint, ok) in enumerate(_field_checks(cls)):
+        names[f"ok{i}"] = ok
+        fast = _FAST.get(hint)
+        if fast is None and isinstance(hint, type):
+            names[f"t{i}"] = hint
+            fast = f"isinstance(v, t{i})"
+        lines += [f"    v = obj.{name}", f"    if not ({fast or 'False'} or ok{i}(v)): return False"]
+    lines.append("    return True")
+    exec("\n".join(lines), names)  # the source is built above from field names only
+    check: Callable[[Any], bool] = names["check"]
+    return check
+
+
 def check_fields(obj: Any, error: type[RulesError] = MalformedAction) -> None:
     """Raise ``error`` naming the first field of dataclass ``obj`` whose value does not fit its annotation."""
+    if _compiled_check(obj.__class__)(obj):
+        return
     for name, hint, ok in _field_checks(obj.__class__):
         value = getattr(obj, name)
         if not ok(value):
@@ -222,13 +251,17 @@ def typed_fields(cls: type) -> type:
     if getattr(cls, "__typed_fields__", None) is cls:
         return cls
     init = cls.__init__  # type: ignore[misc]
+    fits: list[Callable[[Any], bool]] = []  # the compiled check, once the annotations resolve
 
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
         try:
             init(self, *args, **kwargs)
         except TypeError as exc:  # a missing, extra or unknown argument
             raise MalformedAction(f"{cls.__name__}: {exc}") from None
-        check_fields(self)
+        if not fits:
+            fits.append(_compiled_check(cls))
+        if not fits[0](self):
+            check_fields(self)  # says which field
 
     __init__.__qualname__ = f"{cls.__qualname__}.__init__"
     __init__.__doc__ = init.__doc__
@@ -491,7 +524,8 @@ class GameEngine(Generic[T]):
 
     def seats_to_act(self, state: T) -> tuple[Seat, ...]:
         """Seats that have at least one legal action now (the session asks their bots)."""
-        return tuple(s for s in range(self.n_seats(state)) if self.legal_actions(state, s))
+        legal = _unguarded(type(self), "legal_actions")  # this call's guard checked the state; seats are in range
+        return tuple(s for s in range(self.n_seats(state)) if legal(self, state, s))
 
     def n_seats(self, state: T) -> int:
         """``state.n`` when the state keeps its seat count there, else ``len(state.seats)``."""
@@ -525,13 +559,16 @@ class GameEngine(Generic[T]):
 
 # ------------------------------------------------------------------------ the entry points' guards
 def _check_state(engine: GameEngine[Any], state: Any) -> None:
-    if not isinstance(state, engine.state_type):
+    if type(state) is not engine.state_type and not isinstance(state, engine.state_type):
         raise MalformedAction(f"{engine.name or type(engine).__name__}: a {type(state).__name__} is not its state")
 
 
 def _check_state_seat(engine: GameEngine[Any], state: Any, seat: Any) -> None:
-    _check_state(engine, state)
-    check_seat(seat, engine.n_seats(state))
+    # flat on purpose: apply and legal_actions pass here on every move of every bot's search
+    if type(state) is not engine.state_type:
+        _check_state(engine, state)
+    if seat is not None and (type(seat) is not int or not 0 <= seat < engine.n_seats(state)):
+        check_seat(seat, engine.n_seats(state))  # an int subclass passes; anything else is UnknownSeat
 
 
 def _check_preset(preset: Any) -> None:
@@ -561,7 +598,8 @@ def _check_action(engine: GameEngine[Any], action: Any) -> None:
 
 def _check_apply(engine: GameEngine[Any], state: Any, seat: Any, action: Any) -> None:
     _check_state_seat(engine, state, seat)
-    _check_action(engine, action)
+    if type(action) not in engine.actions._by_cls:
+        _check_action(engine, action)
 
 
 def _check_button(engine: GameEngine[Any], state: Any, seat: Any, presses: Any) -> None:
@@ -589,7 +627,70 @@ _CHECKS: dict[str, Callable[..., None]] = {
 }
 
 
+class _Missing:
+    """An entry point's argument its caller left out (the guard's check then says so)."""
+
+    def __repr__(self) -> str:
+        return "(missing)"
+
+
+_MISSING = _Missing()
+
+
+def _guard_state(method: Callable[..., Any]) -> Callable[..., Any]:
+    """The guard of an entry point taking ``(state)``, inlined: bots call these on every move."""
+
+    @functools.wraps(method)
+    def guarded(self: GameEngine[Any], state: Any = _MISSING, *args: Any, **kwargs: Any) -> Any:
+        if type(state) is not self.state_type:
+            _check_state(self, state)
+        return method(self, state, *args, **kwargs)
+
+    return guarded
+
+
+def _guard_state_seat(method: Callable[..., Any]) -> Callable[..., Any]:
+    """The guard of ``legal_actions(state, seat)`` and ``view(state, seat)``, inlined (see above)."""
+
+    @functools.wraps(method)
+    def guarded(self: GameEngine[Any], state: Any = _MISSING, seat: Any = _MISSING, *args: Any, **kwargs: Any) -> Any:
+        if type(state) is not self.state_type or (seat is not None and type(seat) is not int):
+            _check_state_seat(self, state, seat)
+        elif seat is not None and not 0 <= seat < self.n_seats(state):
+            check_seat(seat, self.n_seats(state))
+        return method(self, state, seat, *args, **kwargs)
+
+    return guarded
+
+
+def _guard_apply(method: Callable[..., Any]) -> Callable[..., Any]:
+    """The guard of ``apply(state, seat, action)``, inlined (see above)."""
+
+    @functools.wraps(method)
+    def guarded(self: GameEngine[Any], state: Any = _MISSING, seat: Any = _MISSING, action: Any = _MISSING,
+                *args: Any, **kwargs: Any) -> Any:
+        if (type(state) is not self.state_type or (seat is not None and type(seat) is not int)
+                or type(action) not in self.actions._by_cls):
+            _check_apply(self, state, seat, action)
+        elif seat is not None and not 0 <= seat < self.n_seats(state):
+            check_seat(seat, self.n_seats(state))
+        return method(self, state, seat, action, *args, **kwargs)
+
+    return guarded
+
+
+_INLINE: dict[str, Callable[[Callable[..., Any]], Callable[..., Any]]] = {
+    "apply": _guard_apply,
+    "is_over": _guard_state, "timer": _guard_state, "race": _guard_state, "table_actions": _guard_state,
+    "seats_to_act": _guard_state, "legal_actions": _guard_state_seat, "view": _guard_state_seat,
+}
+
+
 def _guard(name: str, method: Callable[..., Any]) -> Callable[..., Any]:
+    if name in _INLINE:
+        guarded_inline = _INLINE[name](method)
+        guarded_inline.__guarded__ = True  # type: ignore[attr-defined]
+        return guarded_inline
     check = _CHECKS[name]
 
     @functools.wraps(method)
@@ -602,6 +703,11 @@ def _guard(name: str, method: Callable[..., Any]) -> Callable[..., Any]:
 
     guarded.__guarded__ = True  # type: ignore[attr-defined]
     return guarded
+
+
+def _unguarded(cls: type, name: str) -> Callable[..., Any]:
+    method = getattr(cls, name)
+    return getattr(method, "__wrapped__", method)
 
 
 def _guard_entry_points(cls: type) -> None:
