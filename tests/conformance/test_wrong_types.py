@@ -81,6 +81,17 @@ def test_a_bool_is_never_a_seat(desc: GameDescriptor) -> None:
             call(state, False)
 
 
+@pytest.mark.parametrize("desc", ENTRIES, ids=ids)
+def test_a_seat_outside_the_table_is_unknown_never_counted_from_the_end(desc: GameDescriptor) -> None:
+    engine, state = engine_of(desc), a_state(desc)
+    action = (engine.legal_actions(state, 0) or engine.table_actions(state) or [None])[0]
+    for seat in (-1, engine.n_seats(state), 2**70):
+        for call in (lambda: engine.view(state, seat), lambda: engine.legal_actions(state, seat),  # noqa: B023
+                     lambda: engine.apply(state, seat, action)):  # noqa: B023
+            with pytest.raises(UnknownSeat):
+                call()
+
+
 @pytest.mark.parametrize("count", ["4", 4.0, None, True, [4]])
 @pytest.mark.parametrize("desc", ENTRIES, ids=ids)
 def test_new_game_refuses_a_count_that_is_not_a_whole_int(desc: GameDescriptor, count: Any) -> None:
@@ -123,9 +134,9 @@ def wrong_value(hint: Any) -> Any:
 
 
 @pytest.mark.parametrize("desc", ENTRIES, ids=ids)
-def test_every_action_and_event_class_refuses_each_wrong_field_when_built(desc: GameDescriptor) -> None:
+def test_every_action_class_refuses_each_wrong_field_when_built(desc: GameDescriptor) -> None:
     engine = engine_of(desc)
-    for cls in (*engine.actions.classes, *engine.events.classes):
+    for cls in engine.actions.classes:
         hints = typing.get_type_hints(cls)
         fields = dataclasses.fields(cls)
         for f in fields:
@@ -134,6 +145,28 @@ def test_every_action_and_event_class_refuses_each_wrong_field_when_built(desc: 
                 cls(**args)
         with pytest.raises(MalformedAction):
             cls(*range(len(fields) + 1))  # one argument too many
+
+
+@pytest.mark.parametrize("desc", ENTRIES, ids=ids)
+def test_every_event_refuses_each_wrong_field_on_the_wire(desc: GameDescriptor) -> None:
+    """Events are the engine's own output, so they are checked where they come in: a screen or a
+    tool decoding one with ``engine.events.from_wire``."""
+    engine = engine_of(desc)
+    for tag, cls in zip(engine.events.tags, engine.events.classes):
+        hints = typing.get_type_hints(cls)
+        fields = dataclasses.fields(cls)
+        good = {g.name: engine.events.to_wire(cls(**{h.name: _fitting(hints[h.name]) for h in fields}))[g.name]
+                for g in fields}
+        for f in fields:
+            with pytest.raises(MalformedAction):
+                engine.events.from_wire({**good, "type": tag, f.name: _wire_wrong(hints[f.name])})
+
+
+def _wire_wrong(hint: Any) -> Any:
+    """A JSON value that does not fit ``hint`` on the wire (where an enum arrives as its value)."""
+    if isinstance(hint, type) and issubclass(hint, enum.Enum):
+        return "not one of them"
+    return {bool: 1, int: "1", float: "1", str: 1}.get(hint, {"an": "object"})
 
 
 def _fitting(hint: Any) -> Any:
