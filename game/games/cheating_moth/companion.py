@@ -510,18 +510,7 @@ def _ranking(state: State) -> GameEnded:
 
 
 # ---------------------------------------------------------------------------------------- races
-@dataclass(frozen=True, slots=True)
-class _Press:
-    """One counted press, read as :class:`game.rules.race.Timed`."""
-
-    seat: int
-    t_ms: float
-    error_ms: float
-    clock: str = ""
-    resolution_ms: float = 0.0
-
-
-def _presses(state: State, result: RaceDone) -> list[_Press]:
+def _presses(state: State, result: RaceDone) -> list[RacePress]:
     n = len(result.seats)
     if not n == len(result.times_ms) == len(result.error_ms) or any(
             len(column) not in (0, n) for column in (result.clocks, result.resolution_ms)):
@@ -535,7 +524,7 @@ def _presses(state: State, result: RaceDone) -> list[_Press]:
         raise MalformedAction("race times, errors and resolutions are never negative")
     clocks = result.clocks or ("",) * n
     resolutions = result.resolution_ms or (0.0,) * n
-    presses = [_Press(*p) for p in zip(result.seats, result.times_ms, result.error_ms, clocks, resolutions)]
+    presses = [RacePress(*p) for p in zip(result.seats, result.times_ms, result.error_ms, clocks, resolutions)]
     if result.rule == race_rule.LEGACY_RULE:
         return sorted(presses, key=lambda p: (p.t_ms, p.seat))
     return list(race_rule.ranked(presses))
@@ -549,7 +538,7 @@ def _open_kind(state: State) -> CallKind:
     return CallKind.MOSQUITO if state.phase is Phase.MOSQUITO_RACE else CallKind.BEETLE
 
 
-def _margins(presses: list[_Press]) -> tuple[float, ...]:
+def _margins(presses: list[RacePress]) -> tuple[float, ...]:
     return tuple(b.t_ms - a.t_ms for a, b in zip(presses, presses[1:]))
 
 
@@ -562,14 +551,14 @@ def _on_race_done(state: State, action: RaceDone) -> tuple[State, Events]:
     return _decide_beetle(state, presses, action.rule)
 
 
-def _legacy_slowest_candidates(presses: list[_Press]) -> tuple[int, ...]:
+def _legacy_slowest_candidates(presses: list[RacePress]) -> tuple[int, ...]:
     """Races journaled before :mod:`game.rules.race` (rule 0) replay with the rule they were decided
     by: the last press and any press within the two errors of it."""
     last = presses[-1]
     return tuple(p.seat for p in presses if last.t_ms - p.t_ms <= last.error_ms + p.error_ms)
 
 
-def _slowest(state: State, presses: list[_Press], missing: tuple[int, ...],
+def _slowest(state: State, presses: list[RacePress], missing: tuple[int, ...],
              rule: int) -> tuple[race_rule.Verdict, Rng]:
     """M14: a seat that never pressed (a draw among several); else the last press, a draw among
     the presses too close to call with it (M16, :func:`game.rules.race.decide`)."""
@@ -582,7 +571,7 @@ def _slowest(state: State, presses: list[_Press], missing: tuple[int, ...],
     return race_rule.decide(presses, race_rule.End.LAST, state.rng)
 
 
-def _decide_mosquito(state: State, presses: list[_Press], rule: int) -> tuple[State, Events]:
+def _decide_mosquito(state: State, presses: list[RacePress], rule: int) -> tuple[State, Events]:
     caller = _caller(state)
     pressed = {p.seat for p in presses}
     missing = tuple(s for s in _eligible(state.n, CallKind.MOSQUITO, caller) if s not in pressed)
@@ -600,7 +589,7 @@ def _decide_mosquito(state: State, presses: list[_Press], rule: int) -> tuple[St
             [event, TurnPassed(nxt)])
 
 
-def _decide_beetle(state: State, presses: list[_Press], rule: int) -> tuple[State, Events]:
+def _decide_beetle(state: State, presses: list[RacePress], rule: int) -> tuple[State, Events]:
     """M15: the fastest press wins (a draw among presses too close to call, M16); a wrong card
     passes the win to the next press in :attr:`LastRace.passes`."""
     caller = _caller(state)
