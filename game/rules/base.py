@@ -112,6 +112,8 @@ def _decode_value(hint: Any, value: Any, where: str) -> Any:
         if isinstance(value, str):
             return value
         raise MalformedAction(f"{where}: expected text")
+    if dataclasses.is_dataclass(hint) and isinstance(hint, type):  # a value inside a view's copy (a score line)
+        return from_fields(hint, value, where)
     raise TypeError(f"unsupported wire type {hint!r} at {where}")
 
 
