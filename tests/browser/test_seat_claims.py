@@ -38,7 +38,7 @@ def message_look(page: Any) -> tuple[str, str, str]:
 
 
 @pytest.mark.parametrize("lang", ["en", "fa", "th"])
-def test_item1_a_held_seats_code_on_a_new_phone_asks_the_host_who_allows_it(lang: str, table: Table, phones: Phones,
+def test_a_held_seats_code_on_a_new_phone_asks_the_host_who_allows_it(lang: str, table: Table, phones: Phones,
                                                                            shots: Path) -> None:
     table.host("set_language", language=lang)
     ali = phones.open(table.seat_url(0))
@@ -82,7 +82,7 @@ def test_item1_a_held_seats_code_on_a_new_phone_asks_the_host_who_allows_it(lang
     host.wait_for_selector("[data-testid=claims]", state="detached")
 
 
-def test_item1_the_host_refuses_and_the_seat_stays(table: Table, phones: Phones) -> None:
+def test_the_host_refuses_and_the_seat_stays(table: Table, phones: Phones) -> None:
     ali = phones.open(table.seat_url(0))
     join(ali, "Ali")
     stranger = phones.open(table.seat_url(0))  # a photo of the QR taken before Ali joined
@@ -94,7 +94,7 @@ def test_item1_the_host_refuses_and_the_seat_stays(table: Table, phones: Phones)
     assert ali.inner_text("[data-testid=my-name]") == "Ali" and ali.locator(".full-message").count() == 0
 
 
-def test_item2_a_bot_seats_link_mid_game_needs_a_name_and_the_host(table: Table, phones: Phones) -> None:
+def test_a_bot_seats_link_mid_game_needs_a_name_and_the_host(table: Table, phones: Phones) -> None:
     ali = phones.open(table.seat_url(0))
     join(ali, "Ali")
     table.host("set_setting", name="conspiracy_ms", value=120_000)
@@ -116,7 +116,7 @@ def test_item2_a_bot_seats_link_mid_game_needs_a_name_and_the_host(table: Table,
     assert seat.status.value == "joined" and seat.name == "Nok"
 
 
-def test_item17_a_name_with_an_emoji_is_refused_on_the_phone(table: Table, phones: Phones) -> None:
+def test_a_name_with_an_emoji_is_refused_on_the_phone(table: Table, phones: Phones) -> None:
     page = phones.open(table.seat_url(1))
     page.wait_for_selector("[data-testid=name-input]")
     page.fill("[data-testid=name-input]", "Sara 😀")
@@ -130,7 +130,7 @@ def test_item17_a_name_with_an_emoji_is_refused_on_the_phone(table: Table, phone
 
 
 @pytest.mark.parametrize("lang", ["en", "fa"])
-def test_item1_a_dead_phones_player_taps_their_seat_and_the_host_lets_them_in(lang: str, table: Table, phones: Phones,
+def test_a_dead_phones_player_taps_their_seat_and_the_host_lets_them_in(lang: str, table: Table, phones: Phones,
                                                                               shots: Path) -> None:
     table.host("set_language", language=lang)
     ali = phones.open(table.seat_url(0))
@@ -150,7 +150,7 @@ def test_item1_a_dead_phones_player_taps_their_seat_and_the_host_lets_them_in(la
     assert new_phone.inner_text("[data-testid=my-name]") == NAMES[lang]
 
 
-def test_item1_the_seated_phone_gives_its_seat_to_its_players_new_phone(table: Table, phones: Phones, shots: Path) -> None:
+def test_the_seated_phone_gives_its_seat_to_its_players_new_phone(table: Table, phones: Phones, shots: Path) -> None:
     old = phones.open(table.seat_url(0))
     join(old, "Ali")
     new_phone = phones.open(table.seat_url(0))  # the same link on the player's new phone

@@ -188,10 +188,12 @@ def test_C2_companion_a_total_must_fit_the_bars_held() -> None:
     state = reach_count(new(5))
     assert ENGINE.view(state, 4)["me"]["total_range"] == [12, 20]
     assert ENGINE.view(state, 0)["me"]["total_range"] == [0, 0]
-    for bad, problem in ((21, EntryProblem.OUT_OF_RANGE), (-1, EntryProblem.NEGATIVE), (True, EntryProblem.NOT_A_NUMBER)):
+    for bad, problem in ((21, EntryProblem.OUT_OF_RANGE), (-1, EntryProblem.NEGATIVE)):
         with pytest.raises(BadEntry) as err:
             ENGINE.apply(state, 4, EnterTotal(bad))
         assert err.value.reason is problem
+    with pytest.raises(MalformedAction):  # a bool is no total: refused when the action is built
+        EnterTotal(True)
     assert ENGINE.legal_actions(state, 4) == [EnterTotal(p) for p in (0, *range(12, 21))]
     assert ENGINE.legal_actions(state, 0) == [EnterTotal(0)]
     assert ENGINE.legal_form(EnterTotal(17)) == EnterTotal(0)

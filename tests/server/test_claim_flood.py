@@ -42,7 +42,7 @@ class Watch:
         pass
 
 
-async def test_item2_a_claim_flood_from_four_addresses_never_blocks_my_phone_died(make_table: MakeTable) -> None:
+async def test_a_claim_flood_from_four_addresses_never_blocks_my_phone_died(make_table: MakeTable) -> None:
     t = await make_table(seats=3)
     watch = Watch(t.session)
     t.session.attach(watch)
@@ -57,7 +57,7 @@ async def test_item2_a_claim_flood_from_four_addresses_never_blocks_my_phone_die
     assert t.session.table.seats[0].name == "Ali" and t.session.claims == ()  # Ali plays on from the new phone
 
 
-async def test_item2_a_request_nobody_answers_expires_and_its_phone_asks_again_at_the_back(make_table: MakeTable) -> None:
+async def test_a_request_nobody_answers_expires_and_its_phone_asks_again_at_the_back(make_table: MakeTable) -> None:
     vt = VirtualTime()
     t = await make_table(seats=3, time=vt)
     ali, _, _ = await t.seat(0, name="Ali")
@@ -71,7 +71,7 @@ async def test_item2_a_request_nobody_answers_expires_and_its_phone_asks_again_a
     assert t.session.claims == () and t.session.snapshot.claims == ()
 
 
-async def test_item2_a_refused_address_waits_before_asking_again(make_table: MakeTable) -> None:
+async def test_a_refused_address_waits_before_asking_again(make_table: MakeTable) -> None:
     vt = VirtualTime()
     t = await make_table(seats=3, time=vt)
     await t.seat(0, name="Ali")
@@ -90,7 +90,7 @@ async def test_item2_a_refused_address_waits_before_asking_again(make_table: Mak
     assert (await later.recv("claim"))["state"] == "waiting"
 
 
-async def test_item2_asking_again_from_the_same_address_keeps_one_request(make_table: MakeTable) -> None:
+async def test_asking_again_from_the_same_address_keeps_one_request(make_table: MakeTable) -> None:
     t = await make_table(seats=3)
     ali, _, _ = await t.seat(0, name="Ali")
     token = t.session.table.seats[0].token
@@ -106,7 +106,7 @@ async def test_item2_asking_again_from_the_same_address_keeps_one_request(make_t
     assert await ali.quiet() == []
 
 
-async def test_item2_a_full_queue_lets_a_new_address_in_and_the_oldest_asks_again(make_table: MakeTable) -> None:
+async def test_a_full_queue_lets_a_new_address_in_and_the_oldest_asks_again(make_table: MakeTable) -> None:
     t = await make_table(seats=3)
     await t.seat(0, name="Ali")
     token = t.session.table.seats[0].token

@@ -42,7 +42,7 @@ async def settle(condition: Callable[[], bool]) -> None:
     raise AssertionError("the server did not get there")
 
 
-async def test_item7_http_connections_without_headers_are_closed_at_the_deadline(make_table: MakeTable) -> None:
+async def test_http_connections_without_headers_are_closed_at_the_deadline(make_table: MakeTable) -> None:
     clock = Clock()
     t = await make_table(server={"clock": clock, "uncapped": frozenset()})
     guard = t.client.app[GUARD]
@@ -62,7 +62,7 @@ async def test_item7_http_connections_without_headers_are_closed_at_the_deadline
         w.close()
 
 
-async def test_item7_one_address_holds_a_bounded_number_of_connections(make_table: MakeTable) -> None:
+async def test_one_address_holds_a_bounded_number_of_connections(make_table: MakeTable) -> None:
     t = await make_table(server={"per_address_connections": 4, "uncapped": frozenset()})
     guard = t.client.app[GUARD]
     held = [await raw(t) for _ in range(4)]
@@ -75,7 +75,7 @@ async def test_item7_one_address_holds_a_bounded_number_of_connections(make_tabl
     extra_w.close()
 
 
-async def test_item7_sockets_that_never_say_hello_are_closed_at_the_hello_deadline(make_table: MakeTable) -> None:
+async def test_sockets_that_never_say_hello_are_closed_at_the_hello_deadline(make_table: MakeTable) -> None:
     clock = Clock()
     t = await make_table(server={"clock": clock})
     silent = [await t.connect("10.0.0.66") for _ in range(3)]
@@ -92,7 +92,7 @@ async def test_item7_sockets_that_never_say_hello_are_closed_at_the_hello_deadli
     assert (await watcher.recv("pong"))["t"] == 1
 
 
-async def test_item7_a_flood_of_silent_sockets_never_refuses_a_seated_phone(make_table: MakeTable) -> None:
+async def test_a_flood_of_silent_sockets_never_refuses_a_seated_phone(make_table: MakeTable) -> None:
     t = await make_table(max_sockets=40, server={"per_address_sockets": 1000})
     ali, _, _ = await t.seat(0, name="Ali")
     await ali.ws.close()
@@ -107,7 +107,7 @@ async def test_item7_a_flood_of_silent_sockets_never_refuses_a_seated_phone(make
     assert (await host.recv("pong"))["t"] == 2
 
 
-async def test_item7_one_device_holds_a_bounded_number_of_sockets(make_table: MakeTable) -> None:
+async def test_one_device_holds_a_bounded_number_of_sockets(make_table: MakeTable) -> None:
     t = await make_table(server={"per_address_sockets": 3})
     for _ in range(3):
         await t.connect("10.0.0.66")

@@ -43,13 +43,13 @@ async def host_hello(t: Table, address: str, pin: str = PIN) -> dict[str, Any]:
             return message
 
 
-async def test_item8_a_fresh_table_has_a_six_digit_pin(tmp_path: Path) -> None:
+async def test_a_fresh_table_has_a_six_digit_pin(tmp_path: Path) -> None:
     session = Session.boot(TableConfig(data_dir=tmp_path), None, None)
     assert len(session.table.admin_pin) == ADMIN_PIN_DIGITS == 6 and session.table.admin_pin.isdigit()
     session.close()
 
 
-async def test_item8_wrong_pins_back_off_per_address_and_a_neighbour_still_gets_in(make_table: MakeTable) -> None:
+async def test_wrong_pins_back_off_per_address_and_a_neighbour_still_gets_in(make_table: MakeTable) -> None:
     clock = Clock()
     t = await make_table(server={"clock": clock})
     await wrong_pins(t, "10.0.0.66", 5)
@@ -63,7 +63,7 @@ async def test_item8_wrong_pins_back_off_per_address_and_a_neighbour_still_gets_
     assert (await host_hello(t, "10.0.0.66"))["kind"] == "welcome"
 
 
-async def test_item8_a_table_wide_attack_holds_back_only_addresses_that_guessed_wrong(make_table: MakeTable) -> None:
+async def test_a_table_wide_attack_holds_back_only_addresses_that_guessed_wrong(make_table: MakeTable) -> None:
     clock = Clock()
     t = await make_table(server={"clock": clock})
     for n in range(21):  # many devices, one wrong guess each: the PIN itself is under attack
@@ -72,7 +72,7 @@ async def test_item8_a_table_wide_attack_holds_back_only_addresses_that_guessed_
     assert (await host_hello(t, "10.0.0.7"))["kind"] == "welcome"  # a device that never guessed wrong gets in
 
 
-async def test_item8_wrong_codes_never_lock_out_a_free_seat(make_table: MakeTable) -> None:
+async def test_wrong_codes_never_lock_out_a_free_seat(make_table: MakeTable) -> None:
     clock = Clock()
     t = await make_table(server={"clock": clock})
     codes = t.session.table.codes()
@@ -92,7 +92,7 @@ async def test_item8_wrong_codes_never_lock_out_a_free_seat(make_table: MakeTabl
     assert (await t.client.get(f"/api/join/{wrong[-1]}", headers=guesser)).status == 404
 
 
-async def test_item8_wrong_token_hellos_back_off_but_a_seated_phone_always_returns(make_table: MakeTable) -> None:
+async def test_wrong_token_hellos_back_off_but_a_seated_phone_always_returns(make_table: MakeTable) -> None:
     clock = Clock()
     t = await make_table(server={"clock": clock})
     ali, _, _ = await t.seat(0, name="Ali")

@@ -14,18 +14,18 @@ MakeTable = Callable[..., Any]
 
 
 @pytest.mark.parametrize("name", ["Sara 😀", "Ali ❤", "👍", "Nok\ufe0f", "Reza 🇮🇷", "王"])
-def test_item17_names_the_tv_cannot_draw_are_refused(name: str) -> None:
+def test_names_the_tv_cannot_draw_are_refused(name: str) -> None:
     with pytest.raises(BadName) as refused:
         clean_name(name)
     assert refused.value.code == "bad_name" and refused.value.chars and refused.value.chars in str(refused.value)
 
 
 @pytest.mark.parametrize("name", ["شب‌پره", "علی رضا", "สมชาย", "นก", "José", "Zoë-Anne", "O'Brien", "Ana (2)"])
-def test_item17_persian_thai_and_latin_names_are_taken(name: str) -> None:
+def test_persian_thai_and_latin_names_are_taken(name: str) -> None:
     assert clean_name(name) == name and undrawable(name) == ""
 
 
-async def test_item17_the_server_answers_bad_name_and_keeps_the_old_name(make_table: MakeTable) -> None:
+async def test_the_server_answers_bad_name_and_keeps_the_old_name(make_table: MakeTable) -> None:
     t = await make_table(seats=3)
     phone, _, _ = await t.seat(0, name="Sara")
     await phone.send("set_name", name="Sara 😀")
