@@ -363,7 +363,7 @@ def test_companion_settings_gold_is_a_checked_setting() -> None:
 
 # ------------------------------------------------------------------------------------ bots
 def test_companion_bots_play_digital_gold_and_never_answer_for_real_bars() -> None:
-    from game.games.collusion.bots.companion import make_bot
+    from game.games.collusion.bots import make_companion_bot as make_bot
     state = new(5, "digital", target_score=12)
     bots = [make_bot("heuristic", s, s) for s in range(5)]
     for _ in range(5_000):
