@@ -675,9 +675,11 @@ class Hub:
         return client.phone.to_session(t, self.session.clock())[0]
 
     def _press(self, client: Client, seat: int, body: PressMsg, message_id: MessageId) -> None:
-        t_ms, error_ms = client.phone.to_session(body.t, self.session.clock())
-        verdict = self.session.press(seat, t_ms, PressSource.PHONE, error_ms=error_ms, race=body.race)
-        client.send(press_result_message(body.race, verdict.value, t_ms, error_ms, message_id))
+        stamp = client.phone.stamp(body.t, self.session.clock())
+        verdict = self.session.press(seat, stamp.t_ms, PressSource.PHONE, error_ms=stamp.error_ms, race=body.race,
+                                     clamped=stamp.clamped)
+        client.send(press_result_message(body.race, verdict.value, stamp.t_ms, stamp.error_ms, message_id,
+                                         clamped=stamp.clamped))
 
     # ------------------------------------------------------------------------ clock sync
     def _probe(self, client: Client) -> None:

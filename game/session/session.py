@@ -548,12 +548,13 @@ class Session:
 
     # ------------------------------------------------------------------------------ races
     def press(self, seat: int, t_ms: float, source: PressSource, *, error_ms: float = 0.0,
-              race: int | str | None = None) -> PressVerdict:
+              race: int | str | None = None, clamped: bool = False) -> PressVerdict:
         """A race press from any source, already on the session clock (see ``race_floor.py``).
-        ``race``: the key of the race the press was meant for (``None``: the armed one). Returns
-        the judge's verdict; the race is decided on the session's scheduler."""
+        ``race``: the key of the race the press was meant for (``None``: the armed one);
+        ``clamped``: the time was held to the server's bound (M16), the race report says so.
+        Returns the judge's verdict; the race is decided on the session's scheduler."""
         check_seat(seat, self.table.seat_count)
-        return self._races.press(seat, t_ms, source, error_ms=error_ms, race=race)
+        return self._races.press(seat, t_ms, source, error_ms=error_ms, race=race, clamped=clamped)
 
     def _race_decided(self, action: Any) -> None:
         """Apply the table's action the engine made of a race's presses (journaled like any action)."""

@@ -142,6 +142,7 @@ class RaceDone:
     false_starts: tuple[FalseStartInfo, ...]
     missing: tuple[int, ...] | None
     timed_out: bool | None
+    clamped: tuple[int, ...] = ()  # seats whose claimed press time was held to the server's bound (M16)
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,7 +263,7 @@ def _race_done(d: Mapping[str, Any]) -> RaceDone:
                     _floats(d.get("margins_ms")), tuple(str(x) for x in d.get("sources", []) or []),
                     float(d.get("error_bound_ms", 0) or 0), ties, _false_starts(d.get("false_starts")),
                     _ints(missing) if isinstance(missing, list) else None,
-                    bool(d["timed_out"]) if "timed_out" in d else None)
+                    bool(d["timed_out"]) if "timed_out" in d else None, _ints(d.get("clamped")))
 
 
 class InputSource(enum.Enum):

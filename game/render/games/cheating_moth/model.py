@@ -80,6 +80,7 @@ class RaceResult:
     error_bound_ms: float
     false_starts: tuple[tuple[int, float], ...]  # (seat, early by ms)
     within_ms: float = 0.0  # > 0: ``tied`` were too close to call (game/rules/race.py) and drawn
+    clamped: tuple[int, ...] = ()  # seats whose phone claimed an earlier press than the table could believe (M16)
 
     def too_close(self, place: int) -> bool:
         """Is the gap between ``place`` and the one before it too close to call? (A race decided by
@@ -197,11 +198,13 @@ def race_from(data: Any, outcome: RaceDone | None = None) -> RaceResult | None:
     sources: tuple[Source | None, ...] = (None,) * len(order)
     bound = float(max(errors, default=0))
     starts: tuple[tuple[int, float], ...] = ()
+    clamped: tuple[int, ...] = ()
     if judged is not None:
         by_seat = dict(zip(judged.order, judged.sources))
         sources = tuple(_enum(Source, by_seat.get(s)) for s in order)
         bound = judged.error_bound_ms
         starts = tuple((f.seat, f.early_by_ms) for f in judged.false_starts)
+        clamped = judged.clamped
     return RaceResult(
         race=race_id, kind=kind, player=_int(data.get("player")), number=_int_or_none(data.get("number")), order=order,
         times_ms=_nums(data.get("times_ms")), margins_ms=_nums(data.get("margins_ms")), error_ms=errors,
@@ -210,6 +213,7 @@ def race_from(data: Any, outcome: RaceDone | None = None) -> RaceResult | None:
         by_rng=bool(data.get("tie_broken_by_rng", False)), close=bool(data.get("close", False)),
         sources=sources, error_bound_ms=bound, false_starts=starts,
         within_ms=float(w) if isinstance(w := data.get("within_ms"), (int, float)) and not isinstance(w, bool) else 0.0,
+        clamped=clamped,
     )
 
 
