@@ -798,29 +798,32 @@ class Hub:
         self._ask_holder(seat)
 
     def _hello_host(self, client: Client, hello: Hello) -> None:
-        wait = self.pin_failures.wait_s(client.address)
+        device = hello.token  # the staff key this console got with its last right PIN, if any
+        wait = self.pin_failures.wait_s(client.address, device)
         if wait > 0:
             client.send_error(BadPin(f"too many wrong PINs from this device; wait {math.ceil(wait)} s"))
             client.close(CloseCode.REFUSED, "too many wrong PINs")
             return
         if not self.session.check_pin(hello.pin):
-            self.pin_failures.failed(client.address)
+            self.pin_failures.failed(client.address, device)
             client.pin_failures += 1
             client.send_error(BadPin("wrong PIN"))
             if client.pin_failures >= MAX_PIN_TRIES:
                 client.close(CloseCode.REFUSED, "wrong PIN")
             return
-        self.pin_failures.succeeded(client.address)
-        self._greet(client, Role.HOST, None, hello)
+        key = self.pin_failures.succeeded(client.address, device)
+        self._greet(client, Role.HOST, None, hello, staff_key=key)
 
-    def _greet(self, client: Client, role: Role, seat: int | None, hello: Hello | None) -> None:
+    def _greet(self, client: Client, role: Role, seat: int | None, hello: Hello | None, *,
+               staff_key: str | None = None) -> None:
         client.role, client.seat = role, seat
         if role is not Role.SPECTATOR:
             self._trusted[client.address] = None
             self._trusted.move_to_end(client.address)
             while len(self._trusted) > TRUSTED_ADDRESSES:
                 self._trusted.popitem(last=False)
-        client.send(framed("welcome", self.session.welcome_json(seat, role.value)))
+        welcome = self.session.welcome_json(seat, role.value)
+        client.send(framed("welcome", welcome if staff_key is None else {**welcome, "staff_key": staff_key}))
         if hello is not None and hello.last_version is not None and hello.last_version > self.session.version:
             client.send(notice_message(NoticeCode.NEW_TABLE.value, NOTICE_TEXT[NoticeCode.NEW_TABLE]))
         self.send_state(client)
