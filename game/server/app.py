@@ -137,9 +137,10 @@ async def api_join(request: web.Request) -> web.Response:
 
 async def api_away(request: web.Request) -> web.Response:
     """Held seats whose phone is away, for the join page's "Phone died? Tap your seat": each link
-    only asks the host (who allows it on the TV or the host console), so listing them gives nothing away."""
+    is the seat's away link, not its own (anyone on the LAN reads this list): it only asks the host
+    (who allows it on the TV or the host console), ranked after the seat's own device and own link."""
     session = request.app[SESSION]
-    seats = [{**session.seat_card(r.seat), "url": f"/s/{r.token}"} for r in session.offered
+    seats = [{**session.seat_card(r.seat), "url": f"/s/{session.away_link(r)}"} for r in session.offered
              if r.status is SeatStatus.JOINED and not session.is_connected(r.seat)]
     return web.json_response({"seats": seats}, headers={"Cache-Control": "no-store"})
 

@@ -27,6 +27,7 @@ from game.session.api import (
     AskHost,
     Claim,
     ClaimEnd,
+    ClaimRank,
     HandedOver,
     JournalError,
     NameNeeded,
@@ -472,6 +473,7 @@ class Hub:
         self.token_failures = Backoff(clock, free=TOKEN_FREE_FAILURES)
         self.clients: set[Client] = set()
         self.by_seat: dict[int, Client] = {}
+        self._held_from: dict[int, str] = {}  # seat -> the address of the phone that last held it
         self._cards: dict[int, int | None] = {}  # seat: the claim its phone is asked about (None: a pause)
         self.feed = SpectatorFeed(self)
         session.attach(self)
@@ -740,7 +742,8 @@ class Hub:
     def _ask_host(self, client: Client, seat: int, hello: Hello) -> None:
         """A held seat's link or code on a new phone: it waits until the host allows or refuses."""
         try:
-            claim = client.claim = self.session.request_claim(seat, hello.name, hello.lang, client.address)
+            claim = client.claim = self.session.request_claim(seat, hello.name, hello.lang, client.address,
+                                                              self._claim_rank(client, seat, hello))
         except TableError as exc:
             client.send_error(exc)
             client.close(CloseCode.REFUSED, "cannot ask now")
@@ -750,6 +753,13 @@ class Hub:
             earlier.close(CloseCode.TAKEN_OVER, "asked again from another page")
         client.send(claim_message("waiting", self._seat_card(seat)))
         self._ask_holder(seat)
+
+    def _claim_rank(self, client: Client, seat: int, hello: Hello) -> ClaimRank:
+        """What this asking phone shows of being the seat's own player: the address that held the
+        seat, then the seat's own link (not the public away link)."""
+        if self._held_from.get(seat) == client.address:
+            return ClaimRank.HOLDER
+        return ClaimRank.OWN_LINK if hello.token == self.session.table.seats[seat].token else ClaimRank.OTHER
 
     def _ask_holder(self, seat: int) -> None:
         """The seated phone may give its seat itself: it is asked about one waiting phone at a time
@@ -790,6 +800,7 @@ class Hub:
             previous.send_error(TakenOver("this seat was opened on another device"))
             previous.close(CloseCode.TAKEN_OVER, "taken over")
         self.by_seat[seat] = client
+        self._held_from[seat] = client.address  # its player asking again from this device ranks first
         self._greet(client, Role.SEAT, seat, hello)
         self.session.set_connected(seat, True)
         self._probe(client)  # the join burst of clock-sync round trips

@@ -2,7 +2,7 @@
 ``game.session.session`` or the session's other rooms): :class:`Session` and what its callers
 handle. (``game/session/__init__.py`` stays empty: ``game.config`` imports the snapshot types.)"""
 from .arcade import ARCADE_UNPLUGGED
-from .claims import Claim, ClaimEnd
+from .claims import Claim, ClaimEnd, ClaimRank
 from .journal import CorruptJournal, Journal, JournalError, move_aside
 from .lobby import HostCommand
 from .policy import RETIRED_TOKENS, KioskPolicy, TablePolicy
@@ -10,7 +10,7 @@ from .race_floor import PressSource
 from .seats import AskHost, NameNeeded, SeatRecord, normalise_code
 from .session import ADMIN_PIN_DIGITS, HOUSEKEEPING_S, HandedOver, NoticeCode, Session, SessionListener
 
-__all__ = ["ADMIN_PIN_DIGITS", "ARCADE_UNPLUGGED", "HOUSEKEEPING_S", "RETIRED_TOKENS", "AskHost", "Claim", "ClaimEnd",
+__all__ = ["ADMIN_PIN_DIGITS", "ARCADE_UNPLUGGED", "HOUSEKEEPING_S", "RETIRED_TOKENS", "AskHost", "Claim", "ClaimEnd", "ClaimRank",
            "CorruptJournal", "HandedOver", "HostCommand", "Journal", "JournalError", "KioskPolicy", "NameNeeded",
            "NoticeCode", "PressSource", "SeatRecord", "Session", "SessionListener", "TablePolicy", "move_aside",
            "normalise_code"]

@@ -13,6 +13,7 @@ races (``race_floor.py``) and the arcade board (``arcade.py``).
 from __future__ import annotations
 
 import logging
+import secrets
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -26,7 +27,7 @@ from . import claims, lobby
 from .arcade import ARCADE_UNPLUGGED, ArcadeBoard, ArcadeButtons, ArcadeLink, device_input
 from .bot_driver import BotDriver
 from .bots import BotFactory, default_bot_factory
-from .claims import Claim, ClaimEnd, ClaimQueue, HandedOver, check_lang
+from .claims import Claim, ClaimEnd, ClaimQueue, ClaimRank, HandedOver, check_lang
 from .intro import HowToPlay, Intro
 from .journal import Journal, JournalError, Saved, TableWrites
 from .legal import LegalBook, is_timed, legal_form
@@ -79,6 +80,7 @@ class Session:
         self._legal = LegalBook()
         self._connected: set[int] = set()
         self._claims = ClaimQueue(scheduler=self._scheduler, ended=self._claim_ended, clock=clock)
+        self._away_key = secrets.token_bytes(16)  # the away links of this run (/api/away)
         self._bots = BotDriver(bot_factory, self._scheduler, view=lambda seat: self._require_play().view(seat),
                                act=self._bot_acts, choices=self._legal, version=lambda: self.version, delay_scale=bot_delay_scale)
         self._last_input_ms = clock()
@@ -175,8 +177,18 @@ class Session:
 
     @property
     def claims(self) -> tuple[Claim, ...]:
-        """The open requests as shown: urgent ("my phone died") first, each oldest first."""
+        """The open requests as shown: the best ranked first (``claims.py``)."""
         return self._claims.ordered()
+
+    def away_link(self, record: SeatRecord) -> str:
+        """A held seat's public "phone died?" link token (``/api/away``): it only asks the host,
+        at the lowest rank (``claims.py``)."""
+        return claims.away_token(self._away_key, record)
+
+    @property
+    def claim_cards(self) -> tuple[tuple[Claim, int], ...]:
+        """One per seat asked for: its first request and how many other phones ask for that seat."""
+        return self._claims.firsts()
 
     @property
     def offered(self) -> tuple[SeatRecord, ...]:
@@ -204,7 +216,7 @@ class Session:
     def join_seat(self, token: str, name: Any = None, lang: Any = None) -> SeatRecord:
         """A phone says hello with ``token`` (:func:`claims.join`): the seat it takes. A held seat
         (or a bot's mid-game) raises :class:`AskHost`: only the host hands it over (a claim)."""
-        record, updated = claims.join(self.table, token, name, lang, self._retired)
+        record, updated = claims.join(self.table, token, name, lang, self._retired, self._away_key)
         self._touch()
         if updated != record:
             self._save(self.table.with_seat(updated))
@@ -403,9 +415,11 @@ class Session:
         self._refresh()
 
     # ------------------------------------------------------------------------ seat claims
-    def request_claim(self, seat: int, name: Any = None, lang: Any = None, asker: str = "") -> Claim:
-        """A phone (``asker``: its address) asks for a held seat (the rules: ``claims.py``)."""
-        claim = self._claims.ask(self.table, seat, name, lang, asker, self._connected)
+    def request_claim(self, seat: int, name: Any = None, lang: Any = None, asker: str = "",
+                      rank: ClaimRank = ClaimRank.OTHER) -> Claim:
+        """A phone (``asker``: its address) asks for a held seat (the rules: ``claims.py``);
+        ``rank``: what it shows of being the seat's own player."""
+        claim = self._claims.ask(self.table, seat, name, lang, asker, self._connected, rank)
         self._publish(claims_only=True)
         return claim
 

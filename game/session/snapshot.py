@@ -175,11 +175,13 @@ class ClaimInfo:
     name: str  # the asker's name ("" when they gave none)
     seat_name: str  # the seat holder's name as shown
     bot: bool  # the seat is a bot's
+    others: int = 0  # more phones asking for the same seat (the host sees one card per seat)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> ClaimInfo:
+        others = data.get("others", 0)
         return cls(int(data["id"]), int(data["seat"]), str(data.get("name") or ""), str(data.get("seat_name") or ""),
-                   bool(data.get("bot", False)))
+                   bool(data.get("bot", False)), others if isinstance(others, int) and not isinstance(others, bool) else 0)
 
 
 @dataclass(frozen=True, slots=True)
