@@ -1,16 +1,27 @@
 """The HTTP server's door: a connection must finish its first request's headers
-within ``header_s`` or it is closed, and one address holds at most ``per_address`` connections at
-once. Without these, a device on the LAN that opens a thousand idle connections fills the table's
-open-file limit and nobody can join. The table's own machine (loopback) is never capped.
+within ``header_s`` or it is closed, and every address (the table's own machine, loopback, aside)
+lives within budgets that nobody is exempt from — not the address of a seated phone or the host
+either, since a seated guest is as able to flood as anyone:
+
+- at most ``per_address`` connections at once that have not proved themselves;
+- at most ``silent_per_address`` of them *silent* (no request yet: half-open); one more, and the
+  address's own oldest silent connection is closed (it had its chance; a phone sends its request
+  at once), so a flood only ever pushes out its own connections;
+- at most ``rate`` new connections a second (a burst of ``burst``); over it the address is
+  refused outright for a back-off that doubles while it keeps coming (:class:`Pace`).
+
+A connection *proves* itself when its WebSocket says hello as a seated phone (its device key) or
+the host (the PIN): the hub tells the guard (:meth:`ConnectionGuard.prove`). A proven connection
+leaves its address's budgets, is never evicted and draws on ``reserve``: the seated phone's own
+socket is reserved by its device key, never by its address.
 
 The table holds at most ``room`` connections (sized from the open-file limit, so accepting never
-fails for want of a file). Trusted addresses (loopback, and the addresses of seated phones and the
-host: ``trusted``) always get in: ``reserve`` of the room is theirs. Strangers share the rest: when
-it is full, the oldest connection that has not sent a request yet, from the address holding the
-most connections, is closed to make room, so many idle addresses each keep a fair few and a phone
-that has just connected (and is sending its request) is never the one closed. Every connection
-closed this way, over an address's cap or for silence is counted as network noise
-(:mod:`game.server.noise`), never logged one by one.
+fails for want of a file); unproven connections share ``room − reserve``: when it is full, the
+oldest silent connection of the address holding the most connections is closed to make room, so
+many idle addresses each keep a fair few and a phone that has just connected (and is sending its
+request) is never the one closed. Every connection closed this way, over a budget or for silence
+is counted as network noise (:mod:`game.server.noise`), never logged one by one. A refused
+connection is aborted on the next loop turn (no request read, no upgrade, no reply written).
 
 aiohttp creates a connection handler per TCP connection and tells its ``web.Server`` about it
 (``connection_made`` / ``connection_lost``); :meth:`ConnectionGuard.install` listens there.
@@ -34,9 +45,13 @@ log = logging.getLogger(__name__)
 
 HEADER_DEADLINE_S = 10.0
 CONNECTIONS_PER_ADDRESS = 32  # a phone's browser uses about six
+SILENT_PER_ADDRESS = 8  # of them without a request yet (a browser opens about six at once, each asks at once)
+RATE_PER_S = 20.0  # new connections a second from one address (a page load opens a handful)
+RATE_BURST = 40.0
+BACKOFF_S = (0.5, 30.0)  # an address over its rate is refused for the first, doubling up to the last
 LOOPBACK = frozenset({"127.0.0.1", "::1"})
 ROOM = 3800  # connections at once when the open-file limit is not known (capacity.connection_room)
-TRUSTED_RESERVE = 128  # of the room, kept for seated phones, the host and the table's own machine
+TRUSTED_RESERVE = 128  # of the room, kept for proven sockets (seated phones, the host) and the table's own machine
 
 
 @dataclass(slots=True)
@@ -45,26 +60,59 @@ class Connection:
     opened_at: float
     transport: Any
     requested: bool = False
-    stranger: bool = True
+    stranger: bool = True  # not proven (nor loopback): within its address's budgets and the shared room
 
 
-def _nobody(address: str) -> bool:
-    return False
+class Pace:
+    """New connections per address: a token bucket (``rate`` a second, ``burst`` at once); an
+    address that runs it dry is refused for ``BACKOFF_S[0]``, twice as long each time it comes
+    back too soon, up to ``BACKOFF_S[1]``; forgiven once it has been within its rate for a while."""
+
+    def __init__(self, clock: Callable[[], float], rate: float = RATE_PER_S, burst: float = RATE_BURST,
+                 keep: int = 4096) -> None:
+        self._clock, self.rate, self.burst, self._keep = clock, rate, burst, keep
+        self._buckets: dict[str, tuple[float, float, float, int]] = {}  # address: (tokens, at, blocked until, strikes)
+
+    def allow(self, address: str) -> bool:
+        """Spend one of ``address``'s connections; False: refuse it (it is over its rate or backing off)."""
+        now = self._clock()
+        tokens, at, until, strikes = self._buckets.pop(address, (self.burst, now, 0.0, 0))
+        tokens = min(self.burst, tokens + (now - at) * self.rate)
+        if now < until or tokens < 1.0:
+            if now >= until:  # a fresh over-run: the back-off starts, longer after each
+                strikes += 1
+                until = now + min(BACKOFF_S[1], BACKOFF_S[0] * 2.0 ** (strikes - 1))
+            self._keep_entry(address, (tokens, now, until, strikes))
+            return False
+        if tokens >= self.burst - 1.0 and now - at > BACKOFF_S[1]:
+            strikes = 0  # within its rate for a while: forgiven
+        self._keep_entry(address, (tokens - 1.0, now, until, strikes))
+        return True
+
+    def _keep_entry(self, address: str, entry: tuple[float, float, float, int]) -> None:
+        self._buckets[address] = entry  # newest last: the oldest are forgotten first
+        while len(self._buckets) > self._keep:
+            del self._buckets[next(iter(self._buckets))]
+
+    def wait_s(self, address: str) -> float:
+        entry = self._buckets.get(address)
+        return max(0.0, entry[2] - self._clock()) if entry is not None else 0.0
 
 
 class ConnectionGuard:
     def __init__(self, clock: Callable[[], float], *, header_s: float = HEADER_DEADLINE_S,
-                 per_address: int = CONNECTIONS_PER_ADDRESS, exempt: frozenset[str] = LOOPBACK,
-                 room: int = ROOM, reserve: int = TRUSTED_RESERVE, trusted: Callable[[str], bool] = _nobody,
-                 noise: NetworkNoise | None = None) -> None:
+                 per_address: int = CONNECTIONS_PER_ADDRESS, silent_per_address: int = SILENT_PER_ADDRESS,
+                 exempt: frozenset[str] = LOOPBACK, room: int = ROOM, reserve: int = TRUSTED_RESERVE,
+                 pace: Pace | None = None, noise: NetworkNoise | None = None) -> None:
         self._clock = clock
         self.header_s, self.per_address, self.exempt = header_s, per_address, exempt
+        self.silent_per_address = silent_per_address
         self.room, self.reserve = room, min(reserve, room // 2)
-        self._trusted = trusted
+        self.pace = pace or Pace(clock)
         self.noise = noise or NetworkNoise()
         self._open: dict[object, Connection] = {}  # in the order they opened
-        self._per_address: Counter[str] = Counter()
-        self._strangers = 0  # open connections from addresses neither exempt nor trusted when they opened
+        self._per_address: Counter[str] = Counter()  # unproven connections per address
+        self._strangers = 0  # open unproven connections (loopback aside)
         self._silent: dict[str, dict[object, Connection]] = {}  # strangers' connections with no request yet, oldest first
         self.refused = 0
         self.reaped = 0
@@ -85,34 +133,51 @@ class ConnectionGuard:
         setattr(server, "connection_made", connection_made)  # noqa: B010 (an instance's hook, not a class's)
         setattr(server, "connection_lost", connection_lost)  # noqa: B010
 
-    def trusts(self, address: str) -> bool:
-        """Loopback, or the address of a seated phone or the host (never capped, never evicted)."""
-        return address in self.exempt or self._trusted(address)
-
     def opened(self, handler: object, transport: Any) -> None:
         peer = transport.get_extra_info("peername")
         address = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
-        trusted = self.trusts(address)
-        conn = Connection(address, self._clock(), transport, stranger=not trusted)
+        stranger = address not in self.exempt
+        conn = Connection(address, self._clock(), transport, stranger=stranger)
         self._open[handler] = conn
+        if not stranger:
+            return
         self._per_address[address] += 1
-        self._strangers += conn.stranger
-        if conn.stranger:
-            self._silent.setdefault(address, {})[handler] = conn
-        if not trusted and self._per_address[address] > self.per_address:
+        self._strangers += 1
+        self._silent.setdefault(address, {})[handler] = conn
+        if not self.pace.allow(address) or self._per_address[address] > self.per_address:
             self._refuse(conn)
             return
-        full = len(self._open) > self.room or (not trusted and self._strangers > self.room - self.reserve)
-        if full and not self._make_room(conn) and not trusted:
+        own = self._silent[address]
+        if len(own) > self.silent_per_address:  # its own oldest silent connection makes room
+            self._evict(next(c for c in own.values() if c is not conn))
+        full = len(self._open) > self.room or self._strangers > self.room - self.reserve
+        if full and not self._make_room(conn):
             self._refuse(conn)
 
+    def prove(self, handler: object) -> None:
+        """``handler``'s connection carries a seated phone's or the host's socket: out of its
+        address's budgets and the shared room, never evicted (it draws on the reserve)."""
+        conn = self._open.get(handler)
+        if conn is None or not conn.stranger:
+            return
+        self._heard(conn)
+        conn.stranger = False
+        self._strangers -= 1
+        self._uncount(conn.address)
+
+    def _uncount(self, address: str) -> None:
+        self._per_address[address] -= 1
+        if self._per_address[address] <= 0:
+            del self._per_address[address]
+
     def _refuse(self, conn: Connection) -> None:
-        """Close a connection being set up: after aiohttp has started its handler (closing it inside
-        ``connection_made`` fails the handler's task with an ``AssertionError``)."""
+        """Drop a connection being set up, cheaply: aborted (no FIN handshake, nothing written)
+        after aiohttp has started its handler (closing it inside ``connection_made`` fails the
+        handler's task with an ``AssertionError``)."""
         self.refused += 1
         self.noise.count(NoiseKind.OVER_CAP, conn.address)
         self._heard(conn)  # never evicted or reaped again: it is closing
-        asyncio.get_running_loop().call_soon(conn.transport.close)
+        asyncio.get_running_loop().call_soon(conn.transport.abort)
 
     def _make_room(self, newcomer: Connection) -> bool:
         """Close the oldest silent stranger connection of the address holding the most connections
@@ -122,12 +187,14 @@ class ConnectionGuard:
         if not candidates:
             return False
         busiest = max(candidates, key=lambda a: self._per_address[a])
-        victim = next(c for c in self._silent[busiest].values() if c is not newcomer)
+        self._evict(next(c for c in self._silent[busiest].values() if c is not newcomer))
+        return True
+
+    def _evict(self, victim: Connection) -> None:
         self.evicted += 1
         self.noise.count(NoiseKind.OVER_CAP, victim.address)
         self._heard(victim)
-        victim.transport.close()
-        return True
+        victim.transport.abort()
 
     def _heard(self, conn: Connection) -> None:
         """``conn`` is no longer silent (it sent a request, or it is closing)."""
@@ -143,12 +210,10 @@ class ConnectionGuard:
 
     def closed(self, handler: object) -> None:
         conn = self._open.pop(handler, None)
-        if conn is not None:
+        if conn is not None and conn.stranger:
             self._heard(conn)
-            self._strangers -= conn.stranger
-            self._per_address[conn.address] -= 1
-            if self._per_address[conn.address] <= 0:
-                del self._per_address[conn.address]
+            self._strangers -= 1
+            self._uncount(conn.address)
 
     def requested(self, handler: object) -> None:
         conn = self._open.get(handler)
@@ -161,12 +226,17 @@ class ConnectionGuard:
         late = [c for c in self._open.values() if not c.requested and now - c.opened_at >= self.header_s]
         for conn in late:
             self.noise.count(NoiseKind.HANDSHAKE_TIMEOUT, conn.address)
-            conn.transport.close()
+            conn.transport.abort()
         self.reaped += len(late)
         return len(late)
 
     def connections(self, address: str) -> int:
+        """``address``'s unproven connections open now."""
         return self._per_address.get(address, 0)
+
+    def silent(self, address: str) -> int:
+        """``address``'s connections with no request yet."""
+        return len(self._silent.get(address, {}))
 
 
 def guard_middleware(guard: ConnectionGuard) -> Callable[..., Awaitable[web.StreamResponse]]:
