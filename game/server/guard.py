@@ -32,6 +32,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import socket
+import struct
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -52,6 +54,8 @@ BACKOFF_S = (0.5, 30.0)  # an address over its rate is refused for the first, do
 LOOPBACK = frozenset({"127.0.0.1", "::1"})
 ROOM = 3800  # connections at once when the open-file limit is not known (capacity.connection_room)
 TRUSTED_RESERVE = 128  # of the room, kept for proven sockets (seated phones, the host) and the table's own machine
+LISTEN_BACKLOG = 4096  # connections the kernel queues for the loop (capped by net.core.somaxconn): a burst waits, never dropped
+RESET = struct.pack("ii", 1, 0)  # SO_LINGER on, 0 s: close() sends a reset, nothing lingers
 
 
 @dataclass(slots=True)
@@ -99,6 +103,77 @@ class Pace:
         return max(0.0, entry[2] - self._clock()) if entry is not None else 0.0
 
 
+class _Door(asyncio.Protocol):
+    """A connection the door let in, until aiohttp's handler takes it over (from then on the handler
+    gets every event of the transport)."""
+
+    def __init__(self, guard: ConnectionGuard, server: Callable[[], asyncio.Protocol]) -> None:
+        self._guard, self._server = guard, server
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        handler = self._server()
+        transport.set_protocol(handler)
+        self._guard.through_door(handler, transport)
+
+
+class _Listener:
+    """The listening socket, read by the loop: each connection the kernel queued is accepted at
+    once and asked at the guard's door; a refused one is reset on the spot (no transport, no task,
+    nothing read or written) — cheap enough that the loop keeps up with a flood and the kernel's
+    queue never overflows (an overflow drops a phone's connection attempt for a second or more)."""
+
+    BATCH = 2048  # accepts per turn of the loop, then the loop's other work
+
+    def __init__(self, sock: socket.socket, guard: ConnectionGuard, server: Callable[[], asyncio.Protocol]) -> None:
+        self.sockets = [sock]
+        self._guard, self._server = guard, server
+        self._loop = asyncio.get_running_loop()
+        self._loop.add_reader(sock.fileno(), self._accept)
+
+    def _accept(self) -> None:
+        sock = self.sockets[0]
+        for _ in range(self.BATCH):
+            try:
+                conn, peer = sock.accept()
+            except (BlockingIOError, InterruptedError):
+                return
+            except OSError as exc:  # out of files (EMFILE) or the like: the kernel keeps the rest queued
+                log.warning("accept failed: %s", exc)
+                return
+            address = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
+            if not self._guard.door(address):
+                conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, RESET)
+                conn.close()
+                continue
+            conn.setblocking(False)
+            self._loop.create_task(self._loop.connect_accepted_socket(lambda: _Door(self._guard, self._server), conn))
+
+    def close(self) -> None:
+        sock = self.sockets[0]
+        self._loop.remove_reader(sock.fileno())
+        sock.close()
+
+
+class GuardedSite(web.TCPSite):
+    """A TCP site whose connections pass the guard's door first (:meth:`ConnectionGuard.door`), with
+    a listen backlog deep enough for a burst of phones."""
+
+    def __init__(self, runner: web.BaseRunner, guard: ConnectionGuard, host: str | None, port: int, **kwargs: Any) -> None:
+        super().__init__(runner, host, port, backlog=LISTEN_BACKLOG, **kwargs)
+        self._guard = guard
+
+    async def start(self) -> None:
+        await web.BaseSite.start(self)  # registers the site with its runner
+        server = self._runner.server
+        assert server is not None
+        sock = socket.create_server((self._host or "0.0.0.0", self._port), backlog=self._backlog,
+                                    reuse_port=bool(self._reuse_port))
+        sock.setblocking(False)
+        # the runner only calls close() and reads sockets
+        self._server = _Listener(sock, self._guard, server)  # type: ignore[assignment]
+        self._bound_port = sock.getsockname()[1]
+
+
 class ConnectionGuard:
     def __init__(self, clock: Callable[[], float], *, header_s: float = HEADER_DEADLINE_S,
                  per_address: int = CONNECTIONS_PER_ADDRESS, silent_per_address: int = SILENT_PER_ADDRESS,
@@ -117,6 +192,7 @@ class ConnectionGuard:
         self.refused = 0
         self.reaped = 0
         self.evicted = 0
+        self._doored = False  # the connection being set up came through the door (already counted)
 
     def install(self, server: web.Server) -> None:
         """Listen to ``server``'s connections (call once, after the runner's setup)."""
@@ -133,10 +209,33 @@ class ConnectionGuard:
         setattr(server, "connection_made", connection_made)  # noqa: B010 (an instance's hook, not a class's)
         setattr(server, "connection_lost", connection_lost)  # noqa: B010
 
+    def door(self, address: str) -> bool:
+        """May a new connection from ``address`` come in? Not when it is over its rate (or backing
+        off) or holds its ``per_address`` connections already; a refusal is counted."""
+        if address in self.exempt:
+            return True
+        if (self._per_address[address] < self.per_address and len(self._silent.get(address, ())) < self.silent_per_address
+                and self.pace.allow(address)):
+            return True
+        self.refused += 1
+        self.noise.count(NoiseKind.OVER_CAP, address)
+        return False
+
+    def through_door(self, handler: Any, transport: Any) -> None:
+        """aiohttp's ``handler`` takes over a connection the door let in."""
+        self._doored = True
+        try:
+            handler.connection_made(transport)
+        finally:
+            self._doored = False
+
     def opened(self, handler: object, transport: Any) -> None:
         peer = transport.get_extra_info("peername")
         address = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
         stranger = address not in self.exempt
+        if stranger and not self._doored and not self.door(address):  # no door in front (tests' servers)
+            self._refuse(Connection(address, self._clock(), transport))
+            return
         conn = Connection(address, self._clock(), transport, stranger=stranger)
         self._open[handler] = conn
         if not stranger:
@@ -144,9 +243,6 @@ class ConnectionGuard:
         self._per_address[address] += 1
         self._strangers += 1
         self._silent.setdefault(address, {})[handler] = conn
-        if not self.pace.allow(address) or self._per_address[address] > self.per_address:
-            self._refuse(conn)
-            return
         own = self._silent[address]
         if len(own) > self.silent_per_address:  # its own oldest silent connection makes room
             self._evict(next(c for c in own.values() if c is not conn))
@@ -173,9 +269,10 @@ class ConnectionGuard:
     def _refuse(self, conn: Connection) -> None:
         """Drop a connection being set up, cheaply: aborted (no FIN handshake, nothing written)
         after aiohttp has started its handler (closing it inside ``connection_made`` fails the
-        handler's task with an ``AssertionError``)."""
-        self.refused += 1
-        self.noise.count(NoiseKind.OVER_CAP, conn.address)
+        handler's task with an ``AssertionError``). Counted by :meth:`door` when it refused."""
+        if conn.stranger and conn in self._open.values():
+            self.refused += 1
+            self.noise.count(NoiseKind.OVER_CAP, conn.address)
         self._heard(conn)  # never evicted or reaped again: it is closing
         asyncio.get_running_loop().call_soon(conn.transport.abort)
 
