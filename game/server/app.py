@@ -223,7 +223,7 @@ async def safety_headers(request: web.Request, handler: Callable[[web.Request], 
 
 
 # -------------------------------------------------------------------------------- websocket
-async def websocket(request: web.Request) -> web.WebSocketResponse:
+async def websocket(request: web.Request) -> web.StreamResponse:
     settings = request.app[SETTINGS]
     hub = request.app[HUB]
     address = settings.address_of(request)
@@ -237,7 +237,7 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
         await ws.prepare(request)
     except ConnectionResetError:  # it went away (or a cap closed it) before the upgrade was written: noise
         hub.noise.count(NoiseKind.DROPPED, address)
-        return ws
+        return web.Response(status=503)  # never written (the connection is gone): aiohttp lets it go quietly
     linger_after_too_big(ws, request.transport)  # a huge frame still closes with 1009, not a reset
     client = hub.add(ws, address, request.transport, request.protocol)
     try:

@@ -31,6 +31,9 @@ runs every second with the server's (injectable) clock.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import ctypes
+import ipaddress
 import logging
 import socket
 import struct
@@ -56,6 +59,11 @@ ROOM = 3800  # connections at once when the open-file limit is not known (capaci
 TRUSTED_RESERVE = 128  # of the room, kept for proven sockets (seated phones, the host) and the table's own machine
 LISTEN_BACKLOG = 4096  # connections the kernel queues for the loop (capped by net.core.somaxconn): a burst waits, never dropped
 RESET = struct.pack("ii", 1, 0)  # SO_LINGER on, 0 s: close() sends a reset, nothing lingers
+FILTER_EVERY_S = 0.25  # how often the kernel's filter is brought up to date (back-offs end)
+FILTER_MOST = 200  # addresses the kernel's filter holds (a jump in classic BPF reaches 255 further at most)
+SO_ATTACH_FILTER, SO_DETACH_FILTER = 26, 27  # Linux <asm-generic/socket.h>
+BPF_LD_W_ABS, BPF_JEQ_K, BPF_RET_K = 0x20, 0x15, 0x06  # ld [k]; jeq #k; ret #k
+SKF_NET_OFF = -0x100000 & 0xFFFFFFFF  # offsets from the network (IP) header, whatever the socket's layer
 
 
 @dataclass(slots=True)
@@ -70,7 +78,8 @@ class Connection:
 class Pace:
     """New connections per address: a token bucket (``rate`` a second, ``burst`` at once); an
     address that runs it dry is refused for ``BACKOFF_S[0]``, twice as long each time it comes
-    back too soon, up to ``BACKOFF_S[1]``; forgiven once it has been within its rate for a while."""
+    back too soon, up to ``BACKOFF_S[1]``, and starts again from an empty bucket (a flood that
+    waited out its back-off gets no burst); forgiven once it has been within its rate for a while."""
 
     def __init__(self, clock: Callable[[], float], rate: float = RATE_PER_S, burst: float = RATE_BURST,
                  keep: int = 4096) -> None:
@@ -81,12 +90,13 @@ class Pace:
         """Spend one of ``address``'s connections; False: refuse it (it is over its rate or backing off)."""
         now = self._clock()
         tokens, at, until, strikes = self._buckets.pop(address, (self.burst, now, 0.0, 0))
-        tokens = min(self.burst, tokens + (now - at) * self.rate)
+        tokens = min(self.burst, tokens + max(0.0, now - at) * self.rate)
         if now < until or tokens < 1.0:
             if now >= until:  # a fresh over-run: the back-off starts, longer after each
                 strikes += 1
                 until = now + min(BACKOFF_S[1], BACKOFF_S[0] * 2.0 ** (strikes - 1))
-            self._keep_entry(address, (tokens, now, until, strikes))
+            # empty until the back-off ends, then refilling at its rate: no burst the moment it ends
+            self._keep_entry(address, (0.0, until, until, strikes))
             return False
         if tokens >= self.burst - 1.0 and now - at > BACKOFF_S[1]:
             strikes = 0  # within its rate for a while: forgiven
@@ -101,6 +111,12 @@ class Pace:
     def wait_s(self, address: str) -> float:
         entry = self._buckets.get(address)
         return max(0.0, entry[2] - self._clock()) if entry is not None else 0.0
+
+    def blocked(self, most: int) -> frozenset[str]:
+        """The addresses backing off now (the ``most`` longest), for the kernel's filter."""
+        now = self._clock()
+        waiting = sorted(((until, a) for a, (_, _, until, _) in self._buckets.items() if until > now), reverse=True)
+        return frozenset(a for _, a in waiting[:most])
 
 
 class _Door(asyncio.Protocol):
@@ -119,8 +135,10 @@ class _Door(asyncio.Protocol):
 class _Listener:
     """The listening socket, read by the loop: each connection the kernel queued is accepted at
     once and asked at the guard's door; a refused one is reset on the spot (no transport, no task,
-    nothing read or written) — cheap enough that the loop keeps up with a flood and the kernel's
-    queue never overflows (an overflow drops a phone's connection attempt for a second or more)."""
+    nothing read or written). An address backing off is also kept out by the kernel: a socket
+    filter on the listening socket drops its new connections' first packets (:func:`syn_filter`),
+    so a flood costs the loop nothing while it lasts and the kernel's queue never overflows (an
+    overflow drops a phone's connection attempt for a second or more)."""
 
     BATCH = 2048  # accepts per turn of the loop, then the loop's other work
 
@@ -129,6 +147,8 @@ class _Listener:
         self._guard, self._server = guard, server
         self._loop = asyncio.get_running_loop()
         self._loop.add_reader(sock.fileno(), self._accept)
+        self._filtered: frozenset[str] = frozenset()
+        self._refresh: asyncio.TimerHandle | None = self._loop.call_later(FILTER_EVERY_S, self._keep_filter)
 
     def _accept(self) -> None:
         sock = self.sockets[0]
@@ -136,10 +156,10 @@ class _Listener:
             try:
                 conn, peer = sock.accept()
             except (BlockingIOError, InterruptedError):
-                return
+                break
             except OSError as exc:  # out of files (EMFILE) or the like: the kernel keeps the rest queued
                 log.warning("accept failed: %s", exc)
-                return
+                break
             address = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
             if not self._guard.door(address):
                 conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, RESET)
@@ -147,11 +167,61 @@ class _Listener:
                 continue
             conn.setblocking(False)
             self._loop.create_task(self._loop.connect_accepted_socket(lambda: _Door(self._guard, self._server), conn))
+        self._filter()
+
+    def _keep_filter(self) -> None:
+        self._filter()
+        self._refresh = self._loop.call_later(FILTER_EVERY_S, self._keep_filter)
+
+    def _filter(self) -> None:
+        """Keep the kernel's filter to the addresses backing off now (none: no filter)."""
+        blocked = self._guard.pace.blocked(FILTER_MOST)
+        if blocked == self._filtered:
+            return
+        self._filtered = blocked
+        with contextlib.suppress(OSError, ValueError):  # no socket filters here: the door alone still holds
+            sock = self.sockets[0]
+            if blocked:
+                program = syn_filter(blocked)  # alive until the kernel has copied it
+                sock.setsockopt(socket.SOL_SOCKET, SO_ATTACH_FILTER, program.fprog)
+            else:
+                sock.setsockopt(socket.SOL_SOCKET, SO_DETACH_FILTER, 0)
 
     def close(self) -> None:
         sock = self.sockets[0]
+        if self._refresh is not None:
+            self._refresh.cancel()
         self._loop.remove_reader(sock.fileno())
         sock.close()
+
+
+@dataclass(frozen=True)
+class SynFilter:
+    """A classic BPF program for ``SO_ATTACH_FILTER`` and the buffer it lives in."""
+
+    buffer: Any
+    fprog: bytes
+
+
+def syn_filter(addresses: frozenset[str]) -> SynFilter:
+    """A socket filter that drops packets from ``addresses`` (IPv4, at most :data:`FILTER_MOST`) and
+    keeps all others: load the source address from the IP header, compare it with each, drop on
+    a match. On a listening socket the kernel runs it on each new connection's first packet."""
+    ips = [int(ipaddress.IPv4Address(a)) for a in sorted(addresses) if _ipv4(a)][:FILTER_MOST]
+    n = len(ips)
+    code = [struct.pack("HBBI", BPF_LD_W_ABS, 0, 0, SKF_NET_OFF + 12)]
+    code += [struct.pack("HBBI", BPF_JEQ_K, n - i, 0, ip) for i, ip in enumerate(ips)]  # on a match: the drop below
+    code += [struct.pack("HBBI", BPF_RET_K, 0, 0, 0xFFFFFFFF), struct.pack("HBBI", BPF_RET_K, 0, 0, 0)]
+    buffer = ctypes.create_string_buffer(b"".join(code))
+    return SynFilter(buffer, struct.pack("HL", len(code), ctypes.addressof(buffer)))
+
+
+def _ipv4(address: str) -> bool:
+    try:
+        ipaddress.IPv4Address(address)
+    except ValueError:
+        return False
+    return True
 
 
 class GuardedSite(web.TCPSite):
@@ -214,8 +284,8 @@ class ConnectionGuard:
         off) or holds its ``per_address`` connections already; a refusal is counted."""
         if address in self.exempt:
             return True
-        if (self._per_address[address] < self.per_address and len(self._silent.get(address, ())) < self.silent_per_address
-                and self.pace.allow(address)):
+        paced = self.pace.allow(address)  # every attempt spends from its rate: a hammering address backs off
+        if paced and self._per_address[address] < self.per_address and len(self._silent.get(address, ())) < self.silent_per_address:
             return True
         self.refused += 1
         self.noise.count(NoiseKind.OVER_CAP, address)
