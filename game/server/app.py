@@ -18,7 +18,7 @@ from aiohttp import WSMsgType, web
 
 from game import catalog
 from game.clues import BUILTIN_DECKS, builtin_deck
-from game.session.api import HOUSEKEEPING_S, Session, normalise_code
+from game.session.api import HOUSEKEEPING_S, Session, away_token, normalise_code
 from game.session.snapshot import SeatStatus
 
 from .capacity import connection_room, current_fd_limit, size_sockets
@@ -140,7 +140,7 @@ async def api_away(request: web.Request) -> web.Response:
     is the seat's away link, not its own (anyone on the LAN reads this list): it only asks the host
     (who allows it on the TV or the host console), ranked after the seat's own device and own link."""
     session = request.app[SESSION]
-    seats = [{**session.seat_card(r.seat), "url": f"/s/{session.away_link(r)}"} for r in session.offered
+    seats = [{**session.seat_card(r.seat), "url": f"/s/{away_token(r)}"} for r in session.offered
              if r.status is SeatStatus.JOINED and not session.is_connected(r.seat)]
     return web.json_response({"seats": seats}, headers={"Cache-Control": "no-store"})
 

@@ -2,7 +2,7 @@
 ``game.session.session`` or the session's other rooms): :class:`Session` and what its callers
 handle. (``game/session/__init__.py`` stays empty: ``game.config`` imports the snapshot types.)"""
 from .arcade import ARCADE_UNPLUGGED
-from .claims import Claim, ClaimEnd, ClaimRank
+from .claims import Claim, ClaimEnd, ClaimRank, away_token, first_per_seat
 from .journal import CorruptJournal, Journal, JournalError, move_aside
 from .lobby import HostCommand
 from .policy import RETIRED_TOKENS, KioskPolicy, TablePolicy
@@ -12,5 +12,5 @@ from .session import ADMIN_PIN_DIGITS, HOUSEKEEPING_S, HandedOver, NoticeCode, S
 
 __all__ = ["ADMIN_PIN_DIGITS", "ARCADE_UNPLUGGED", "HOUSEKEEPING_S", "RETIRED_TOKENS", "AskHost", "Claim", "ClaimEnd", "ClaimRank",
            "CorruptJournal", "HandedOver", "HostCommand", "Journal", "JournalError", "KioskPolicy", "NameNeeded",
-           "NoticeCode", "PressSource", "SeatRecord", "Session", "SessionListener", "TablePolicy", "move_aside",
-           "normalise_code"]
+           "NoticeCode", "PressSource", "SeatRecord", "Session", "SessionListener", "TablePolicy", "away_token",
+           "first_per_seat", "move_aside", "normalise_code"]

@@ -45,7 +45,8 @@ from .snapshot import ClaimInfo, TablePhase
 from .table import TableRecord
 
 __all__ = ["CLAIM_TTL_MS", "CLAIM_ID_START", "MAX_CLAIMS", "MAX_PER_SEAT", "REFUSED_WAIT_MS", "AskLater", "Claim",
-           "ClaimEnd", "ClaimQueue", "ClaimRank", "HandedOver", "QueueFull", "check_lang", "granted_record", "join"]
+           "ClaimEnd", "ClaimQueue", "ClaimRank", "HandedOver", "QueueFull", "away_token", "check_lang",
+           "first_per_seat", "granted_record", "join"]
 
 MAX_CLAIMS = 8  # phones waiting at once for the host to hand them a held seat
 MAX_PER_SEAT = 4  # of them, for one seat (a flood on one seat leaves room for the others)
@@ -99,21 +100,32 @@ def check_lang(lang: Any) -> str:
     return lang
 
 
-def away_token(key: bytes, record: SeatRecord) -> str:
+AWAY_KEY = secrets.token_bytes(16)  # the away links of this run of the program (a restart makes new ones)
+
+
+def away_token(record: SeatRecord, key: bytes = AWAY_KEY) -> str:
     """The public "phone died?" link of a held seat (``/api/away``): not its own link, so a phone
     that read it from the list asks with the lowest rank (:class:`ClaimRank`). Derived from the
-    seat's link with the session's ``key``: a new link (the seat moved) makes a new one."""
+    seat's link with ``key``: a new link (the seat moved) makes a new one."""
     digest = hmac.new(key, record.token.encode(), hashlib.sha256).digest()[:18]
     return base64.urlsafe_b64encode(digest).decode().rstrip("=")
 
 
-def seat_by_away(table: TableRecord, key: bytes, token: str) -> SeatRecord | None:
+def seat_by_away(table: TableRecord, token: str, key: bytes = AWAY_KEY) -> SeatRecord | None:
     """The held seat whose away link is ``token``."""
-    return next((r for r in table.seats if r.joined and hmac.compare_digest(away_token(key, r), token)), None)
+    return next((r for r in table.seats if r.joined and hmac.compare_digest(away_token(r, key), token)), None)
 
 
-def join(table: TableRecord, token: Any, name: Any, lang: Any, retired: Container[str],
-         away_key: bytes = b"") -> tuple[SeatRecord, SeatRecord]:
+def first_per_seat(ordered: tuple[Claim, ...]) -> tuple[tuple[Claim, int], ...]:
+    """One entry per seat asked for, from requests in their order: its first request and how many
+    other phones ask for it (the host's cards)."""
+    per_seat: dict[int, list[Claim]] = {}
+    for claim in ordered:
+        per_seat.setdefault(claim.seat, []).append(claim)
+    return tuple((claims[0], len(claims) - 1) for claims in per_seat.values())
+
+
+def join(table: TableRecord, token: Any, name: Any, lang: Any, retired: Container[str]) -> tuple[SeatRecord, SeatRecord]:
     """A phone says hello with ``token``: the seat it takes, as (before, after). Its own device
     key: back in its seat. The link of a free seat: the seat becomes this phone's (a new device
     key). The link of a bot seat: with a name, in the lobby, the bot steps aside. Anything else (a
@@ -125,7 +137,7 @@ def join(table: TableRecord, token: Any, name: Any, lang: Any, retired: Containe
     if record is not None:
         return record, _named(record, name, lang, names_beside(table, record.seat))
     record = table.seat_by_token(token)
-    away = seat_by_away(table, away_key, token) if record is None and away_key else None
+    away = seat_by_away(table, token) if record is None else None
     if away is not None:
         raise AskHost("this seat is taken: the host must allow this phone", away.seat)
     if record is None:
@@ -224,10 +236,7 @@ class ClaimQueue:
 
     def firsts(self) -> tuple[tuple[Claim, int], ...]:
         """One entry per seat asked for: its first request and how many other phones ask for it."""
-        per_seat: dict[int, list[Claim]] = {}
-        for claim in self.ordered():
-            per_seat.setdefault(claim.seat, []).append(claim)
-        return tuple((claims[0], len(claims) - 1) for claims in per_seat.values())
+        return first_per_seat(self.ordered())
 
     def request(self, seat: int, name: str, lang: str | None, asker: str = "", urgent: bool = False,
                 rank: ClaimRank = ClaimRank.OTHER) -> Claim:

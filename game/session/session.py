@@ -13,7 +13,6 @@ races (``race_floor.py``) and the arcade board (``arcade.py``).
 from __future__ import annotations
 
 import logging
-import secrets
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -80,7 +79,6 @@ class Session:
         self._legal = LegalBook()
         self._connected: set[int] = set()
         self._claims = ClaimQueue(scheduler=self._scheduler, ended=self._claim_ended, clock=clock)
-        self._away_key = secrets.token_bytes(16)  # the away links of this run (/api/away)
         self._bots = BotDriver(bot_factory, self._scheduler, view=lambda seat: self._require_play().view(seat),
                                act=self._bot_acts, choices=self._legal, version=lambda: self.version, delay_scale=bot_delay_scale)
         self._last_input_ms = clock()
@@ -180,16 +178,6 @@ class Session:
         """The open requests as shown: the best ranked first (``claims.py``)."""
         return self._claims.ordered()
 
-    def away_link(self, record: SeatRecord) -> str:
-        """A held seat's public "phone died?" link token (``/api/away``): it only asks the host,
-        at the lowest rank (``claims.py``)."""
-        return claims.away_token(self._away_key, record)
-
-    @property
-    def claim_cards(self) -> tuple[tuple[Claim, int], ...]:
-        """One per seat asked for: its first request and how many other phones ask for that seat."""
-        return self._claims.firsts()
-
     @property
     def offered(self) -> tuple[SeatRecord, ...]:
         return self.table.offered
@@ -216,7 +204,7 @@ class Session:
     def join_seat(self, token: str, name: Any = None, lang: Any = None) -> SeatRecord:
         """A phone says hello with ``token`` (:func:`claims.join`): the seat it takes. A held seat
         (or a bot's mid-game) raises :class:`AskHost`: only the host hands it over (a claim)."""
-        record, updated = claims.join(self.table, token, name, lang, self._retired, self._away_key)
+        record, updated = claims.join(self.table, token, name, lang, self._retired)
         self._touch()
         if updated != record:
             self._save(self.table.with_seat(updated))
@@ -415,10 +403,8 @@ class Session:
         self._refresh()
 
     # ------------------------------------------------------------------------ seat claims
-    def request_claim(self, seat: int, name: Any = None, lang: Any = None, asker: str = "",
-                      rank: ClaimRank = ClaimRank.OTHER) -> Claim:
-        """A phone (``asker``: its address) asks for a held seat (the rules: ``claims.py``);
-        ``rank``: what it shows of being the seat's own player."""
+    def request_claim(self, seat: int, name: Any = None, lang: Any = None, asker: str = "", rank: ClaimRank = ClaimRank.OTHER) -> Claim:
+        """A phone (``asker``: its address, ``rank``: its evidence) asks for a held seat (``claims.py``)."""
         claim = self._claims.ask(self.table, seat, name, lang, asker, self._connected, rank)
         self._publish(claims_only=True)
         return claim
@@ -563,10 +549,9 @@ class Session:
     # ------------------------------------------------------------------------------ races
     def press(self, seat: int, t_ms: float, source: PressSource, *, error_ms: float = 0.0,
               race: int | str | None = None, clamped: bool = False) -> PressVerdict:
-        """A race press from any source, already on the session clock (see ``race_floor.py``).
-        ``race``: the key of the race the press was meant for (``None``: the armed one);
-        ``clamped``: the time was held to the server's bound (M16), the race report says so.
-        Returns the judge's verdict; the race is decided on the session's scheduler."""
+        """A race press from any source, already on the session clock (see ``race_floor.py``). ``race``:
+        the key of the race it was meant for (``None``: the armed one); ``clamped``: its time was held to the
+        server's bound (M16). Returns the judge's verdict; the race is decided on the session's scheduler."""
         check_seat(seat, self.table.seat_count)
         return self._races.press(seat, t_ms, source, error_ms=error_ms, race=race, clamped=clamped)
 

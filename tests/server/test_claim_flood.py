@@ -19,7 +19,7 @@ if str(RELIABILITY_TESTS) not in sys.path:
 
 from claim_flood_kit import claim_flood  # noqa: E402
 
-from game.session.claims import CLAIM_TTL_MS, MAX_CLAIMS, MAX_PER_SEAT, REFUSED_WAIT_MS, ClaimRank  # noqa: E402
+from game.session.claims import CLAIM_TTL_MS, MAX_CLAIMS, MAX_PER_SEAT, REFUSED_WAIT_MS, ClaimRank, first_per_seat  # noqa: E402
 from game.session.scheduler import VirtualTime  # noqa: E402
 
 MakeTable = Callable[..., Any]
@@ -120,7 +120,7 @@ async def test_item2_a_full_seat_lets_a_new_address_in_and_the_oldest_after_the_
         assert (await phone.recv("claim"))["state"] == "waiting"  # never "too many phones are asking"
         waiting.append(phone)
     assert await waiting[1].closed() == 1008  # pushed out: it reconnects by itself and asks again
-    assert len(t.session.claims) == MAX_PER_SEAT and t.session.claims[0] == t.session.claim_cards[0][0]
+    assert len(t.session.claims) == MAX_PER_SEAT and t.session.claims[0] == first_per_seat(t.session.claims)[0][0]
 
 
 async def seated_then_away(t: Any, address: str) -> None:
