@@ -176,7 +176,7 @@ class _Listener:
     def _filter(self) -> None:
         """Keep the kernel's filter to the addresses backing off now (none: no filter)."""
         blocked = self._guard.pace.blocked(FILTER_MOST)
-        if blocked == self._filtered:
+        if blocked == self._filtered or self.sockets[0].family != socket.AF_INET:  # the filter reads IPv4 headers
             return
         self._filtered = blocked
         with contextlib.suppress(OSError, ValueError):  # no socket filters here: the door alone still holds
@@ -236,7 +236,9 @@ class GuardedSite(web.TCPSite):
         await web.BaseSite.start(self)  # registers the site with its runner
         server = self._runner.server
         assert server is not None
-        sock = socket.create_server((self._host or "0.0.0.0", self._port), backlog=self._backlog,
+        host = self._host or "0.0.0.0"
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        sock = socket.create_server((host, self._port), family=family, backlog=self._backlog,
                                     reuse_port=bool(self._reuse_port))
         sock.setblocking(False)
         # the runner only calls close() and reads sockets
