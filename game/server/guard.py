@@ -4,11 +4,12 @@ lives within budgets that nobody is exempt from — not the address of a seated 
 either, since a seated guest is as able to flood as anyone:
 
 - at most ``per_address`` connections at once that have not proved themselves;
-- at most ``silent_per_address`` of them *silent* (no request yet: half-open); one more, and the
-  address's own oldest silent connection is closed (it had its chance; a phone sends its request
-  at once), so a flood only ever pushes out its own connections;
-- at most ``rate`` new connections a second (a burst of ``burst``); over it the address is
-  refused outright for a back-off that doubles while it keeps coming (:class:`Pace`).
+- at most ``silent_per_address`` of them *silent* (no request yet: half-open); while it holds
+  that many, a new one is reset at the door (a phone sends its request as it connects); without a
+  door in front (tests' servers) the address's own oldest silent connection makes room instead;
+- at most ``rate`` new connection attempts a second (a burst of ``burst``); over it the address is
+  refused outright for a back-off that doubles while it keeps coming (:class:`Pace`), and the
+  kernel drops its attempts meanwhile (:class:`_Listener`).
 
 A connection *proves* itself when its WebSocket says hello as a seated phone (its device key) or
 the host (the PIN): the hub tells the guard (:meth:`ConnectionGuard.prove`). A proven connection
