@@ -162,3 +162,22 @@ def test_the_seated_phone_gives_its_seat_to_its_players_new_phone(table: Table, 
     assert "You gave your seat to another phone" in old.inner_text(".full-message")  # not "the host"
     new_phone.wait_for_selector("[data-testid=me-card]")
     assert new_phone.inner_text("[data-testid=my-name]") == "Ali"
+
+
+OTHERS = {"en": "3 other phones are asking for this seat too", "fa": "۳ گوشی دیگر هم این صندلی را می‌خواهند"}
+
+
+@pytest.mark.parametrize("lang", ["en", "fa"])
+def test_a_flood_on_one_seat_is_one_host_card_with_the_count_of_other_askers(lang: str, table: Table, phones: Phones,
+                                                                                  shots: Path) -> None:
+    table.host("set_language", language=lang)
+    ali = phones.open(table.seat_url(0))
+    join(ali, NAMES[lang])
+    ali.close()  # away: "my phone died"
+    for n in range(5):  # five devices of the LAN ask for it through the public away link (four are kept)
+        table.call(lambda session, n=n: session.request_claim(0, "Sara", None, f"10.0.9.{n}"))
+    host = host_console(table, phones, lang)
+    host.wait_for_selector("[data-testid=claim-others-0]")
+    assert len(host.query_selector_all(".claim-row")) == 1  # one card for the seat, not five "Sara"s
+    assert host.inner_text("[data-testid=claim-others-0]").startswith(OTHERS[lang][:12])
+    shoot(host, shots, lang, "claim_others")

@@ -75,3 +75,11 @@ def test_a_kiosks_keyboard_does_not_answer_only_the_host_console_does(shared_ctx
     screen = screen_for(snap, shared_ctx)
     assert all(i.payload()["command"] != "claim" for i in screen.handle(key(pygame.K_y), SIZE) if isinstance(i, HostIntent))
     assert i18n.text("en", "screen", "claim.keys_kiosk") in shown(snap)
+
+
+@pytest.mark.parametrize("lang", ["en", "fa", "th"])
+def test_a_flood_on_one_seat_is_one_prompt_with_the_count_of_other_askers(lang: str) -> None:
+    texts = " ".join(shown(with_claims(lang, {**ALI, "others": 7})))
+    assert i18n.text(lang, "screen", "claim.others", n=i18n.number(lang, 7)) in texts
+    assert i18n.text(lang, "screen", "claim.phone", name="Ali") in texts
+    assert i18n.text(lang, "screen", "claim.others", n=i18n.number(lang, 0)) not in " ".join(shown(with_claims(lang, ALI)))

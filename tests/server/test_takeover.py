@@ -43,7 +43,7 @@ async def test_a_held_seats_link_on_a_new_phone_asks_the_host_and_shows_nothing(
     assert (await thief.error())["code"] == "malformed"  # not seated: nothing it says is an action
     host = await t.host()
     request = [m for m in host.seen if m["kind"] == "state"][-1]
-    assert request["lobby"]["claims"] == [{"id": t.session.claims[0].id, "seat": 0, "name": "", "seat_name": "Ali", "bot": False}]
+    assert request["lobby"]["claims"] == [{"id": t.session.claims[0].id, "seat": 0, "name": "", "seat_name": "Ali", "bot": False, "others": 0}]
     assert t.session.snapshot.claims[0].seat_name == "Ali"  # the TV draws the prompt
     await host.send("host", command="claim", args={"id": t.session.claims[0].id, "allow": False})
     assert (await thief.error())["code"] == "claim_refused"

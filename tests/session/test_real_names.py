@@ -26,6 +26,7 @@ from game.session.names import (
     BadName,
     BlankName,
     MarkedName,
+    NameLookalike,
     NameTaken,
     clean_name,
     drawable,
@@ -72,9 +73,40 @@ def test_a_name_that_draws_like_another_seats_is_refused(name: str, other: str) 
     assert refused.value.code == "name_taken" and clean_name(name) in str(refused.value)
 
 
-@pytest.mark.parametrize(("name", "other"), [("Sara", "Sara B"), ("Sara", "sara"), ("Ali", "")])
+@pytest.mark.parametrize(("name", "other"), [("Sara", "Sara B"), ("Ali", ""), ("Sara", "Sarah"), ("Mina", "Nina"),
+                                              ("Zoë", "Zoe"), ("Ali", "Ali2"), ("سارا", "سارہ B"), ("มานี", "มาลี")])
 def test_names_that_look_different_are_taken(name: str, other: str) -> None:
     assert clean_name(name, [other]) == name
+
+
+@pytest.mark.parametrize(("name", "other"), [
+    ("Sara", "sara"), ("SARA", "Sara"),  # case-folded
+    ("Sаra", "Sara"), ("sаra", "Sara"), ("Sara", "Ѕаrа"),  # Cyrillic а, ѕ: the repro
+    ("Βob", "Bob"), ("Nikos", "Νikοs"),  # Greek capitals and omicron
+    ("Ian", "lan"), ("Noor", "N00r"), ("Morn", "Mom"),  # Latin look-alikes (TR39: I/l, 0/O, rn/m)
+    ("علي", "علی"), ("كيان", "کیان"), ("على", "علی"), ("عـلی", "علی"),  # Arabic yeh/kaf vs Persian; tatweel
+    ("Ali۱", "Ali1"),  # a Persian digit one is a stroke
+    ("เเม", "แม"), ("ฃวัญ", "ขวัญ"),  # Thai: two sara e are sara ae; the obsolete kho khuat
+])
+def test_a_lookalike_of_a_seated_name_is_refused(name: str, other: str) -> None:
+    with pytest.raises(NameLookalike) as refused:
+        clean_name(name, ["", other])
+    assert refused.value.code == "name_lookalike" and other in str(refused.value)
+
+
+@pytest.mark.parametrize("lang", ["en", "fa", "th"])
+def test_the_lookalike_refusal_is_said_in_the_phones_language(lang: str) -> None:
+    from game import i18n
+    words = i18n.load(lang, "web")["error.name_lookalike"]
+    assert words and words != i18n.load(lang, "web")["error.name_taken"]
+    assert lang == "en" or words != i18n.load("en", "web")["error.name_lookalike"]
+
+
+def test_the_lookalike_table_is_package_data_folded_to_final_prototypes() -> None:
+    from game.session import names
+    table, longest = names._confusables()
+    assert longest >= 2 and table["ي"] == "ی" and table["۱"] == "l"  # ۱ -> 1 -> l in one step
+    assert all(v not in table for v in table.values())
 
 
 def test_the_old_rules_stand() -> None:

@@ -224,6 +224,8 @@ class RaceResultBeat(Scene):
         out: list[tuple[str, theme.Colour]] = []
         if r.decided.order:
             out.append((s(frame, "result.error", n=_ms(frame, r.error_bound_ms)), theme.TEXT_DIM))
+        if r.clamped:
+            out.append((s(frame, "result.clamped", names=names(frame, self.seats, r.clamped)), theme.DANGER))
         if r.decided.within_ms > 0:  # the one rule (game/rules/race.py): say exactly what happened
             out.append((s(frame, "result.drawn", names=names(frame, self.seats, r.decided.tied), n=_ms(frame, r.decided.within_ms)),
                         theme.DANGER))

@@ -60,6 +60,7 @@ class RaceResult:
     sources: tuple[Source | None, ...]  # per entry of ``decided.order`` (None: unknown)
     error_bound_ms: float
     false_starts: tuple[tuple[int, float], ...]  # (seat, early by ms)
+    clamped: tuple[int, ...] = ()  # seats whose phone claimed an earlier press than the table could believe (M16)
 
     def too_close(self, place: int) -> bool:
         """Is the gap between ``place`` and the one before it too close to call? (A race decided by
@@ -183,12 +184,14 @@ def race_from(data: Any, outcome: RaceDone | None = None) -> RaceResult | None:
     sources: tuple[Source | None, ...] = (None,) * len(decided.order)
     bound = float(max(decided.error_ms, default=0))
     starts: tuple[tuple[int, float], ...] = ()
+    clamped: tuple[int, ...] = ()
     if judged is not None:
         by_seat = dict(zip(judged.order, judged.sources))
         sources = tuple(_enum(Source, by_seat.get(s)) for s in decided.order)
         bound = judged.error_bound_ms
         starts = tuple((f.seat, f.early_by_ms) for f in judged.false_starts)
-    return RaceResult(decided, _int_or_none(data.get("number")), sources, bound, starts)
+        clamped = judged.clamped
+    return RaceResult(decided, _int_or_none(data.get("number")), sources, bound, starts, clamped)
 
 
 def round_from(view: Mapping[str, Any]) -> RoundScore | None:
