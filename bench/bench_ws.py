@@ -364,6 +364,90 @@ async def serve(data_dir: str, port: int) -> None:
         await stop_table(started)
 
 
+BARE_FRAME_BYTES = 2048
+
+
+async def serve_bare(data_dir: str, port: int) -> None:
+    """``--bare-worker``: the bare limit, a plain aiohttp server with none of the table's work: for
+    each message from a socket it appends one line to a file, fsyncs it, and sends one 2 KB
+    ``state`` frame (the next version) to every socket."""
+    from aiohttp import web
+
+    sockets: list[web.WebSocketResponse] = []
+    version = 0
+    journal = os.open(Path(data_dir) / "bare.log", os.O_WRONLY | os.O_APPEND | os.O_CREAT)  # blocking, as the table's journal
+    head = json.dumps({"v": 1, "kind": "state", "version": 0, "phase": "playing", "pad": ""})
+
+    async def socket_handler(request: web.Request) -> web.WebSocketResponse:
+        nonlocal version
+        ws = web.WebSocketResponse()
+        await ws.prepare(request)
+        sockets.append(ws)
+        async for msg in ws:
+            version += 1
+            os.write(journal, msg.data.encode() + b"\n")
+            os.fsync(journal)
+            frame = json.dumps({"v": 1, "kind": "state", "version": version, "phase": "playing",
+                                "pad": "x" * (BARE_FRAME_BYTES - len(head))})
+            for peer in sockets:
+                await peer.send_str(frame)
+        sockets.remove(ws)
+        return ws
+
+    app = web.Application()
+    app.router.add_get("/ws", socket_handler)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    await web.TCPSite(runner, "127.0.0.1", port).start()
+    print(f"Listening on port {port}", flush=True)
+    try:
+        await asyncio.to_thread(sys.stdin.read)
+    finally:
+        await runner.cleanup()
+        os.close(journal)
+
+
+async def run_bare(samples: int, url: str, interval_s: float) -> list[float]:
+    """As :func:`run`, against the bare server: the phones take turns sending an action; each
+    sample is the time until all 12 hold the new version."""
+    async with aiohttp.ClientSession() as http:
+        bench = Bench()
+        phones = [Receiver(await http.ws_connect(url, max_msg_size=0), bench) for _ in range(SEATS)]
+        out: list[float] = []
+        for i in range(samples + WARM_UP):
+            actor = phones[i % SEATS]
+            bench.expect(actor.version + 1, len(phones))
+            t0 = time.monotonic_ns()
+            await actor.ws.send_str(json.dumps({"v": 1, "kind": "action", "action": {"type": "vote", "target": i % SEATS}}))
+            await asyncio.wait_for(bench.done.wait(), 10)
+            if i >= WARM_UP:
+                out.append((bench.t_done - t0) / 1e6)
+            await asyncio.sleep(max(0.0, interval_s - (time.monotonic_ns() - t0) / 1e9))
+        for r in phones:
+            await r.ws.close()
+        return out
+
+
+def bare_row(samples: int, interval_s: float) -> list[float]:
+    """The bare limit's row, measured in this run (the same machine, the same load)."""
+    with tempfile.TemporaryDirectory(prefix="bench-ws-bare-", dir=os.environ.get("BENCH_DIR")) as data_dir:
+        port = free_port()
+        server = start_server(data_dir, port, worker="--bare-worker")
+        try:
+            out = asyncio.run(run_bare(samples, f"http://127.0.0.1:{port}/ws", interval_s))
+        finally:
+            if server.stdin is not None:
+                server.stdin.close()
+            server.wait(10)
+    report("bare limit: fsync 1 line + 2 KB frame to 12 sockets", out)
+    return out
+
+
+def ratio(label: str, values: list[float], limit: list[float]) -> None:
+    print(f"{'':<46} {label} / bare limit: p50 x{statistics.median(values) / statistics.median(limit):.2f}"
+          f"   p99 x{pct(values, 99) / pct(limit, 99):.2f}")
+
+
 def serve_windowed(data_dir: str, port: int) -> None:
     """``--window-worker``: ``tabletop`` with its TV, as it runs (``run_table``: the table's loop
     in its own process, the window (1920×1080) in this one), until stdin closes. Prints how many
@@ -414,9 +498,9 @@ def start_xvfb() -> tuple[subprocess.Popen[bytes], str]:
     return proc, f":{number}"
 
 
-def start_server(data_dir: str, port: int, display: str | None = None) -> subprocess.Popen[str]:
+def start_server(data_dir: str, port: int, display: str | None = None,
+                 worker: str = "--server-worker") -> subprocess.Popen[str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    worker = "--server-worker"
     if display is not None:
         worker = "--window-worker"
         env.update(DISPLAY=display, SDL_VIDEODRIVER="x11", SDL_AUDIODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1")
@@ -488,10 +572,10 @@ class Encoder:
     def __init__(self, session: Any) -> None:
         self.session = session
 
-    def table_changed(self) -> None:
+    def updated(self, update: Any) -> None:
         from game.server.hub import StateFrames
 
-        frames = StateFrames(self.session)
+        frames = StateFrames(update, self.session.clock())
         for seat in range(SEATS):
             frames.get(seat, host=False)
         frames.get(None, host=False)
@@ -503,9 +587,6 @@ class Encoder:
         pass
 
     def claim_ended(self, claim: Any, why: Any) -> None:
-        pass
-
-    def claims_changed(self) -> None:
         pass
 
     def notice(self, code: Any) -> None:
@@ -568,6 +649,9 @@ def main() -> int:
     if len(sys.argv) == 4 and sys.argv[1] == "--server-worker":
         asyncio.run(serve(sys.argv[2], int(sys.argv[3])))
         return 0
+    if len(sys.argv) == 4 and sys.argv[1] == "--bare-worker":
+        asyncio.run(serve_bare(sys.argv[2], int(sys.argv[3])))
+        return 0
     if len(sys.argv) == 4 and sys.argv[1] == "--window-worker":
         serve_windowed(sys.argv[2], int(sys.argv[3]))
         return 0
@@ -588,7 +672,9 @@ def main() -> int:
           f"{os.environ.get('BENCH_DIR') or tempfile.gettempdir()}")
     print(f"load average at start: {load_average()}")
     report("server work per action (no sockets)", asyncio.run(server_work(args.samples)))
+    bare = bare_row(args.samples, args.interval_ms / 1000)
     headless, cpu_alone = one_run(args.samples, 0, args.interval_ms / 1000, settle_s=args.settle_s)
+    ratio("headless", headless, bare)
     if args.window == "xvfb":
         windowed_rows(args, headless)
     for crowd in (int(n) for n in args.spectators.split(",") if int(n) > 0):

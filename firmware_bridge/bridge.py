@@ -38,12 +38,21 @@ from dataclasses import dataclass, field
 import serial
 import serial.tools.list_ports
 
-from game.session.race_floor import Press, PressSource
+from game.session.board_events import (  # the session's types: the bridge reports these
+    BoardFound,
+    BoardIncompatible,
+    BoardLost,
+    BridgeEvent,
+    ButtonDown,
+    ButtonUp,
+    MappingDone,
+    MappingStep,
+    RaceLit,
+)
 from game.session.scheduler import monotonic_ms
-from game.session.snapshot import InputEvent, InputKind, InputSource
 
 from . import framing as fr
-from .clock import SCAN_RESOLUTION_MS, ClockSample, ClockSync
+from .clock import ClockSample, ClockSync
 
 log = logging.getLogger(__name__)
 
@@ -60,77 +69,6 @@ class BridgeState(enum.Enum):
     CONNECTED = "connected"
 
 
-@dataclass(frozen=True, slots=True)
-class BoardFound:
-    port: str
-    hello: fr.Hello
-
-
-@dataclass(frozen=True, slots=True)
-class BoardLost:
-    port: str
-    reason: str  # "unplugged", "silent" (no heartbeat), "closed"
-
-
-@dataclass(frozen=True, slots=True)
-class BoardIncompatible:
-    """A board answered, but with another protocol version: it needs the matching firmware."""
-
-    port: str
-    hello: fr.Hello
-
-
-@dataclass(frozen=True, slots=True)
-class ButtonDown:
-    """A press, on the session clock. ``seat`` is None for a button no seat is mapped to."""
-
-    button: int
-    seat: int | None
-    t_ms: float
-    error_ms: float
-    device_us: int
-    clock: str = ""  # same value: converted from one board's clock by one map (see Press.clock)
-
-    def to_press(self, race_id: str | None = None) -> Press | None:
-        if self.seat is None:
-            return None
-        return Press(self.seat, self.t_ms, PressSource.ARCADE, self.error_ms, race_id, self.clock, SCAN_RESOLUTION_MS)
-
-    def to_input_event(self, race_id: str | None = None) -> InputEvent | None:
-        if self.seat is None:
-            return None
-        payload = {"race": race_id, "t_ms": self.t_ms, "error_ms": self.error_ms, "button": self.button}
-        return InputEvent(InputSource.ARCADE, InputKind.PRESS, self.seat, payload, int(self.t_ms))
-
-
-@dataclass(frozen=True, slots=True)
-class ButtonUp:
-    button: int
-    seat: int | None
-    t_ms: float
-
-
-@dataclass(frozen=True, slots=True)
-class RaceLit:
-    """The board lit the race's lamps at ``t_ms`` (session clock)."""
-
-    race_id: str
-    t_ms: float
-
-
-@dataclass(frozen=True, slots=True)
-class MappingStep:
-    seat: int  # the seat that just got a button
-    button: int
-    waiting_for: int | None  # the next seat to press, None when done
-
-
-@dataclass(frozen=True, slots=True)
-class MappingDone:
-    mapping: dict[int, int]  # seat -> button
-
-
-BridgeEvent = BoardFound | BoardLost | BoardIncompatible | ButtonDown | ButtonUp | RaceLit | MappingStep | MappingDone
 Listener = Callable[[BridgeEvent], None]
 
 

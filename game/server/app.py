@@ -139,7 +139,7 @@ async def api_away(request: web.Request) -> web.Response:
     """Held seats whose phone is away, for the join page's "Phone died? Tap your seat": each link
     only asks the host (who allows it on the TV or the host console), so listing them gives nothing away."""
     session = request.app[SESSION]
-    seats = [{**session.seat_card(r.seat), "url": f"/s/{r.token}"} for r in session.offered
+    seats = [{**session.update.seat_card(r.seat), "url": f"/s/{r.token}"} for r in session.offered
              if r.status is SeatStatus.JOINED and not session.is_connected(r.seat)]
     return web.json_response({"seats": seats}, headers={"Cache-Control": "no-store"})
 

@@ -46,6 +46,7 @@ from game.config import TableConfig
 from game.session.listeners import NoticeCode
 from game.session.session import Session
 from game.session.snapshot import InputEvent, TableSnapshot
+from game.session.update import TableUpdate
 
 from .app import FRAMES, ServerSettings
 from .metrics import FrameClock
@@ -170,9 +171,8 @@ class ParentLink(asyncio.Protocol):
         self._pending = session.snapshot
         self._send_snapshot()  # now: before READY, so snapshot() works once wait_ready() returns
 
-    def table_changed(self) -> None:
-        assert self._session is not None
-        self._pending = self._session.snapshot
+    def updated(self, update: TableUpdate) -> None:
+        self._pending = update.snapshot
         if not self._scheduled:  # at the end of this loop turn, after the phones' frames
             self._scheduled = True
             asyncio.get_running_loop().call_soon(self._send_snapshot)

@@ -9,8 +9,10 @@ from .policy import RETIRED_TOKENS, KioskPolicy, TablePolicy
 from .race_floor import PressSource
 from .seats import AskHost, NameNeeded, SeatRecord, normalise_code
 from .session import ADMIN_PIN_DIGITS, HOUSEKEEPING_S, HandedOver, NoticeCode, Session, SessionListener
+from .update import TableUpdate, UpdateKind
 
 __all__ = ["ADMIN_PIN_DIGITS", "ARCADE_UNPLUGGED", "HOUSEKEEPING_S", "RETIRED_TOKENS", "AskHost", "Claim", "ClaimEnd",
            "CorruptJournal", "HandedOver", "HostCommand", "Journal", "JournalError", "KioskPolicy", "NameNeeded",
-           "NoticeCode", "PressSource", "SeatRecord", "Session", "SessionListener", "TablePolicy", "move_aside",
+           "NoticeCode", "PressSource", "SeatRecord", "Session", "SessionListener", "TablePolicy", "TableUpdate",
+           "UpdateKind", "move_aside",
            "normalise_code"]

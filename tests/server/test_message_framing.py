@@ -26,8 +26,8 @@ def test_the_session_gives_fields_and_the_server_frames_them() -> None:
     vt = VirtualTime()
     session = Session.boot(TableConfig(), None, None, clock=vt, scheduler=vt)
     try:
-        state = session.state_message(None)
-        welcome = session.welcome_json(None, "watch")
+        state = session.update.message(None)
+        welcome = session.update.welcome_json(None, "watch", session.clock())
         assert "v" not in state and "kind" not in state and "v" not in welcome
         message = framed("state", state)
         assert message["v"] == PROTOCOL_VERSION and message["kind"] == "state" and message["lobby"] == state["lobby"]

@@ -13,6 +13,7 @@ import time
 import urllib.request
 from collections.abc import Callable
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -168,7 +169,7 @@ class Publisher:
     def publish(self, snapshot: TableSnapshot) -> None:
         self.snapshot = snapshot
         for listener in self.listeners:
-            listener.table_changed()
+            listener.updated(SimpleNamespace(snapshot=snapshot))
 
 
 async def test_a_slow_window_gets_the_newest_snapshot_not_every_one() -> None:
