@@ -31,6 +31,7 @@ import enum
 import itertools
 import logging
 import os
+import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -275,6 +276,38 @@ def candidate_ports() -> list[str]:
     return known + other
 
 
+class PortScan:
+    """The board's candidate ports, listed again only when they may have changed: a serial device
+    plugged in or out adds or removes a node in ``/dev`` (the directory's mtime moves), so between
+    changes the search costs one ``stat`` instead of pyserial walking ``/sys`` and matching names.
+    A full listing every ``backstop_s`` catches what a watched directory's mtime would miss."""
+
+    def __init__(self, listing: Callable[[], list[str]] = candidate_ports, watched: Sequence[str] = ("/dev",),
+                 backstop_s: float = 30.0, clock: Callable[[], float] = time.monotonic) -> None:
+        self._listing, self._watched, self._backstop_s, self._clock = listing, tuple(watched), backstop_s, clock
+        self._stamp: tuple[int, ...] | None = None
+        self._listed_at = float("-inf")
+        self._ports: list[str] = []
+        self.listings = 0  # full listings made (for tests and the bench)
+
+    def _now_stamp(self) -> tuple[int, ...]:
+        stamps = []
+        for path in self._watched:
+            try:
+                stamps.append(os.stat(path).st_mtime_ns)
+            except OSError:
+                stamps.append(-1)
+        return tuple(stamps)
+
+    def __call__(self) -> list[str]:
+        stamp, now = self._now_stamp(), self._clock()
+        if stamp != self._stamp or now - self._listed_at >= self._backstop_s:
+            self._stamp, self._listed_at = stamp, now
+            self._ports = self._listing()
+            self.listings += 1
+        return list(self._ports)
+
+
 # ------------------------------------------------------------------------------------ bridge
 class ArcadeBridge:
     """See the module docstring. All methods are called on the loop that ran ``start()``."""
@@ -284,7 +317,7 @@ class ArcadeBridge:
         *,
         port: str | None = None,
         clock: Callable[[], float] = monotonic_ms,
-        ports: Callable[[], list[str]] = candidate_ports,
+        ports: Callable[[], list[str]] | None = None,
         poll_s: float = 0.5,
         handshake_s: float = 1.0,
         silence_s: float = 2.5,
@@ -292,7 +325,7 @@ class ArcadeBridge:
     ) -> None:
         self.port = port  # None: search
         self._clock = clock
-        self._ports = ports
+        self._ports = ports if ports is not None else PortScan()  # a new listing only when /dev changed
         self._poll_s = poll_s
         self._handshake_s = handshake_s
         self._silence_s = silence_s
