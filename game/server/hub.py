@@ -294,6 +294,7 @@ class StateFrames:
         self._timer = update.timer_json(now_ms)
         self._common: dict[bool, bytes] = {}
         self._public: dict[bool, bytes] = {}
+        self._public_view: bytes | None = None
 
     def get(self, seat: int | None, *, host: bool) -> bytes:
         if seat is None and host in self._public:
@@ -302,11 +303,24 @@ class StateFrames:
         if common is None:
             common = encode({**framed("state", self._update.common(host=host)), "timer": self._timer})
             self._common[host] = common
-        personal = encode(self._update.seat(seat).to_json())
+        personal = self._personal(seat)
         frame = common[:-1] + b"," + personal[1:]  # two JSON objects with distinct keys, joined
         if seat is None:
             self._public[host] = frame
         return frame
+
+
+    def _personal(self, seat: int | None) -> bytes:
+        """``{"view": ..., "legal": ...}`` of a seat: when its view is the public one plus its own
+        keys, the public view's bytes (encoded once per change) are joined with its own."""
+        part = self._update.seat(seat)
+        public = self._update.public_view
+        if part.own is None or not public or not part.own or not public.keys().isdisjoint(part.own):
+            return encode(part.to_json())
+        if self._public_view is None:
+            self._public_view = encode(public)
+        return (b'{"view":' + self._public_view[:-1] + b"," + encode(part.own)[1:]
+                + b',"legal":' + encode({"legal": part.legal})[len(b'{"legal":'):])
 
 
 class SpectatorFeed:

@@ -64,6 +64,7 @@ class SeatPart:
 
     view: JSON | None
     legal: list[JSON]
+    own: JSON | None = None  # set when ``view`` is the public view plus these keys (``GameEngine.own_view``)
 
     def to_json(self) -> JSON:
         return {"view": self.view, "legal": self.legal}
@@ -157,9 +158,13 @@ class TableUpdate:
         play = self.play
         if play is None:
             return SeatPart(None, [])
+        public = self.snapshot.public_view
         if seat is None:
-            return SeatPart(self.snapshot.public_view, [])
-        return SeatPart(play.engine.view(play.state, seat), play.legal.get(seat, []))
+            return SeatPart(public, [])
+        own = play.engine.own_view(play.state, seat)
+        if own is None or public is None:
+            return SeatPart(play.engine.view(play.state, seat), play.legal.get(seat, []))
+        return SeatPart({**public, **own}, play.legal.get(seat, []), own)  # the public part built once, shared
 
     def message(self, seat: int | None, *, host: bool = False) -> JSON:
         """The fields of a seat's (or the public) ``state`` message, the timer left out (it is read at send time)."""
