@@ -289,7 +289,7 @@ def processes(pid: int) -> dict[str, int]:
         cmdline = Path(f"/proc/{child}/cmdline").read_bytes()
         if b"resource_tracker" in cmdline:
             found["tracker"] = int(child)
-        elif b"spawn_main" in cmdline:
+        elif b"child_entry" in cmdline or b"spawn_main" in cmdline:  # this tree's table process, or an older one's
             found["table"] = int(child)
     return {"TV": pid, **found} if "table" in found else {"table": pid}
 

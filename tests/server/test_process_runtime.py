@@ -246,8 +246,8 @@ def _tabletop(tmp_path: Path, *args: str, **env_vars: str) -> tuple[subprocess.P
         raise AssertionError(f"tabletop did not start: {proc.communicate()[1]}")
     children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()
     tables = [int(pid) for pid in children
-              if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()]
-    assert len(tables) == 1
+              if b"child_entry" in Path(f"/proc/{pid}/cmdline").read_bytes()]
+    assert len(tables) == 1 and len(children) == 1  # the table alone: no multiprocessing resource tracker beside it
     return proc, tables[0]
 
 
