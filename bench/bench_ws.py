@@ -448,6 +448,82 @@ def ratio(label: str, values: list[float], limit: list[float]) -> None:
           f"   p99 x{pct(values, 99) / pct(limit, 99):.2f}")
 
 
+async def rejoin(http: aiohttp.ClientSession, url: str, hello_fields: dict[str, Any]) -> tuple[float, str]:
+    """A phone comes back: a new socket, its hello, until its ``state`` arrives. (ms, device key)."""
+    t0 = time.monotonic_ns()
+    ws = await hello(http, url, **hello_fields)
+    key = ""
+    async for msg in ws:
+        data = json.loads(msg.data)
+        if data["kind"] == "welcome":
+            key = data["token"]
+        elif data["kind"] == "state":
+            break
+        elif data["kind"] == "error":
+            raise RuntimeError(data)
+    ms = (time.monotonic_ns() - t0) / 1e6
+    await ws.close()
+    return ms, key
+
+
+async def reconnects(samples: int, url: str) -> list[float]:
+    """Seated phones (a game in play) drop their socket and come back with their device key, one
+    after another: ms from the new socket's connect to the phone holding its seat's state again."""
+    async with aiohttp.ClientSession() as http:
+        tokens = await setup_table(http, url)
+        keys = [(await rejoin(http, url, {"token": t, "name": f"P{i}"}))[1] for i, t in enumerate(tokens)]
+        host = await hello(http, url, role="host", pin=PIN)
+        await host.send_str(json.dumps({"v": 1, "kind": "host", "command": "start"}))
+        await asyncio.sleep(1.0)
+        out = [(await rejoin(http, url, {"token": keys[i % SEATS]}))[0] for i in range(samples)]
+        await host.close()
+        return out
+
+
+async def bare_reconnects(samples: int, url: str) -> list[float]:
+    """The bare limit of a reconnect: a new socket to the bare server, one message, its 2 KB frame back."""
+    async with aiohttp.ClientSession() as http:
+        out = []
+        for _ in range(samples):
+            t0 = time.monotonic_ns()
+            ws = await http.ws_connect(url, max_msg_size=0)
+            await ws.send_str('{"v":1,"kind":"hello"}')
+            await ws.receive()
+            out.append((time.monotonic_ns() - t0) / 1e6)
+            await ws.close()
+        return out
+
+
+def start_hogs(n: int) -> list[subprocess.Popen[bytes]]:
+    """``n`` busy processes (a busy loop each): the table shares the 2 cores with them."""
+    return [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(n)]
+
+
+def reconnect_rows(samples: int, hogs: int) -> None:
+    """Phones reconnecting mid-game with ``hogs`` busy processes beside the table, and the bare
+    limit's reconnect in the same conditions."""
+    busy = start_hogs(hogs)
+    try:
+        rows = {}
+        for worker, measure in (("--bare-worker", bare_reconnects), ("--server-worker", reconnects)):
+            with tempfile.TemporaryDirectory(prefix="bench-ws-re-", dir=os.environ.get("BENCH_DIR")) as data_dir:
+                port = free_port()
+                server = start_server(data_dir, port, worker=worker)
+                try:
+                    rows[worker] = asyncio.run(measure(samples, f"http://127.0.0.1:{port}/ws"))
+                finally:
+                    if server.stdin is not None:
+                        server.stdin.close()
+                    server.wait(10)
+    finally:
+        for hog in busy:
+            hog.kill()
+            hog.wait()
+    report(f"bare reconnect (connect + 1 frame), {hogs} busy processes", rows["--bare-worker"])
+    report(f"phone reconnect mid-game -> its state, {hogs} busy", rows["--server-worker"])
+    ratio("reconnect", rows["--server-worker"], rows["--bare-worker"])
+
+
 def serve_windowed(data_dir: str, port: int) -> None:
     """``--window-worker``: ``tabletop`` with its TV, as it runs (``run_table``: the table's loop
     in its own process, the window (1920×1080) in this one), until stdin closes. Prints how many
@@ -665,6 +741,8 @@ def main() -> int:
     parser.add_argument("--settle-s", type=float, default=3.0,
                         help="headless and windowed rows: seconds between the game's start and the first measured "
                              "action (0.2: include the TV's first seconds, when it primes its caches)")
+    parser.add_argument("--reconnects", type=int, default=100, help="phone reconnects mid-game (0: none)")
+    parser.add_argument("--hogs", type=int, default=2, help="busy processes beside the table during the reconnects")
     parser.add_argument("--interval-ms", type=float, default=50.0,
                         help="time from one action to the next (a real table: far more than 50 ms)")
     args = parser.parse_args()
@@ -675,6 +753,8 @@ def main() -> int:
     bare = bare_row(args.samples, args.interval_ms / 1000)
     headless, cpu_alone = one_run(args.samples, 0, args.interval_ms / 1000, settle_s=args.settle_s)
     ratio("headless", headless, bare)
+    if args.reconnects:
+        reconnect_rows(args.reconnects, args.hogs)
     if args.window == "xvfb":
         windowed_rows(args, headless)
     for crowd in (int(n) for n in args.spectators.split(",") if int(n) > 0):

@@ -23,7 +23,7 @@ from game.session.snapshot import SeatStatus
 
 from .capacity import connection_room, current_fd_limit, size_sockets
 from .guard import CONNECTIONS_PER_ADDRESS, HEADER_DEADLINE_S, LOOPBACK, ConnectionGuard, guard_middleware
-from .heap import Collector, collecting
+from .heap import Collector, HeapTrim, collecting
 from .hub import MAX_SPECTATORS, Hub, SocketLimits
 from .linger import linger_after_too_big
 from .metrics import FrameClock
@@ -81,6 +81,7 @@ JOINS = web.AppKey("joins", Backoff)
 GUARD = web.AppKey("guard", ConnectionGuard)
 NOISE = web.AppKey("noise", NetworkNoise)  # network noise from other devices (the owner's page, /metrics)
 FRAMES = web.AppKey("frames", FrameClock)  # when the TV last drew a frame (/metrics)
+HEAP = web.AppKey("heap", HeapTrim)  # freed heap back to the system after a flood (heap.py)
 
 
 # ------------------------------------------------------------------------------------- pages
@@ -275,6 +276,7 @@ async def watchdog(app: web.Application) -> AsyncIterator[None]:
             app[GUARD].reap()
             app[HUB].reap()
             app[NOISE].flush()
+            app[HEAP].seen(len(app[HUB].clients))
 
     task = asyncio.create_task(loop())
     yield
@@ -293,7 +295,7 @@ async def quiet_noise(app: web.Application) -> AsyncIterator[None]:
 def garbage_collection(app: web.Application) -> AsyncIterator[None]:
     """The cycle collector runs between actions, not inside them (``game/server/heap.py``)."""
     session = app[SESSION]
-    return collecting(Collector(lambda: session.version))
+    return collecting(Collector(lambda: session.version, heap=app[HEAP]))
 
 
 def guard_server(app: web.Application, server: web.Server) -> None:
@@ -335,6 +337,7 @@ def make_app(session: Session, settings: ServerSettings | None = None) -> web.Ap
     app[SETTINGS] = settings
     app[GUARD] = guard
     app[NOISE] = noise
+    app[HEAP] = HeapTrim()
     app[FRAMES] = FrameClock()
     app[HUB] = hub
     app[JOINS] = Backoff(clock, free=JOIN_FAILURES_PER_MINUTE)
