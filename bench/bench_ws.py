@@ -281,6 +281,15 @@ def rss_kib(pid: int) -> int:
     return 0
 
 
+def pss_kib(pid: int) -> int:
+    """Proportional set size (shared pages split among the processes that map them): the whole
+    program's memory is the sum of its processes' PSS."""
+    for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+        if line.startswith("Pss:"):
+            return int(line.split()[1])
+    return 0
+
+
 def processes(pid: int) -> dict[str, int]:
     """The table's processes: ``pid`` and, with its TV, the table's own (and multiprocessing's resource tracker)."""
     found = {}
@@ -609,6 +618,7 @@ def one_run(samples: int, spectators: int, interval_s: float,
             seconds = time.monotonic() - t0
             cpu_rates = {name: (cpu_s(pid) - cpu0[name]) / seconds for name, pid in pids.items()}
             rss = {name: rss_kib(pid) for name, pid in pids.items()}
+            pss = {name: pss_kib(pid) for name, pid in pids.items()}
             cpu_rate = cpu_rates["table"]
             feed: dict[str, Any] = {}
             if watchers is not None:
@@ -630,6 +640,8 @@ def one_run(samples: int, spectators: int, interval_s: float,
         drawn = next((line for line in tail.splitlines() if line.startswith("TV frames")), "TV frames: ?")
         print(f"{'':<46} " + "; ".join(f"{name} process RSS {kib / 1024:.0f} MB, CPU {cpu_rates[name] * 100:.1f} %"
                                        for name, kib in rss.items()) + f"; {drawn}")
+        print(f"{'':<46} PSS: " + ", ".join(f"{name} {kib / 1024:.0f} MB" for name, kib in pss.items())
+              + f"; the whole program {sum(pss.values()) / 1024:.0f} MB")
     if spectators:
         last = feed["last"]
         everyone = [max(p, (last[str(v)] - t) / 1e6) for p, (v, t) in zip(phones, sent) if str(v) in last]
