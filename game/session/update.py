@@ -11,6 +11,7 @@ view once per change, shared by the TV's snapshot and every seat's frame.
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,6 +31,12 @@ __all__ = ["HEARTBEAT_MS", "SeatPart", "ShownTimer", "TableUpdate", "UpdateKind"
 HEARTBEAT_MS = 5000
 
 JSON = dict[str, Any]
+
+
+@functools.cache
+def schema_json(engine: GameEngine) -> tuple[JSON, ...]:
+    """An engine's settings schema as JSON (the same for every change: engines are singletons)."""
+    return tuple(spec.to_json() for spec in engine.settings_schema())
 
 
 class UpdateKind(enum.Enum):
@@ -185,7 +192,7 @@ class TableUpdate:
             "games": list(info.games), "language": t.language, "mode": lob.mode.value,
             "play_mode": info.play_mode, "play_modes": list(info.play_modes),
             "settings": dict(t.settings), "table_settings": dict(info.table_settings),
-            "settings_schema": [spec.to_json() for spec in lob.engine.settings_schema()],
+            "settings_schema": list(schema_json(lob.engine)),
             "seat_count": t.seat_count, "min_seats": info.min_seats, "max_seats": info.max_seats,
             "can_start": info.can_start, "has_bots": has_bots(t.game), "free_seats": free_seats(t), "arcade": lob.arcade,
             "how_to_play": self.snapshot.how_to_play is not None,
