@@ -344,6 +344,7 @@ class ProcessRuntime:
         self._reader: threading.Thread | None = None
         self._send_lock = threading.Lock()
         self._ready = threading.Event()
+        self._gone = threading.Event()  # the reader thread has seen the child's end and said why
         self._error: str | None = None  # why the table could not start
         self._lost: str | None = None  # why the table's process ended unasked
         self._stopping = False
@@ -435,6 +436,7 @@ class ProcessRuntime:
         try:
             self._post(Kind.INPUT, event)
         except OSError as exc:
+            self._gone.wait(5.0)  # the reader thread says why: killed, or an exit status
             raise TableLost(self._lost or f"the table's process cannot be reached ({exc})") from exc
 
     # ----------------------------------------------------------------- the reader thread
@@ -488,6 +490,7 @@ class ProcessRuntime:
                 process.join(5)
             self._lost = f"the table's process ended unexpectedly ({_how(process)}); the TV closes so the table restarts"
         self._ready.set()
+        self._gone.set()
 
 
 def _how(process: ChildProcess | None) -> str:
