@@ -74,12 +74,12 @@ class Phones:
         self.bots: dict[int, Any] = {}
         self.pending: dict[int, asyncio.TimerHandle] = {}
 
-    def table_changed(self) -> None:
+    def updated(self, update: Any) -> None:
         run = self.session.run
         if run is None or self.session.phase is not TablePhase.PLAYING:
             return
         for seat, bot in self.bots.items():
-            if seat not in self.pending and self.session.legal_wire(seat):
+            if seat not in self.pending and self.session.update.seat(seat).legal:
                 self.pending[seat] = self.loop.call_later(max(0.2, bot.think_ms() / 1000), self.act, seat)
 
     def act(self, seat: int) -> None:
@@ -109,9 +109,6 @@ class Phones:
         pass
 
     def claim_ended(self, claim: Any, why: Any) -> None:
-        pass
-
-    def claims_changed(self) -> None:
         pass
 
     def join(self, game: str, seed: int) -> None:

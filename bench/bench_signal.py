@@ -111,8 +111,8 @@ class Changes:
         self.opened: dict[str, float] = {}  # race key -> when the session published it open
         session.attach(self)
 
-    def table_changed(self) -> None:
-        current = self.session.snapshot.race.current
+    def updated(self, update: Any) -> None:
+        current = update.race.current
         if current is not None and not current.waiting and current.key not in self.opened:
             self.opened[current.key] = monotonic_ms()
         self.changed.set()

@@ -281,6 +281,15 @@ def rss_kib(pid: int) -> int:
     return 0
 
 
+def pss_kib(pid: int) -> int:
+    """Proportional set size (shared pages split among the processes that map them): the whole
+    program's memory is the sum of its processes' PSS."""
+    for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+        if line.startswith("Pss:"):
+            return int(line.split()[1])
+    return 0
+
+
 def processes(pid: int) -> dict[str, int]:
     """The table's processes: ``pid`` and, with its TV, the table's own (and multiprocessing's resource tracker)."""
     found = {}
@@ -289,7 +298,7 @@ def processes(pid: int) -> dict[str, int]:
         cmdline = Path(f"/proc/{child}/cmdline").read_bytes()
         if b"resource_tracker" in cmdline:
             found["tracker"] = int(child)
-        elif b"spawn_main" in cmdline:
+        elif b"child_entry" in cmdline or b"spawn_main" in cmdline:  # this tree's table process, or an older one's
             found["table"] = int(child)
     return {"TV": pid, **found} if "table" in found else {"table": pid}
 
@@ -364,6 +373,166 @@ async def serve(data_dir: str, port: int) -> None:
         await stop_table(started)
 
 
+BARE_FRAME_BYTES = 2048
+
+
+async def serve_bare(data_dir: str, port: int) -> None:
+    """``--bare-worker``: the bare limit, a plain aiohttp server with none of the table's work: for
+    each message from a socket it appends one line to a file, fsyncs it, and sends one 2 KB
+    ``state`` frame (the next version) to every socket."""
+    from aiohttp import web
+
+    sockets: list[web.WebSocketResponse] = []
+    version = 0
+    journal = os.open(Path(data_dir) / "bare.log", os.O_WRONLY | os.O_APPEND | os.O_CREAT)  # blocking, as the table's journal
+    head = json.dumps({"v": 1, "kind": "state", "version": 0, "phase": "playing", "pad": ""})
+
+    async def socket_handler(request: web.Request) -> web.WebSocketResponse:
+        nonlocal version
+        ws = web.WebSocketResponse()
+        await ws.prepare(request)
+        sockets.append(ws)
+        async for msg in ws:
+            version += 1
+            os.write(journal, msg.data.encode() + b"\n")
+            os.fsync(journal)
+            frame = json.dumps({"v": 1, "kind": "state", "version": version, "phase": "playing",
+                                "pad": "x" * (BARE_FRAME_BYTES - len(head))})
+            for peer in sockets:
+                await peer.send_str(frame)
+        sockets.remove(ws)
+        return ws
+
+    app = web.Application()
+    app.router.add_get("/ws", socket_handler)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    await web.TCPSite(runner, "127.0.0.1", port).start()
+    print(f"Listening on port {port}", flush=True)
+    try:
+        await asyncio.to_thread(sys.stdin.read)
+    finally:
+        await runner.cleanup()
+        os.close(journal)
+
+
+async def run_bare(samples: int, url: str, interval_s: float) -> list[float]:
+    """As :func:`run`, against the bare server: the phones take turns sending an action; each
+    sample is the time until all 12 hold the new version."""
+    async with aiohttp.ClientSession() as http:
+        bench = Bench()
+        phones = [Receiver(await http.ws_connect(url, max_msg_size=0), bench) for _ in range(SEATS)]
+        out: list[float] = []
+        for i in range(samples + WARM_UP):
+            actor = phones[i % SEATS]
+            bench.expect(actor.version + 1, len(phones))
+            t0 = time.monotonic_ns()
+            await actor.ws.send_str(json.dumps({"v": 1, "kind": "action", "action": {"type": "vote", "target": i % SEATS}}))
+            await asyncio.wait_for(bench.done.wait(), 10)
+            if i >= WARM_UP:
+                out.append((bench.t_done - t0) / 1e6)
+            await asyncio.sleep(max(0.0, interval_s - (time.monotonic_ns() - t0) / 1e9))
+        for r in phones:
+            await r.ws.close()
+        return out
+
+
+def bare_row(samples: int, interval_s: float) -> list[float]:
+    """The bare limit's row, measured in this run (the same machine, the same load)."""
+    with tempfile.TemporaryDirectory(prefix="bench-ws-bare-", dir=os.environ.get("BENCH_DIR")) as data_dir:
+        port = free_port()
+        server = start_server(data_dir, port, worker="--bare-worker")
+        try:
+            out = asyncio.run(run_bare(samples, f"http://127.0.0.1:{port}/ws", interval_s))
+        finally:
+            if server.stdin is not None:
+                server.stdin.close()
+            server.wait(10)
+    report("bare limit: fsync 1 line + 2 KB frame to 12 sockets", out)
+    return out
+
+
+def ratio(label: str, values: list[float], limit: list[float]) -> None:
+    print(f"{'':<46} {label} / bare limit: p50 x{statistics.median(values) / statistics.median(limit):.2f}"
+          f"   p99 x{pct(values, 99) / pct(limit, 99):.2f}")
+
+
+async def rejoin(http: aiohttp.ClientSession, url: str, hello_fields: dict[str, Any]) -> tuple[float, str]:
+    """A phone comes back: a new socket, its hello, until its ``state`` arrives. (ms, device key)."""
+    t0 = time.monotonic_ns()
+    ws = await hello(http, url, **hello_fields)
+    key = ""
+    async for msg in ws:
+        data = json.loads(msg.data)
+        if data["kind"] == "welcome":
+            key = data["token"]
+        elif data["kind"] == "state":
+            break
+        elif data["kind"] == "error":
+            raise RuntimeError(data)
+    ms = (time.monotonic_ns() - t0) / 1e6
+    await ws.close()
+    return ms, key
+
+
+async def reconnects(samples: int, url: str) -> list[float]:
+    """Seated phones (a game in play) drop their socket and come back with their device key, one
+    after another: ms from the new socket's connect to the phone holding its seat's state again."""
+    async with aiohttp.ClientSession() as http:
+        tokens = await setup_table(http, url)
+        keys = [(await rejoin(http, url, {"token": t, "name": f"P{i}"}))[1] for i, t in enumerate(tokens)]
+        host = await hello(http, url, role="host", pin=PIN)
+        await host.send_str(json.dumps({"v": 1, "kind": "host", "command": "start"}))
+        await asyncio.sleep(1.0)
+        out = [(await rejoin(http, url, {"token": keys[i % SEATS]}))[0] for i in range(samples)]
+        await host.close()
+        return out
+
+
+async def bare_reconnects(samples: int, url: str) -> list[float]:
+    """The bare limit of a reconnect: a new socket to the bare server, one message, its 2 KB frame back."""
+    async with aiohttp.ClientSession() as http:
+        out = []
+        for _ in range(samples):
+            t0 = time.monotonic_ns()
+            ws = await http.ws_connect(url, max_msg_size=0)
+            await ws.send_str('{"v":1,"kind":"hello"}')
+            await ws.receive()
+            out.append((time.monotonic_ns() - t0) / 1e6)
+            await ws.close()
+        return out
+
+
+def start_hogs(n: int) -> list[subprocess.Popen[bytes]]:
+    """``n`` busy processes (a busy loop each): the table shares the 2 cores with them."""
+    return [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(n)]
+
+
+def reconnect_rows(samples: int, hogs: int) -> None:
+    """Phones reconnecting mid-game with ``hogs`` busy processes beside the table, and the bare
+    limit's reconnect in the same conditions."""
+    busy = start_hogs(hogs)
+    try:
+        rows = {}
+        for worker, measure in (("--bare-worker", bare_reconnects), ("--server-worker", reconnects)):
+            with tempfile.TemporaryDirectory(prefix="bench-ws-re-", dir=os.environ.get("BENCH_DIR")) as data_dir:
+                port = free_port()
+                server = start_server(data_dir, port, worker=worker)
+                try:
+                    rows[worker] = asyncio.run(measure(samples, f"http://127.0.0.1:{port}/ws"))
+                finally:
+                    if server.stdin is not None:
+                        server.stdin.close()
+                    server.wait(10)
+    finally:
+        for hog in busy:
+            hog.kill()
+            hog.wait()
+    report(f"bare reconnect (connect + 1 frame), {hogs} busy processes", rows["--bare-worker"])
+    report(f"phone reconnect mid-game -> its state, {hogs} busy", rows["--server-worker"])
+    ratio("reconnect", rows["--server-worker"], rows["--bare-worker"])
+
+
 def serve_windowed(data_dir: str, port: int) -> None:
     """``--window-worker``: ``tabletop`` with its TV, as it runs (``run_table``: the table's loop
     in its own process, the window (1920×1080) in this one), until stdin closes. Prints how many
@@ -414,9 +583,9 @@ def start_xvfb() -> tuple[subprocess.Popen[bytes], str]:
     return proc, f":{number}"
 
 
-def start_server(data_dir: str, port: int, display: str | None = None) -> subprocess.Popen[str]:
+def start_server(data_dir: str, port: int, display: str | None = None,
+                 worker: str = "--server-worker") -> subprocess.Popen[str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    worker = "--server-worker"
     if display is not None:
         worker = "--window-worker"
         env.update(DISPLAY=display, SDL_VIDEODRIVER="x11", SDL_AUDIODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1")
@@ -449,6 +618,7 @@ def one_run(samples: int, spectators: int, interval_s: float,
             seconds = time.monotonic() - t0
             cpu_rates = {name: (cpu_s(pid) - cpu0[name]) / seconds for name, pid in pids.items()}
             rss = {name: rss_kib(pid) for name, pid in pids.items()}
+            pss = {name: pss_kib(pid) for name, pid in pids.items()}
             cpu_rate = cpu_rates["table"]
             feed: dict[str, Any] = {}
             if watchers is not None:
@@ -470,6 +640,8 @@ def one_run(samples: int, spectators: int, interval_s: float,
         drawn = next((line for line in tail.splitlines() if line.startswith("TV frames")), "TV frames: ?")
         print(f"{'':<46} " + "; ".join(f"{name} process RSS {kib / 1024:.0f} MB, CPU {cpu_rates[name] * 100:.1f} %"
                                        for name, kib in rss.items()) + f"; {drawn}")
+        print(f"{'':<46} PSS: " + ", ".join(f"{name} {kib / 1024:.0f} MB" for name, kib in pss.items())
+              + f"; the whole program {sum(pss.values()) / 1024:.0f} MB")
     if spectators:
         last = feed["last"]
         everyone = [max(p, (last[str(v)] - t) / 1e6) for p, (v, t) in zip(phones, sent) if str(v) in last]
@@ -488,10 +660,10 @@ class Encoder:
     def __init__(self, session: Any) -> None:
         self.session = session
 
-    def table_changed(self) -> None:
+    def updated(self, update: Any) -> None:
         from game.server.hub import StateFrames
 
-        frames = StateFrames(self.session)
+        frames = StateFrames(update, self.session.clock())
         for seat in range(SEATS):
             frames.get(seat, host=False)
         frames.get(None, host=False)
@@ -503,9 +675,6 @@ class Encoder:
         pass
 
     def claim_ended(self, claim: Any, why: Any) -> None:
-        pass
-
-    def claims_changed(self) -> None:
         pass
 
     def notice(self, code: Any) -> None:
@@ -568,6 +737,9 @@ def main() -> int:
     if len(sys.argv) == 4 and sys.argv[1] == "--server-worker":
         asyncio.run(serve(sys.argv[2], int(sys.argv[3])))
         return 0
+    if len(sys.argv) == 4 and sys.argv[1] == "--bare-worker":
+        asyncio.run(serve_bare(sys.argv[2], int(sys.argv[3])))
+        return 0
     if len(sys.argv) == 4 and sys.argv[1] == "--window-worker":
         serve_windowed(sys.argv[2], int(sys.argv[3]))
         return 0
@@ -581,6 +753,8 @@ def main() -> int:
     parser.add_argument("--settle-s", type=float, default=3.0,
                         help="headless and windowed rows: seconds between the game's start and the first measured "
                              "action (0.2: include the TV's first seconds, when it primes its caches)")
+    parser.add_argument("--reconnects", type=int, default=100, help="phone reconnects mid-game (0: none)")
+    parser.add_argument("--hogs", type=int, default=2, help="busy processes beside the table during the reconnects")
     parser.add_argument("--interval-ms", type=float, default=50.0,
                         help="time from one action to the next (a real table: far more than 50 ms)")
     args = parser.parse_args()
@@ -588,7 +762,11 @@ def main() -> int:
           f"{os.environ.get('BENCH_DIR') or tempfile.gettempdir()}")
     print(f"load average at start: {load_average()}")
     report("server work per action (no sockets)", asyncio.run(server_work(args.samples)))
+    bare = bare_row(args.samples, args.interval_ms / 1000)
     headless, cpu_alone = one_run(args.samples, 0, args.interval_ms / 1000, settle_s=args.settle_s)
+    ratio("headless", headless, bare)
+    if args.reconnects:
+        reconnect_rows(args.reconnects, args.hogs)
     if args.window == "xvfb":
         windowed_rows(args, headless)
     for crowd in (int(n) for n in args.spectators.split(",") if int(n) > 0):

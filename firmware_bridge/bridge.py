@@ -31,6 +31,7 @@ import enum
 import itertools
 import logging
 import os
+import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -38,12 +39,21 @@ from dataclasses import dataclass, field
 import serial
 import serial.tools.list_ports
 
-from game.session.race_floor import Press, PressSource
+from game.session.board_events import (  # the session's types: the bridge reports these
+    BoardFound,
+    BoardIncompatible,
+    BoardLost,
+    BridgeEvent,
+    ButtonDown,
+    ButtonUp,
+    MappingDone,
+    MappingStep,
+    RaceLit,
+)
 from game.session.scheduler import monotonic_ms
-from game.session.snapshot import InputEvent, InputKind, InputSource
 
 from . import framing as fr
-from .clock import SCAN_RESOLUTION_MS, ClockSample, ClockSync
+from .clock import ClockSample, ClockSync
 
 log = logging.getLogger(__name__)
 
@@ -60,77 +70,6 @@ class BridgeState(enum.Enum):
     CONNECTED = "connected"
 
 
-@dataclass(frozen=True, slots=True)
-class BoardFound:
-    port: str
-    hello: fr.Hello
-
-
-@dataclass(frozen=True, slots=True)
-class BoardLost:
-    port: str
-    reason: str  # "unplugged", "silent" (no heartbeat), "closed"
-
-
-@dataclass(frozen=True, slots=True)
-class BoardIncompatible:
-    """A board answered, but with another protocol version: it needs the matching firmware."""
-
-    port: str
-    hello: fr.Hello
-
-
-@dataclass(frozen=True, slots=True)
-class ButtonDown:
-    """A press, on the session clock. ``seat`` is None for a button no seat is mapped to."""
-
-    button: int
-    seat: int | None
-    t_ms: float
-    error_ms: float
-    device_us: int
-    clock: str = ""  # same value: converted from one board's clock by one map (see Press.clock)
-
-    def to_press(self, race_id: str | None = None) -> Press | None:
-        if self.seat is None:
-            return None
-        return Press(self.seat, self.t_ms, PressSource.ARCADE, self.error_ms, race_id, self.clock, SCAN_RESOLUTION_MS)
-
-    def to_input_event(self, race_id: str | None = None) -> InputEvent | None:
-        if self.seat is None:
-            return None
-        payload = {"race": race_id, "t_ms": self.t_ms, "error_ms": self.error_ms, "button": self.button}
-        return InputEvent(InputSource.ARCADE, InputKind.PRESS, self.seat, payload, int(self.t_ms))
-
-
-@dataclass(frozen=True, slots=True)
-class ButtonUp:
-    button: int
-    seat: int | None
-    t_ms: float
-
-
-@dataclass(frozen=True, slots=True)
-class RaceLit:
-    """The board lit the race's lamps at ``t_ms`` (session clock)."""
-
-    race_id: str
-    t_ms: float
-
-
-@dataclass(frozen=True, slots=True)
-class MappingStep:
-    seat: int  # the seat that just got a button
-    button: int
-    waiting_for: int | None  # the next seat to press, None when done
-
-
-@dataclass(frozen=True, slots=True)
-class MappingDone:
-    mapping: dict[int, int]  # seat -> button
-
-
-BridgeEvent = BoardFound | BoardLost | BoardIncompatible | ButtonDown | ButtonUp | RaceLit | MappingStep | MappingDone
 Listener = Callable[[BridgeEvent], None]
 
 
@@ -337,6 +276,38 @@ def candidate_ports() -> list[str]:
     return known + other
 
 
+class PortScan:
+    """The board's candidate ports, listed again only when they may have changed: a serial device
+    plugged in or out adds or removes a node in ``/dev`` (the directory's mtime moves), so between
+    changes the search costs one ``stat`` instead of pyserial walking ``/sys`` and matching names.
+    A full listing every ``backstop_s`` catches what a watched directory's mtime would miss."""
+
+    def __init__(self, listing: Callable[[], list[str]] = candidate_ports, watched: Sequence[str] = ("/dev",),
+                 backstop_s: float = 30.0, clock: Callable[[], float] = time.monotonic) -> None:
+        self._listing, self._watched, self._backstop_s, self._clock = listing, tuple(watched), backstop_s, clock
+        self._stamp: tuple[int, ...] | None = None
+        self._listed_at = float("-inf")
+        self._ports: list[str] = []
+        self.listings = 0  # full listings made (for tests and the bench)
+
+    def _now_stamp(self) -> tuple[int, ...]:
+        stamps = []
+        for path in self._watched:
+            try:
+                stamps.append(os.stat(path).st_mtime_ns)
+            except OSError:
+                stamps.append(-1)
+        return tuple(stamps)
+
+    def __call__(self) -> list[str]:
+        stamp, now = self._now_stamp(), self._clock()
+        if stamp != self._stamp or now - self._listed_at >= self._backstop_s:
+            self._stamp, self._listed_at = stamp, now
+            self._ports = self._listing()
+            self.listings += 1
+        return list(self._ports)
+
+
 # ------------------------------------------------------------------------------------ bridge
 class ArcadeBridge:
     """See the module docstring. All methods are called on the loop that ran ``start()``."""
@@ -346,7 +317,7 @@ class ArcadeBridge:
         *,
         port: str | None = None,
         clock: Callable[[], float] = monotonic_ms,
-        ports: Callable[[], list[str]] = candidate_ports,
+        ports: Callable[[], list[str]] | None = None,
         poll_s: float = 0.5,
         handshake_s: float = 1.0,
         silence_s: float = 2.5,
@@ -354,7 +325,7 @@ class ArcadeBridge:
     ) -> None:
         self.port = port  # None: search
         self._clock = clock
-        self._ports = ports
+        self._ports = ports if ports is not None else PortScan()  # a new listing only when /dev changed
         self._poll_s = poll_s
         self._handshake_s = handshake_s
         self._silence_s = silence_s

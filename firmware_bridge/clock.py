@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
-SCAN_RESOLUTION_MS = 0.05  # the firmware scans every few µs; its timestamps are exact to this
+from game.session.board_events import SCAN_RESOLUTION_MS  # the firmware's timestamps are exact to this
+
 RATE_UNKNOWN = 1e-4  # a USB board's crystal is within 100 ppm of nominal
 RATE_FITTED = 1e-5  # what is left after fitting the rate
 GOOD_RTT_SLACK_MS = 0.1  # a sample within 2 x best round trip + this is "good"

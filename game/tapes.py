@@ -25,6 +25,7 @@ from game.render.settings import SettingsScene
 from game.rules.base import RulesError
 from game.session.api import Session, VirtualTime
 from game.session.snapshot import RunMode, TablePhase, TableSnapshot
+from game.session.update import TableUpdate
 
 __all__ = ["Moment", "PhoneShot", "Recorder", "ScriptedTable", "Tapes", "companion_table", "lobby_snapshot", "play_moment"]
 
@@ -41,8 +42,8 @@ class Recorder:
         self.session = session
         self.snapshots: list[TableSnapshot] = []
 
-    def table_changed(self) -> None:
-        snap = self.session.snapshot
+    def updated(self, update: TableUpdate) -> None:
+        snap = update.snapshot
         if not self.snapshots or self.snapshots[-1] is not snap:
             self.snapshots.append(snap)
 
@@ -114,7 +115,7 @@ class ScriptedTable:
 
     def me(self, seat: int) -> dict[str, Any]:
         """What the seat's own phone shows of its secrets."""
-        view = self.session.state_personal(seat)["view"] or {}
+        view = self.session.update.seat(seat).view or {}
         return view.get("me") or view.get("you") or {}
 
     @property
@@ -146,7 +147,7 @@ class ScriptedTable:
         if self.over:
             return False
         for seat in range(self.n):
-            if self.session.table.seats[seat].bot is not None or not self.session.legal_wire(seat):
+            if self.session.table.seats[seat].bot is not None or not self.session.update.seat(seat).legal:
                 continue
             self.vt.advance(max(1, int(self.brain(seat).think_ms())))
             if self._move(seat):
@@ -159,8 +160,8 @@ class ScriptedTable:
         run = self.session.run
         if self.over or run is None:
             return False
-        legal = [run.engine.action_from_wire(w) for w in self.session.legal_wire(seat)]
-        action = self.brain(seat).choose(self.session.state_personal(seat)["view"], legal) if legal else None
+        legal = [run.engine.action_from_wire(w) for w in self.session.update.seat(seat).legal]
+        action = self.brain(seat).choose(self.session.update.seat(seat).view, legal) if legal else None
         if action is None:
             return False
         try:

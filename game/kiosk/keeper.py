@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from game.records import HUMAN, UNKNOWN
-from game.session.api import ARCADE_UNPLUGGED, Journal, NoticeCode, Session, prune_set_aside
+from game.session.api import ARCADE_UNPLUGGED, Journal, NoticeCode, Session, TableUpdate, prune_set_aside
 
 from .archive import Archive, Outcome, archived_record
 from .config import DiskLimits
@@ -83,8 +83,8 @@ class KioskKeeper:
         self.archive.close()
 
     # ------------------------------------------------------------------ session listener
-    def table_changed(self) -> None:
-        unplugged = ARCADE_UNPLUGGED in self.session.notices
+    def updated(self, update: TableUpdate) -> None:
+        unplugged = ARCADE_UNPLUGGED in update.snapshot.notices
         if unplugged and not self._unplugged:
             self.errors.pending.append((ErrorKind.ARCADE_UNPLUGGED, "arcade board lost: races use phones and keyboard"))
         self._unplugged = unplugged

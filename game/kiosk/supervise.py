@@ -176,10 +176,10 @@ class SupervisedRuntime:
 
     def snapshot(self) -> TableSnapshot:
         self.frames += 1
-        if self._watchdog is not None:
-            self._watchdog.beat(RENDER_LOOP)
         if self.frames == 2:  # the first frame has been drawn and flipped
             self._notifier.ready("lobby on screen")
+        if self._watchdog is not None and self.frames >= 2:  # beating from the first frame on screen:
+            self._watchdog.beat(RENDER_LOOP)  # READY=1 always goes before the first WATCHDOG=1
         snapshot: TableSnapshot = self._runtime.snapshot()
         return snapshot
 

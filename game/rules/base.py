@@ -498,6 +498,12 @@ class GameEngine(Generic[T]):
     def view(self, state: T, seat: Seat | None) -> dict[str, JSON]:
         raise NotImplementedError
 
+    def own_view(self, state: T, seat: Seat) -> dict[str, JSON] | None:
+        """The keys a seat's view adds to the public view, when ``view(state, seat)`` is
+        ``{**view(state, None), **own_view(state, seat)}``: the session then builds the public view
+        once per change and shares it with every seat. ``None`` (the default): build ``view`` whole."""
+        return None
+
     def is_over(self, state: T) -> bool:
         raise NotImplementedError
 

@@ -24,7 +24,7 @@ from game.session.snapshot import SeatStatus
 
 from .capacity import connection_room, current_fd_limit, size_sockets
 from .guard import CONNECTIONS_PER_ADDRESS, HEADER_DEADLINE_S, LOOPBACK, ConnectionGuard, guard_middleware
-from .heap import Collector, collecting
+from .heap import Collector, HeapTrim, collecting
 from .hub import MAX_SPECTATORS, Hub, SocketLimits
 from .linger import linger_after_too_big
 from .metrics import FrameClock
@@ -98,6 +98,7 @@ JOINS = web.AppKey("joins", Backoff)
 GUARD = web.AppKey("guard", ConnectionGuard)
 NOISE = web.AppKey("noise", NetworkNoise)  # network noise from other devices (the owner's page, /metrics)
 FRAMES = web.AppKey("frames", FrameClock)  # when the TV last drew a frame (/metrics)
+HEAP = web.AppKey("heap", HeapTrim)  # freed heap back to the system after a flood (heap.py)
 
 
 # ------------------------------------------------------------------------------------- pages
@@ -157,7 +158,7 @@ async def api_away(request: web.Request) -> web.Response:
     is the seat's away link, not its own (anyone on the LAN reads this list): it only asks the host
     (who allows it on the TV or the host console), ranked after the seat's own device and own link."""
     session = request.app[SESSION]
-    seats = [{**session.seat_card(r.seat), "url": f"/s/{away_token(r)}"} for r in session.offered
+    seats = [{**session.update.seat_card(r.seat), "url": f"/s/{away_token(r)}"} for r in session.offered
              if r.status is SeatStatus.JOINED and not session.is_connected(r.seat)]
     return web.json_response({"seats": seats}, headers={"Cache-Control": "no-store"})
 
@@ -308,6 +309,7 @@ async def watchdog(app: web.Application) -> AsyncIterator[None]:
             app[GUARD].reap()
             app[HUB].reap()
             app[NOISE].flush()
+            app[HEAP].seen(len(app[HUB].clients))
 
     task = asyncio.create_task(loop())
     yield
@@ -326,7 +328,7 @@ async def quiet_noise(app: web.Application) -> AsyncIterator[None]:
 def garbage_collection(app: web.Application) -> AsyncIterator[None]:
     """The cycle collector runs between actions, not inside them (``game/server/heap.py``)."""
     session = app[SESSION]
-    return collecting(Collector(lambda: session.version))
+    return collecting(Collector(lambda: session.version, heap=app[HEAP]))
 
 
 def guard_server(app: web.Application, server: web.Server) -> None:
@@ -368,6 +370,7 @@ def make_app(session: Session, settings: ServerSettings | None = None) -> web.Ap
     app[SETTINGS] = settings
     app[GUARD] = guard
     app[NOISE] = noise
+    app[HEAP] = HeapTrim()
     app[FRAMES] = FrameClock()
     app[HUB] = hub
     app[JOINS] = Backoff(clock, free=JOIN_FAILURES_PER_MINUTE)

@@ -35,6 +35,8 @@ from game.session.api import (
     PressSource,
     SeatRecord,
     Session,
+    TableUpdate,
+    UpdateKind,
 )
 
 from .errors import BadPin, ClaimRefused, Forbidden, GalleryFull, RateLimited, ServerFault, TakenOver
@@ -284,27 +286,42 @@ class Outbox:
 
 
 class StateFrames:
-    """The encoded ``state`` frames of one change: the part every socket shares (and the timer,
-    read once) is encoded once and joined with each seat's own ``view`` and ``legal``."""
+    """The encoded ``state`` frames of one :class:`TableUpdate`: the part an audience shares (and
+    the timer, read once at ``now_ms``) is encoded once and joined with each seat's own ``view``
+    and ``legal``; the public frame is encoded once."""
 
-    def __init__(self, session: Session) -> None:
-        self._session = session
-        self._timer = session.timer_json()
+    def __init__(self, update: TableUpdate, now_ms: int) -> None:
+        self._update = update
+        self._timer = update.timer_json(now_ms)
         self._common: dict[bool, bytes] = {}
         self._public: dict[bool, bytes] = {}
+        self._public_view: bytes | None = None
 
     def get(self, seat: int | None, *, host: bool) -> bytes:
         if seat is None and host in self._public:
             return self._public[host]
         common = self._common.get(host)
         if common is None:
-            common = encode({**framed("state", self._session.state_common(host=host)), "timer": self._timer})
+            common = encode({**framed("state", self._update.common(host=host)), "timer": self._timer})
             self._common[host] = common
-        personal = encode(self._session.state_personal(seat))
+        personal = self._personal(seat)
         frame = common[:-1] + b"," + personal[1:]  # two JSON objects with distinct keys, joined
         if seat is None:
             self._public[host] = frame
         return frame
+
+
+    def _personal(self, seat: int | None) -> bytes:
+        """``{"view": ..., "legal": ...}`` of a seat: when its view is the public one plus its own
+        keys, the public view's bytes (encoded once per change) are joined with its own."""
+        part = self._update.seat(seat)
+        public = self._update.public_view
+        if part.own is None or not public or not part.own or not public.keys().isdisjoint(part.own):
+            return encode(part.to_json())
+        if self._public_view is None:
+            self._public_view = encode(public)
+        return (b'{"view":' + self._public_view[:-1] + b"," + encode(part.own)[1:]
+                + b',"legal":' + encode({"legal": part.legal})[len(b'{"legal":'):])
 
 
 class SpectatorFeed:
@@ -366,7 +383,7 @@ class SpectatorFeed:
         watchers = self._watchers()
         if not watchers:
             return
-        payload = StateFrames(self._hub.session).get(None, host=False)
+        payload = self._hub.frames().get(None, host=False)
         frame = text_frame(payload)
         for start in range(0, len(watchers), SPECTATOR_CHUNK):
             if start:
@@ -377,7 +394,7 @@ class SpectatorFeed:
         """Before a notice: queue the pending state now, so that spectators read them in order."""
         if self._dirty.is_set():
             self._dirty.clear()
-            payload = StateFrames(self._hub.session).get(None, host=False)
+            payload = self._hub.frames().get(None, host=False)
             self._offer(self._watchers(), payload, text_frame(payload))
 
     def _watchers(self) -> list[Client]:
@@ -476,6 +493,7 @@ class Hub:
         self.by_seat: dict[int, Client] = {}
         self._held_from: dict[int, str] = {}  # seat -> the address of the phone that last held it
         self._cards: dict[int, int | None] = {}  # seat: the claim its phone is asked about (None: a pause)
+        self.update = session.update  # the latest change: every frame, welcome and seat card is built from it
         self.feed = SpectatorFeed(self)
         session.attach(self)
 
@@ -549,17 +567,29 @@ class Hub:
         await asyncio.gather(*closing, return_exceptions=True)
 
     # ------------------------------------------------------------------ session listener
-    def table_changed(self) -> None:
+    def frames(self) -> StateFrames:
+        """The latest update's frames, its timer read now."""
+        return StateFrames(self.update, self.session.clock())
+
+    def updated(self, update: TableUpdate) -> None:
         """Queue every seat and host link its new state now (the shared part encoded once); the
-        spectators' feed only learns that there is something new (it sends later, coalesced)."""
-        frames = StateFrames(self.session)
+        spectators' feed only learns that there is something new (it sends later, coalesced).
+        Only the open claims changed: the host consoles list them (the TV reads the snapshot)."""
+        self.update = update
+        frames = self.frames()
+        if update.kind is UpdateKind.CLAIMS:
+            self._to_hosts(frames)
+            return
         for client in list(self.by_seat.values()):
             if not client.closing:
                 client.outbox.put(frames.get(client.seat, host=False), state=True)
+        self._to_hosts(frames)
+        self.feed.changed()
+
+    def _to_hosts(self, frames: StateFrames) -> None:
         for client in list(self.clients):
             if client.role is Role.HOST and not client.closing:
                 client.outbox.put(frames.get(None, host=True), state=True)
-        self.feed.changed()
 
     def seat_revoked(self, seat: int, reason: NoticeCode = NoticeCode.KICKED) -> None:
         client = self.by_seat.pop(seat, None)
@@ -595,13 +625,6 @@ class Hub:
         else:  # the phone reconnects by itself and asks again (or hears of the new group)
             client.close(CloseCode.POLICY, "pushed out by other requests" if why is ClaimEnd.PUSHED_OUT else "nobody answered")
 
-    def claims_changed(self) -> None:
-        """Only the open claims changed: the host consoles list them (the TV reads the snapshot)."""
-        frames = StateFrames(self.session)
-        for client in list(self.clients):
-            if client.role is Role.HOST and not client.closing:
-                client.outbox.put(frames.get(None, host=True), state=True)
-
     def notice(self, code: NoticeCode) -> None:
         self.feed.catch_up()
         data = encode(notice_message(code.value, NOTICE_TEXT[code]))
@@ -611,7 +634,7 @@ class Hub:
 
     def send_state(self, client: Client) -> None:
         seat = client.seat if client.role is Role.SEAT else None
-        client.outbox.put(StateFrames(self.session).get(seat, host=client.role is Role.HOST), state=True)
+        client.outbox.put(self.frames().get(seat, host=client.role is Role.HOST), state=True)
 
     # -------------------------------------------------------------------------- messages
     def handle_text(self, client: Client, text: str) -> None:
@@ -800,7 +823,7 @@ class Hub:
 
     def _seat_card(self, seat: int) -> dict[str, Any]:
         """What a waiting phone shows of the seat it asks for (public: colour, symbol, name)."""
-        return self.session.seat_card(seat)
+        return self.update.seat_card(seat)
 
     def _seat_client(self, client: Client, seat: int, hello: Hello | None) -> None:
         previous = self.by_seat.get(seat)
@@ -838,7 +861,7 @@ class Hub:
         client.role, client.seat = role, seat
         if role is not Role.SPECTATOR:
             self.prove(client.connection)  # a seated phone's or the host's socket: out of its address's budgets
-        welcome = self.session.welcome_json(seat, role.value)
+        welcome = self.update.welcome_json(seat, role.value, self.session.clock())
         client.send(framed("welcome", welcome if staff_key is None else {**welcome, "staff_key": staff_key}))
         if hello is not None and hello.last_version is not None and hello.last_version > self.session.version:
             client.send(notice_message(NoticeCode.NEW_TABLE.value, NOTICE_TEXT[NoticeCode.NEW_TABLE]))

@@ -10,8 +10,9 @@ from .race_floor import PressSource
 from .scheduler import VirtualTime
 from .seats import AskHost, NameNeeded, SeatRecord, normalise_code
 from .session import ADMIN_PIN_DIGITS, HOUSEKEEPING_S, HandedOver, NoticeCode, Session, SessionListener
+from .update import TableUpdate, UpdateKind
 
 __all__ = ["ADMIN_PIN_DIGITS", "ARCADE_UNPLUGGED", "HOUSEKEEPING_S", "RETIRED_TOKENS", "AskHost", "Claim", "ClaimEnd", "ClaimRank",
            "CorruptJournal", "HandedOver", "HostCommand", "Journal", "JournalError", "KioskPolicy", "NameNeeded",
-           "NoticeCode", "PressSource", "SeatRecord", "Session", "SessionListener", "TablePolicy", "VirtualTime",
-           "away_token", "first_per_seat", "move_aside", "normalise_code", "prune_set_aside"]
+           "NoticeCode", "PressSource", "SeatRecord", "Session", "SessionListener", "TablePolicy", "TableUpdate",
+           "UpdateKind", "VirtualTime", "away_token", "first_per_seat", "move_aside", "normalise_code", "prune_set_aside"]

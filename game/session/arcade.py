@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from game.rules.base import IllegalAction, MalformedAction
 
+from .board_events import BoardFound, BoardLost, BridgeEvent, ButtonDown, MappingDone, MappingStep
 from .pads import PAD_ERROR_MS, PadDesk, PadMap
 from .snapshot import ArcadeInfo, InputEvent, InputKind
 
@@ -106,27 +107,28 @@ class ArcadeBoard:
         self._pressed(button)
 
     # ----------------------------------------------------------------------- bridge events
-    def _on_event(self, event: Any) -> None:
-        """A bridge event (``firmware_bridge.bridge``), on the loop."""
-        kind = type(event).__name__
-        if kind == "ButtonDown":
-            self._pressed(event)
-        elif kind == "BoardLost":
-            self._waiting = None
-            self._done = {}
-            self._unplugged = True
-            self._notice_on(ARCADE_UNPLUGGED)
-        elif kind == "BoardFound":
-            self._unplugged = False
-            self._notice_off(ARCADE_UNPLUGGED)
-        elif kind == "MappingStep":
-            self._waiting = event.waiting_for
-            self._done[event.seat] = event.button
-            self._changed()
-        elif kind == "MappingDone":
-            self._waiting = None
-            self._done = {}
-            self._mapped(arcade_map=tuple(sorted(dict(event.mapping).items())))
+    def _on_event(self, event: BridgeEvent) -> None:
+        """A bridge event (``board_events.py``), on the loop; the others (button up, lamps lit, a
+        board with other firmware) are the bridge's own business."""
+        match event:
+            case ButtonDown():
+                self._pressed(event)
+            case BoardLost():
+                self._waiting = None
+                self._done = {}
+                self._unplugged = True
+                self._notice_on(ARCADE_UNPLUGGED)
+            case BoardFound():
+                self._unplugged = False
+                self._notice_off(ARCADE_UNPLUGGED)
+            case MappingStep(seat=seat, button=button, waiting_for=waiting_for):
+                self._waiting = waiting_for
+                self._done[seat] = button
+                self._changed()
+            case MappingDone(mapping=mapping):
+                self._waiting = None
+                self._done = {}
+                self._mapped(arcade_map=tuple(sorted(dict(mapping).items())))
 
     # ---------------------------------------------------------------------- mapping wizard
     @property

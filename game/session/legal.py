@@ -47,6 +47,10 @@ class LegalBook:
     def wire(self, seat: int) -> list[dict[str, Any]]:
         return self._wire.get(seat, [])
 
+    def wires(self) -> dict[int, list[dict[str, Any]]]:
+        """Every seat's legal actions in wire form, as of now (a seat's list is replaced, never changed)."""
+        return dict(self._wire)
+
     def clear(self) -> None:
         """No game in play: nobody may act."""
         self._legal, self._wire = {}, {}

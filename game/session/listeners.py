@@ -1,7 +1,8 @@
-"""What the session tells its listeners (the WebSocket hub, the kiosk's keeper): that the table
-changed, that a seat was taken from its phone and why, a notice for everyone, and (to the hub) a
-seat-claim's answer, its end, and that the open claims changed (only the TV and the host consoles
-show them: the seats' phones get no new state for a claim)."""
+"""What the session tells its listeners (the WebSocket hub, the TV's link, the kiosk's keeper): each
+change as one :class:`~game.session.update.TableUpdate` (its kind says when only the open claims
+changed: only the TV and the host consoles show them, the seats' phones get no new state for a
+claim), that a seat was taken from its phone and why, a notice for everyone, and (to the hub) a
+seat-claim's answer and its end."""
 from __future__ import annotations
 
 import enum
@@ -9,6 +10,7 @@ from typing import Protocol, runtime_checkable
 
 from .claims import Claim, ClaimEnd
 from .seats import SeatRecord
+from .update import TableUpdate
 
 __all__ = ["ClaimListener", "Listeners", "NoticeCode", "SessionListener"]
 
@@ -25,7 +27,9 @@ class NoticeCode(enum.Enum):
 
 
 class SessionListener(Protocol):
-    def table_changed(self) -> None: ...
+    def updated(self, update: TableUpdate) -> None:
+        """The table changed: ``update`` holds everything shown of it (the same object for every listener)."""
+        ...
 
     def seat_revoked(self, seat: int, reason: NoticeCode = NoticeCode.KICKED) -> None: ...
 
@@ -43,17 +47,13 @@ class ClaimListener(Protocol):
         its phone gone, the table handed over)."""
         ...
 
-    def claims_changed(self) -> None:
-        """The open claims changed (and nothing else): the host consoles' lists and the TV."""
-        ...
-
 
 class Listeners(list[SessionListener]):
     """The session's listeners, told in the order they attached."""
 
-    def table_changed(self) -> None:
+    def updated(self, update: TableUpdate) -> None:
         for listener in list(self):
-            listener.table_changed()
+            listener.updated(update)
 
     def notice(self, code: NoticeCode) -> None:
         for listener in list(self):
@@ -72,11 +72,3 @@ class Listeners(list[SessionListener]):
         for listener in list(self):
             if isinstance(listener, ClaimListener):
                 listener.claim_ended(claim, why)
-
-    def claims_changed(self) -> None:
-        """Claim listeners hear :meth:`ClaimListener.claims_changed`; the others, ``table_changed``."""
-        for listener in list(self):
-            if isinstance(listener, ClaimListener):
-                listener.claims_changed()
-            else:
-                listener.table_changed()

@@ -465,6 +465,11 @@ class PressInput:
         return cls(event.seat, event.t_ms, source, error, race if isinstance(race, (int, str)) else None)
 
 
+def no_view(seat: Seat) -> None:
+    """No game in play: no seat has a view (what :meth:`RaceFloor.sync` reads while idle)."""
+    return None
+
+
 def race_id_of(race: object) -> str | None:
     """A press's race as the floor names it: the request's key (a number is read as its digits)."""
     if race is None:

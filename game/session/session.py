@@ -2,8 +2,8 @@
 
 It runs on the asyncio loop thread and holds the lobby record, the game in play, its timer and bots.
 Every input goes through :meth:`Session.submit_action` / :meth:`Session.host_command` /
-:meth:`Session.handle_input`; an accepted change is journaled first, then a new
-:class:`TableSnapshot` is built and the listeners (the WebSocket hub) are told.
+:meth:`Session.handle_input`; an accepted change is journaled first, then one immutable
+:class:`TableUpdate` is built and handed to every listener (the WebSocket hub, the TV's link).
 
 Its rooms: the host's commands and the lobby's rules (``lobby.py``), the seat-claim queue
 (``claims.py``), the bots (``bot_driver.py``), each seat's legal actions (``legal.py``), what
@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 from game.catalog import get_engine
@@ -34,13 +35,14 @@ from .listeners import ClaimListener, Listeners, NoticeCode, SessionListener
 from .lobby import ADMIN_PIN_DIGITS, HostCommand
 from .policy import RETIRED_TOKENS, HandOverClock, RetiredLinks, TablePolicy, policy_for
 from .presenter import Presenter
-from .race_floor import PressInput, PressSource, PressVerdict, RaceFloor
+from .race_floor import BoardButton, PressInput, PressSource, PressVerdict, RaceFloor, no_view
 from .run import GameRun, game_seed, replay, require_play
 from .scheduler import LoopScheduler, Scheduler, session_ms, wall_ms
 from .seats import SeatRecord, clean_name
 from .snapshot import FINAL_SCENE, HostError, InputEvent, InputKind, InputSource, RunMode, TablePhase, TableSnapshot
 from .table import TableRecord
 from .timers import RunningTimer, TableTimer, table_request
+from .update import TableUpdate, UpdateKind
 
 log = logging.getLogger(__name__)
 
@@ -79,26 +81,22 @@ class Session:
         self._legal = LegalBook()
         self._connected: set[int] = set()
         self._claims = ClaimQueue(scheduler=self._scheduler, ended=self._claim_ended, clock=clock)
-        self._bots = BotDriver(bot_factory, self._scheduler, view=lambda seat: self._require_play().view(seat),
-                               act=self._bot_acts, choices=self._legal, version=lambda: self.version, delay_scale=bot_delay_scale)
+        self._bots = BotDriver(bot_factory, self._scheduler, view=self._seat_view, act=self._bot_acts, choices=self._legal,
+                               version=self._version, delay_scale=bot_delay_scale)
         self._last_input_ms = clock()
-        self._handover = HandOverClock(self.policy, self._scheduler, self.hand_over, lambda: self.phase is TablePhase.FINISHED,
+        self._handover = HandOverClock(self.policy, self._scheduler, self.hand_over, partial(self._phase_is, TablePhase.FINISHED),
                                        clock=clock, wall=wall, journal=journal)
         self._retired = RetiredLinks()
-        self._howto = HowToPlay(clock, self._scheduler, start=self._start_game, changed=self._publish,
-                                in_lobby=lambda: self.phase is TablePhase.LOBBY)
-        self._board = ArcadeBoard(changed=self._publish, pressed=lambda button: self._buttons.down(button), notice_on=self.add_notice,
+        self._howto = HowToPlay(clock, self._scheduler, start=self._start_game, changed=self._publish, in_lobby=partial(self._phase_is, TablePhase.LOBBY))
+        self._board = ArcadeBoard(changed=self._publish, pressed=self._button_down, notice_on=self.add_notice,
                                   notice_off=self._clear_notice, mapped=self._save_button_map, pad_map=table.pad_map)
         self._races = RaceFloor(clock, self._scheduler, self._board, touched=self._touch, changed=self._publish,
                                 decided=self._race_decided, bot_delay_scale=bot_delay_scale)
-        self._buttons = ArcadeButtons(self._races, lambda: self.phase is TablePhase.PLAYING, self._gesture)
-        # what is shown (presenter.py): the big screen's snapshot and the server's message fields
-        self._presenter = presenter = Presenter(self, self._board, self._races)
-        self.lobby_json, self.welcome_json, self.timer_json = presenter.lobby_json, presenter.welcome_json, presenter.timer_json
-        self.state_message, self.state_common, self.state_personal = (presenter.state_message, presenter.state_common,
-                                                                      presenter.state_personal)
-        self.seat_card = presenter.seat_card
-        self.snapshot: TableSnapshot = self._presenter.snapshot()
+        self._buttons = ArcadeButtons(self._races, partial(self._phase_is, TablePhase.PLAYING), self._gesture)
+        # what is shown (presenter.py): one TableUpdate per change, the big screen's snapshot in it
+        self._presenter = Presenter(self, self._board, self._races, self._legal)
+        self.update: TableUpdate = self._presenter.update()
+        self.snapshot: TableSnapshot = self.update.snapshot
 
     # ---------------------------------------------------------------------------- creation
     @classmethod
@@ -194,11 +192,20 @@ class Session:
     def check_pin(self, pin: Any) -> bool:
         return self.table.check_pin(pin)
 
-    def legal_wire(self, seat: int) -> list[dict[str, Any]]:
-        return self._legal.wire(seat)
-
     def is_connected(self, seat: int) -> bool:
         return seat in self._connected
+
+    def _seat_view(self, seat: int) -> dict[str, Any]:  # the helpers' questions: named, not lambdas
+        return self._require_play().view(seat)
+
+    def _version(self) -> int:
+        return self.version
+
+    def _phase_is(self, phase: TablePhase) -> bool:
+        return self.phase is phase
+
+    def _button_down(self, button: BoardButton) -> None:
+        self._buttons.down(button)
 
     # ------------------------------------------------------------------------ phone inputs
     def join_seat(self, token: str, name: Any = None, lang: Any = None) -> SeatRecord:
@@ -442,10 +449,10 @@ class Session:
         others = self._claims.granted(claim)
         if not was_bot:
             self._listeners.seat_revoked(claim.seat, reason)
+        self._refresh()  # the new phone is welcomed from this change's update
         self._listeners.claim_answered(claim, updated)
         for other in others:
             self._listeners.claim_answered(other, None)
-        self._refresh()
 
     # ----------------------------------------------------------------------------- checks
     def _bot_acts(self, seat: int, action: Any) -> None:
@@ -507,7 +514,7 @@ class Session:
         new_step = request is not None and (previous is None or previous.request.key != request.key)
         if run is None:
             self._legal.clear()
-            self._races.sync(None, {}, lambda seat: None)
+            self._races.sync(None, {}, no_view)
         else:
             self._legal.refresh(run.engine, run.state, run.n_seats, self.version, actor, new_step)
             self._races.sync(race, self._bots.bots, run.view)
@@ -527,26 +534,36 @@ class Session:
         return True
 
     def _publish(self, *, claims_only: bool = False) -> None:
-        """``claims_only``: only the seat claims changed (the TV and host consoles show them, no seat's state)."""
-        self._presenter.changed()
-        self.snapshot = self._presenter.snapshot()
-        (self._listeners.claims_changed if claims_only else self._listeners.table_changed)()
+        """One update for every listener. ``claims_only``: only the seat claims changed (the TV and
+        host consoles show them, no seat's state)."""
+        self.update = self._presenter.update(UpdateKind.CLAIMS if claims_only else UpdateKind.TABLE)
+        self.snapshot = self.update.snapshot
+        self._listeners.updated(self.update)
 
     def _touch(self) -> None:
         self._last_input_ms = self.clock()
 
-    # ------------------------------------------------------------------------------ timer
+    # -------------------------------------------------------------------- timer, races, arcade
     def _timer_expired(self, request: TimerRequest) -> None:
         if self._races.expire(request.key) or request.on_expiry is None:
             return
-        try:
-            self._accept(None, request.on_expiry)
-        except RulesError as exc:
-            log.warning("timer %s: the engine refused its expiry action: %s", request.key, exc)
-        except JournalError as exc:
-            log.error("timer %s: not applied: %s", request.key, exc)
+        self._table_acts(None, request.on_expiry, f"timer {request.key}:")
 
-    # ------------------------------------------------------------------------------ races
+    def _table_acts(self, seat: int | None, action: Any, what: str, *, checked: bool = False,
+                    level: int = logging.WARNING) -> bool:
+        """Apply an action the table made itself (a timer's expiry, a race's result, a button
+        gesture): a refusal or a journal failure is logged (no one's message to answer). Applied?"""
+        try:
+            if checked and seat is not None:
+                self._check_legal(seat, action)
+                self._touch()
+            self._accept(seat, action)
+            return True
+        except RulesError as exc:
+            log.log(level, "%s refused by the engine: %s", what, exc)
+        except JournalError as exc:
+            log.error("%s not applied: %s", what, exc)
+        return False
     def press(self, seat: int, t_ms: float, source: PressSource, *, error_ms: float = 0.0,
               race: int | str | None = None, clamped: bool = False) -> PressVerdict:
         """A race press from any source, already on the session clock (see ``race_floor.py``). ``race``:
@@ -557,18 +574,8 @@ class Session:
 
     def _race_decided(self, action: Any) -> None:
         """Apply the table's action the engine made of a race's presses (journaled like any action)."""
-        if self.run is None:
-            return
-        try:
-            self._accept(None, action)
-        except RulesError as exc:
-            log.error("the engine refused the race result %s: %s", action, exc)
+        if self.run is not None and not self._table_acts(None, action, f"race result {action}", level=logging.ERROR):
             self._publish()
-        except JournalError as exc:
-            log.error("race result not applied: %s", exc)
-            self._publish()
-
-    # ------------------------------------------------------------------------------ arcade
     def attach_arcade(self, bridge: ArcadeLink) -> None:
         """Use an arcade board for races (and restore the journaled button mapping)."""
         self._board.attach(bridge, self.table.arcade_map)
@@ -577,16 +584,8 @@ class Session:
         """A double press of ``seat``'s button while no race runs: the engine's ``button_action``."""
         run = self.run
         action = run.engine.button_action(run.state, seat, 2) if run is not None else None
-        if action is None:
-            return
-        try:
-            self._check_legal(seat, action)
-            self._touch()
-            self._accept(seat, action)
-        except RulesError as exc:
-            log.info("button gesture of seat %d refused: %s", seat, exc)
-        except JournalError as exc:
-            log.error("button gesture of seat %d not applied: %s", seat, exc)
+        if action is not None:
+            self._table_acts(seat, action, f"button gesture of seat {seat}", checked=True, level=logging.INFO)
 
     def _clear_notice(self, key: str) -> None:
         self.notices = tuple(n for n in self.notices if n != key)

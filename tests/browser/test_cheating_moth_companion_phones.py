@@ -33,7 +33,7 @@ def phone_text(lang: str, key: str, **values: Any) -> str:
 
 
 def public(table: Table) -> dict[str, Any]:
-    return table.call(lambda s: s.state_message(None)["view"])
+    return table.call(lambda s: s.update.message(None)["view"])
 
 
 def tap_down(page: Any, testid: str) -> None:

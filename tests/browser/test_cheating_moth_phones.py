@@ -15,7 +15,7 @@ pytestmark = pytest.mark.browser
 
 
 def you(table: Table, seat: int) -> dict[str, Any]:
-    return table.call(lambda s: s.state_message(seat)["view"]["me"])
+    return table.call(lambda s: s.update.message(seat)["view"]["me"])
 
 
 def shown_hand(page: Any) -> list[int]:
@@ -46,7 +46,7 @@ def test_hands_turns_cheating_and_accusing(table: Table, phones: Phones, shots: 
         page.wait_for_selector("[data-testid=hand-card]")
         assert shown_hand(page) == sorted(c["id"] for c in you(table, i)["hand"])
     shoot(pages[0], shots, "en", "moth_turn")
-    guard = table.call(lambda s: s.state_message(None)["view"]["guard"])
+    guard = table.call(lambda s: s.update.message(None)["view"]["guard"])
     assert guard == 0 and "Your turn" in pages[0].inner_text(".status-title")
 
     # The guard's turn: play a plain number card when one fits (no action fires), else draw.
@@ -54,7 +54,7 @@ def test_hands_turns_cheating_and_accusing(table: Table, phones: Phones, shots: 
     hand = you(table, 0)
     plain = [c["id"] for c in hand["hand"] if c["id"] in hand["playable"] and c["kind"] == "number"]
     sara.click(f"[data-testid=card-{plain[0]}]" if plain else "[data-testid=draw]")
-    wait_until(sara, lambda: table.call(lambda s: s.state_message(None)["view"]["turn"]) == 1, "the turn passing on")
+    wait_until(sara, lambda: table.call(lambda s: s.update.message(None)["view"]["turn"]) == 1, "the turn passing on")
     assert len(you(table, 0)["hand"]) == len(hand["hand"]) + (-1 if plain else 1)
 
     # Ali cheats: press and hold a card that is not playable now until it slips away (M8).

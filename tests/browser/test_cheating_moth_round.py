@@ -26,7 +26,7 @@ SETTLE_S = 3.0
 
 
 def public(table: Table) -> dict[str, Any]:
-    return table.call(lambda s: s.state_message(None)["view"])
+    return table.call(lambda s: s.update.message(None)["view"])
 
 
 def signature(view: dict[str, Any]) -> str:

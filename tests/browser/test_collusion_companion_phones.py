@@ -17,7 +17,7 @@ NAMES = ("Sara", "Ali", "Nok")
 
 
 def seat_view(table: Table, seat: int) -> dict[str, Any]:
-    return table.call(lambda s: s.state_message(seat)["view"])
+    return table.call(lambda s: s.update.message(seat)["view"])
 
 
 def vote(page: Any, target: int) -> None:

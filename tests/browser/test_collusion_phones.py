@@ -18,7 +18,7 @@ GAME_STEPS = 1_500  # play_step rounds across the three phones before giving up
 
 
 def seat_view(table: Table, seat: int) -> dict[str, Any]:
-    return table.call(lambda s: s.state_message(seat)["view"])
+    return table.call(lambda s: s.update.message(seat)["view"])
 
 
 def start_short_game(table: Table, *, conspiracy_ms: int = 30_000) -> None:

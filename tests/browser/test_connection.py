@@ -101,7 +101,7 @@ def test_phone_comes_back_after_the_table_restarts(table: Table, phones: Phones)
     # so this reveals the vote, with this seat's card as chosen before the restart).
     page.click("[data-testid=lock]")
     page.wait_for_selector("[data-testid=reveal]")
-    reveal = table.call(lambda s: s.state_message(0)["view"]["last_reveal"])
+    reveal = table.call(lambda s: s.update.message(0)["view"]["last_reveal"])
     assert reveal["voted_for"][0] == int(chosen.removeprefix("vote-"))
 
 

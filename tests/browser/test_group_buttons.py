@@ -25,7 +25,7 @@ def tv(lang: str, key: str, **values: Any) -> str:
 @pytest.mark.parametrize("lang", ["fa", "th"])
 def test_the_tv_names_the_phones_own_buttons(lang: str, table: Table, phones: Phones, shots: Path) -> None:
     pages, host = companion("cheating_moth", lang, table, phones, rounds=1)
-    turn = table.call(lambda s: s.state_message(None)["view"]["turn"])
+    turn = table.call(lambda s: s.update.message(None)["view"]["turn"])
     done = pages[turn].locator("[data-testid=end-turn]")
     done.wait_for()
     # The TV's turn hint quotes the very label of the button on the phone in turn.
@@ -46,4 +46,4 @@ def test_the_tv_names_the_phones_own_buttons(lang: str, table: Table, phones: Ph
     finish.wait_for()
     assert finish.inner_text() == phone_text(lang, "mothc.finish")
     assert finish.inner_text() in tv(lang, "scoring.ready", button=phone_text(lang, "mothc.finish"))
-    wait_until(pages[0], lambda: table.call(lambda s: s.state_message(None)["view"]["waiting_for"]) == [], "every entry in")
+    wait_until(pages[0], lambda: table.call(lambda s: s.update.message(None)["view"]["waiting_for"]) == [], "every entry in")

@@ -37,8 +37,8 @@ def test_S2_the_readers_phone_shows_the_clue_in_its_language(phone_lang: str, ta
     table.host("fill_bots", kind="random")
     table.host("start")
     reader.wait_for_selector("[data-testid=clue]")
-    clue = table.call(lambda s: s.state_message(None)["view"]["clue"])
-    assert table.call(lambda s: s.state_message(None)["view"]["deck"]) == table_lang  # the TV's deck
+    clue = table.call(lambda s: s.update.message(None)["view"]["clue"])
+    assert table.call(lambda s: s.update.message(None)["view"]["deck"]) == table_lang  # the TV's deck
     assert clue["text"] == builtin_deck(table_lang)[clue["id"]]
     mine = builtin_deck(phone_lang)[clue["id"]]
     reader.wait_for_function("t => document.querySelector('[data-testid=clue]')?.textContent === t", arg=mine)

@@ -20,7 +20,7 @@ NAMES = {"fa": ("سارا", "علی", "نیلوفر"), "th": ("นก", "สม�
 
 
 def public(table: Table) -> dict[str, Any]:
-    return table.call(lambda s: s.state_message(None)["view"])
+    return table.call(lambda s: s.update.message(None)["view"])
 
 
 def table_action(table: Table, **action: Any) -> None:

@@ -49,7 +49,7 @@ class StandInBridge:
 
 def lobby_with_arcade(session: Any) -> None:
     """The host console reads ``lobby.arcade`` (the session's ``lobby_json`` carries it)."""
-    assert "arcade" in session.lobby_json(host=True)
+    assert "arcade" in session.update.lobby_json(host=True)
 
 
 def test_the_host_maps_the_arcade_buttons(table: Table, phones: Phones) -> None:

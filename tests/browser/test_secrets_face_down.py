@@ -18,7 +18,7 @@ pytestmark = pytest.mark.browser
 
 
 def seat_view(table: Table, seat: int) -> dict[str, Any]:
-    view: dict[str, Any] = table.call(lambda s: s.state_message(seat)["view"])
+    view: dict[str, Any] = table.call(lambda s: s.update.message(seat)["view"])
     return view
 
 
@@ -103,5 +103,5 @@ def test_cheating_moth_hand_is_played_after_a_look(table: Table, phones: Phones)
     assert ids == sorted(c["id"] for c in hand["hand"])
     plain = [c["id"] for c in hand["hand"] if c["id"] in hand["playable"] and c["kind"] == "number"]
     sara.click(f"[data-testid=card-{plain[0]}]" if plain else "[data-testid=draw]")  # no card action fires
-    wait_until(sara, lambda: table.call(lambda s: s.state_message(None)["view"]["turn"]) == 1, "the turn passing on")
+    wait_until(sara, lambda: table.call(lambda s: s.update.message(None)["view"]["turn"]) == 1, "the turn passing on")
     assert sara.locator("[data-testid=hand-card-hide]").count() == 1  # still face up after the play

@@ -18,7 +18,7 @@ NAMES = ("Sara", "Ali", "Nok")
 
 
 def view(table: Table) -> dict[str, Any]:
-    return table.call(lambda s: s.state_message(None)["view"])
+    return table.call(lambda s: s.update.message(None)["view"])
 
 
 def settle(table: Table, page: Any, leave: str) -> dict[str, Any]:

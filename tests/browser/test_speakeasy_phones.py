@@ -39,7 +39,7 @@ def test_three_phones_play_speakeasy(lang: str, table: Table, phones: Phones, sh
 
     for i, page in enumerate(pages):
         look(page, "identity")
-        mine = table.call(lambda s, seat=i: s.state_message(seat)["view"]["me"]["identity"])
+        mine = table.call(lambda s, seat=i: s.update.message(seat)["view"]["me"]["identity"])
         assert page.get_attribute("[data-testid=identity] .identity-box", "class").endswith(f"identity-{mine}")
 
     done = [False, False, False]

@@ -308,6 +308,23 @@ def test_a_seat_sees_the_public_view_and_only_its_own_secrets(desc: GameDescript
             assert mine.get("seat", seat) == seat
 
 
+@pytest.mark.parametrize(("desc", "seed"), CASES[:: len(SEEDS) // 2])
+def test_a_seats_own_view_is_what_its_view_adds_to_the_public_one(desc: GameDescriptor, seed: int) -> None:
+    """``own_view`` (when an engine offers it): the session builds a seat's view as the public view
+    plus these keys, so they must make exactly ``view(state, seat)``, key order included."""
+    game = played(desc, seed)
+    engine = game.engine
+    for state in [engine.new_game(game.settings, game.n, seed), *game.states, game.state]:
+        public = engine.view(state, None)
+        for seat in range(game.n):
+            own = engine.own_view(state, seat)
+            if own is None:
+                continue
+            view = engine.view(state, seat)
+            shared = {**public, **own}
+            assert shared == view and list(shared) == list(view), f"seat {seat}: public + own is not its view"
+
+
 @pytest.mark.parametrize("desc", ENTRIES, ids=ids)
 def test_every_action_and_event_is_documented(desc: GameDescriptor) -> None:
     pages = [desc.views_doc]

@@ -123,6 +123,7 @@ def test_supervised_runtime_beats_every_frame_and_is_ready_after_the_first(syste
     dog = Watchdog(Notifier({"NOTIFY_SOCKET": str(systemd.path)}), 30.0, (RENDER_LOOP,), clock)
     runtime = SupervisedRuntime(Runtime(), dog.notifier, dog)
     assert runtime.snapshot() == "snap" and systemd.pending() == []  # frame 1 is not drawn yet
+    assert dog.stale() == [RENDER_LOOP]  # nor beating: no WATCHDOG=1 may go before READY=1
     runtime.snapshot()
     assert systemd.pending() == ["READY=1\nSTATUS=lobby on screen"]
     runtime.snapshot()

@@ -103,8 +103,8 @@ class ScriptedPeople:
     def _moves(self) -> list[tuple[float, Callable[[], None]]]:
         out: list[tuple[float, Callable[[], None]]] = []
         for seat in range(self.session.table.seat_count):
-            out += [(WEIGHTS.get(w["type"], 1.0), self._mover(seat, w)) for w in self.session.legal_wire(seat)]
-        table_legal = self.session.state_common(host=True).get("table_legal", [])
+            out += [(WEIGHTS.get(w["type"], 1.0), self._mover(seat, w)) for w in self.session.update.seat(seat).legal]
+        table_legal = self.session.update.common(host=True).get("table_legal", [])
         out += [(HOST_WEIGHT * WEIGHTS.get(w["type"], 1.0), self._mover(None, w)) for w in table_legal]
         return out
 

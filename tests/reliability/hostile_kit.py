@@ -171,9 +171,9 @@ class Run:
     def table_picture(self) -> str:
         """Everything a seat, the host or the screen could be shown, as one comparable text."""
         s = self.session
-        picture = {"version": s.version, "common": s.state_common(host=True),
-                   "seats": [s.state_personal(seat) for seat in range(s.table.seat_count)],
-                   "public": s.state_personal(None), "tokens": [r.token for r in s.table.seats]}
+        picture = {"version": s.version, "common": s.update.common(host=True),
+                   "seats": [s.update.seat(seat).to_json() for seat in range(s.table.seat_count)],
+                   "public": s.update.seat(None).to_json(), "tokens": [r.token for r in s.table.seats]}
         return json.dumps(picture, sort_keys=True, default=str)
 
     async def open(self, role: str) -> None:
@@ -252,7 +252,7 @@ class Run:
         """A few legal votes (kept for replays), so that old messages exist."""
         s = self.session
         for _ in range(3):
-            legal = s.legal_wire(0)
+            legal = s.update.seat(0).legal
             if not legal:
                 return
             text = json.dumps({"v": 1, "kind": "action", "action": legal[0], "version": s.version})

@@ -90,11 +90,11 @@ async def play(work: Path, *, actions: int, checkpoint_at: int | None, seed: int
     checkpointed = 0
     actions += len(pictures) - 1
     while len(pictures) <= actions and session.run is not None:
-        movers = [seat for seat in range(SEATS) if session.legal_wire(seat)]
+        movers = [seat for seat in range(SEATS) if session.update.seat(seat).legal]
         if not movers:
             break
         seat = rng.choice(movers)
-        session.submit_action(seat, rng.choice(session.legal_wire(seat)), session.version)
+        session.submit_action(seat, rng.choice(session.update.seat(seat).legal), session.version)
         changed()
         if checkpoint_at is not None and len(pictures) - 1 == checkpoint_at:
             journal.checkpoint()

@@ -38,6 +38,7 @@ from game.server.hub import StateFrames
 from game.server.ratelimit import RateLimit
 from game.session.journal import Journal
 from game.session.session import Session
+from game.session.update import TableUpdate
 
 PIN = "2468"
 PRIVATE_KEYS = ("me", "you")
@@ -83,11 +84,11 @@ class Recorder:
     session: Session
     moments: list[Moment] = field(default_factory=list)
 
-    def table_changed(self) -> None:
+    def updated(self, update: TableUpdate) -> None:
         s = self.session
         if s.run is None:
             return
-        frames = StateFrames(s)
+        frames = StateFrames(update, s.clock())
         seats = range(s.table.seat_count)
         seat_frames = [json.loads(frames.get(seat, host=False)) for seat in seats]
         public = json.loads(frames.get(None, host=False))

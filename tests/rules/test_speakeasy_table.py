@@ -53,7 +53,7 @@ async def test_each_phone_sees_only_its_own_identity(config: TableConfig) -> Non
     s.host_command({"command": "start"})
     host = s.run.state.host
     for seat in range(4):
-        message = s.state_message(seat)
+        message = s.update.message(seat)
         me = message["view"]["me"]
         assert me["seat"] == seat and me["identity"] == s.run.state.seats[seat].identity.value
         assert all(entry["identity"] is None for entry in message["view"]["seats"])

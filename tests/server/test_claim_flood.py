@@ -33,7 +33,7 @@ class Watch:
     def __init__(self, session: Any) -> None:
         self.session, self.pending_max, self.tv_max = session, 0, 0
 
-    def table_changed(self) -> None:
+    def updated(self, update: Any) -> None:
         self.pending_max = max(self.pending_max, len(self.session.claims))
         self.tv_max = max(self.tv_max, len(self.session.snapshot.claims))
 

@@ -11,7 +11,7 @@ import pytest
 from tabletop_wsphone import Table
 
 from game.server import heap
-from game.server.heap import FULL_MAX_S, FULL_MIN_S, QUIET_S, SAFETY_NET, Collector
+from game.server.heap import FULL_MAX_S, FULL_MIN_S, QUIET_S, SAFETY_NET, Collector, HeapTrim
 
 MakeTable = Callable[..., Any]
 
@@ -100,3 +100,25 @@ async def test_while_a_table_serves_the_loop_collects_and_the_thresholds_are_a_s
     finally:
         gc.callbacks.remove(record)
     assert gc.get_threshold() == before  # restored when the last table stops
+
+
+def test_the_heap_is_trimmed_once_a_flood_of_sockets_has_gone() -> None:
+    trims: list[int] = []
+    heap = HeapTrim(lambda pad: trims.append(pad) or 1)
+    for open_now in (3, 40, 400, 3000, 3000, 2900):  # a flood arrives and is being closed
+        heap.seen(open_now)
+    assert trims == []
+    heap.seen(1500)  # half of it gone: its heap goes back to the system
+    assert trims == [0] and heap.trims == 1
+    for open_now in (1400, 1300, 1200):  # the rest closing: no trim on every step down
+        heap.seen(open_now)
+    assert heap.trims == 1
+    heap.seen(3)
+    assert heap.trims == 2
+
+
+def test_a_table_with_a_few_phones_coming_and_going_never_trims() -> None:
+    heap = HeapTrim(lambda pad: 1)
+    for open_now in (12, 0, 14, 2, 13, 0, 150, 0):
+        heap.seen(open_now)
+    assert heap.trims == 0

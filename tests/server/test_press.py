@@ -135,7 +135,7 @@ async def test_false_start_and_too_late_verdicts(make_table: Any) -> None:
     session.submit_action(seat, action, None)
     race = session.snapshot.public_view["race"]
     armed = session.snapshot.race.current.armed_at_ms
-    holders = [s for s in range(4) if session.state_personal(s)["view"]["me"]["race_cards"]]
+    holders = [s for s in range(4) if session.update.seat(s).view["me"]["race_cards"]]
     if not holders:
         pytest.skip("nobody holds the beetle's number in this deal")
     first = holders[0]
@@ -185,12 +185,12 @@ async def test_cheat_gesture_is_stamped_by_the_phones_own_clock(make_table: Any)
     offset = -4_321.0  # one answer took 250 ms on its way back: messages from this phone may be that slow
     await answer_syncs(phones[1], offset, BURST, random.Random(3), uploads=(250,))
     session = table.session
-    legal = [a for a in session.legal_wire(1) if a["type"] == "cheat_start"]
+    legal = [a for a in session.update.seat(1).legal if a["type"] == "cheat_start"]
     assert legal, "seat 1 (not the guard, a full hand) may cheat at the start"
     touched = table_ms() - 200.0  # the finger went down 200 ms before the message arrives
     await phones[1].send("action", action={**legal[0], "t_ms": round(touched + offset)}, version=session.version)
     await phones[1].recv("state", lambda m: m["view"]["me"]["cheat"] is not None)
-    started = session.state_personal(1)["view"]["me"]["cheat"]["started_ms"]
+    started = session.update.seat(1).view["me"]["cheat"]["started_ms"]
     assert abs(started - touched) < 20  # not the arrival time, 200 ms later
 
 

@@ -13,6 +13,7 @@ import time
 import urllib.request
 from collections.abc import Callable
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -170,7 +171,7 @@ class Publisher:
     def publish(self, snapshot: TableSnapshot) -> None:
         self.snapshot = snapshot
         for listener in self.listeners:
-            listener.table_changed()
+            listener.updated(SimpleNamespace(snapshot=snapshot))
 
 
 async def test_a_slow_window_gets_the_newest_snapshot_not_every_one() -> None:
@@ -247,8 +248,8 @@ def _tabletop(tmp_path: Path, *args: str, **env_vars: str) -> tuple[subprocess.P
         raise AssertionError(f"tabletop did not start: {proc.communicate()[1]}")
     children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()
     tables = [int(pid) for pid in children
-              if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()]
-    assert len(tables) == 1
+              if b"child_entry" in Path(f"/proc/{pid}/cmdline").read_bytes()]
+    assert len(tables) == 1 and len(children) == 1  # the table alone: no multiprocessing resource tracker beside it
     return proc, tables[0]
 
 

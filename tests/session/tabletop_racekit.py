@@ -26,7 +26,7 @@ def seat_people(session: Session, seats: int = 4) -> None:
 
 def private(session: Session, seat: int) -> dict[str, Any]:
     """A seat's private part of its view (the game's own key)."""
-    view = session.state_personal(seat)["view"]
+    view = session.update.seat(seat).view
     return view["me"]
 
 
@@ -43,7 +43,7 @@ async def move_until_playable(session: Session, kind: str, seed: int = 0, limit:
     rnd = random.Random(seed)
     for _ in range(limit):
         await _clear_race(session, vt)
-        moves = [(seat, a) for seat in range(session.table.seat_count) for a in session.legal_wire(seat)
+        moves = [(seat, a) for seat in range(session.table.seat_count) for a in session.update.seat(seat).legal
                  if a["type"] in MOVES]
         wanted = [(s, a) for s, a in moves if a["type"] == "play" and _kind_of(session, s, a["card"]) == kind]
         if wanted:

@@ -7,6 +7,7 @@ from typing import Any
 
 from game.session.scheduler import Outcome, VirtualTime
 from game.session.session import NoticeCode
+from game.session.update import TableUpdate, UpdateKind
 
 
 class FakeClock:
@@ -28,8 +29,11 @@ class Recorder:
         self.ended: list[tuple[object, object]] = []
         self.claim_changes = 0
 
-    def table_changed(self) -> None:
-        self.changes += 1
+    def updated(self, update: TableUpdate) -> None:
+        if update.kind is UpdateKind.CLAIMS:
+            self.claim_changes += 1
+        else:
+            self.changes += 1
 
     def seat_revoked(self, seat: int, reason: NoticeCode = NoticeCode.KICKED) -> None:
         self.revoked.append(seat)
@@ -39,9 +43,6 @@ class Recorder:
 
     def claim_ended(self, claim: object, why: object) -> None:
         self.ended.append((claim, why))
-
-    def claims_changed(self) -> None:
-        self.claim_changes += 1
 
     def notice(self, code: NoticeCode) -> None:
         self.notices.append(code)

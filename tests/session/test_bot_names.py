@@ -16,7 +16,7 @@ def test_a_bot_is_named_the_same_on_the_screen_and_the_phones(lang: str, config:
     s = Session.boot(config, None, None, bot_delay_scale=1000.0)
     s.host_command({"command": "set_language", "language": lang})
     s.host_command({"command": "set_bot", "seat": 3, "kind": "heuristic"})
-    phone_seat = s.state_message(0)["lobby"]["seats"][3]
+    phone_seat = s.update.message(0)["lobby"]["seats"][3]
     assert phone_seat["bot"] == "heuristic"
     assert phone_seat["name"] == s.snapshot.seats[3].name == EXPECTED[lang]
     assert s.snapshot.seats[0].name == ""  # a free seat stays nameless

@@ -40,12 +40,12 @@ async def test_private_view_goes_only_to_its_seat(config: TableConfig) -> None:
         s.join_seat(record.token, f"P{record.seat}")
     s.host_command({"command": "start"})
     for seat in range(4):
-        message = s.state_message(seat)
+        message = s.update.message(seat)
         assert message["view"]["me"]["seat"] == seat
         assert {a["type"] for a in message["legal"]} >= {"vote", "ambush"}
-    public = s.state_message(None)
+    public = s.update.message(None)
     assert "me" not in public["view"] and public["legal"] == []
-    assert "code" not in public["lobby"]["seats"][0] and "code" in s.state_message(None, host=True)["lobby"]["seats"][0]
+    assert "code" not in public["lobby"]["seats"][0] and "code" in s.update.message(None, host=True)["lobby"]["seats"][0]
     s.close()
 
 

@@ -61,7 +61,7 @@ async def test_C18_companion_totals_from_a_phone_and_the_host_survive_a_restart(
         view = again.snapshot.public_view
         assert view is not None and view["phase"] == "count"
         assert view["companion"]["count"]["entered"] == [0, 1] and view["companion"]["count"]["totals"] is None
-        assert again.state_message(0)["view"]["me"]["entry"] == 9
+        assert again.update.message(0)["view"]["me"]["entry"] == 9
     finally:
         journal.close()
 
@@ -104,6 +104,6 @@ async def test_S7_companion_countdown_then_fingers_tapped_by_the_host_survive_a_
         view = again.snapshot.public_view
         assert view is not None and view["phase"] == "recording"
         assert view["recorded"]["done"] == sorted((a, b)) and view["recorded"]["fingers"][a] == a
-        assert again.state_message(host)["view"]["me"]["subject"] == a  # the host's secret survived too
+        assert again.update.message(host)["view"]["me"]["subject"] == a  # the host's secret survived too
     finally:
         journal.close()

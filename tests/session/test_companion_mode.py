@@ -38,11 +38,11 @@ async def test_mode_companion_picks_the_family_variant_and_the_lobby_offers_comp
     session, journal = boot(companion)
     try:
         assert session.table.game == "cheating_moth_companion"
-        lobby = session.lobby_json(host=True)
+        lobby = session.update.lobby_json(host=True)
         assert lobby["play_mode"] == "companion" and "cheating_moth_companion" in lobby["games"]
         assert "cheating_moth" not in lobby["games"] and set(lobby["play_modes"]) == {"table", "companion"}
         session.host_command({"command": "set_mode", "mode": "table"})
-        assert session.table.game == "cheating_moth" and session.lobby_json(host=False)["play_mode"] == "table"
+        assert session.table.game == "cheating_moth" and session.update.lobby_json(host=False)["play_mode"] == "table"
         session.host_command({"command": "set_mode", "mode": "companion"})
         assert session.table.game == "cheating_moth_companion"
         with pytest.raises(BadSettings):
@@ -79,7 +79,7 @@ async def test_M17_companion_points_from_a_phone_and_from_the_host_are_journaled
     play_to_scoring(session)
     session.submit_action(0, {"type": "enter_points", "seat": 0, "points": 7}, None)
     session.host_command({"command": "table_action", "action": {"type": "enter_points", "seat": 2, "points": 12}})
-    assert session.state_common(host=True)["table_legal"][-1]["type"] in {"edit_points", "next_round", "undo_points"}
+    assert session.update.common(host=True)["table_legal"][-1]["type"] in {"edit_points", "next_round", "undo_points"}
     journal.close()  # as after kill -9: nothing but the journal is left
     again, journal = boot(replace(companion, new=False))
     try:
@@ -209,7 +209,7 @@ async def test_freeing_a_seat_mid_game_without_bots_keeps_it_for_a_person(compan
         freed = session.table.seats[2]
         assert freed.bot is None and not freed.joined and freed.token != old.token and freed.code != old.code
         assert session.phase is TablePhase.PLAYING and session.snapshot.seats[2].bot is None
-        assert session.state_message(None)["view"]["pad"]["rows"][2] == [9]  # its points stay
+        assert session.update.message(None)["view"]["pad"]["rows"][2] == [9]  # its points stay
         back = session.join_seat(freed.token, name="Nok")  # a person scans the seat's new code
         assert back.joined and back.name == "Nok" and session.phase is TablePhase.PLAYING
     finally:

@@ -14,8 +14,8 @@ def test_state_names_the_games_phone_module(game: str, config: TableConfig) -> N
     s = Session.boot(config, None, None, bot_delay_scale=1000.0)
     s.host_command({"command": "set_game", "game": game})
     phone = catalog.get(game).phone
-    assert s.state_message(None)["phone"] == phone
-    assert s.state_message(0)["phone"] == phone
+    assert s.update.message(None)["phone"] == phone
+    assert s.update.message(0)["phone"] == phone
     served = catalog.phone_file(phone)  # what /js/<phone> serves: the file in the game's own phone/ folder
     assert served is not None and served.is_file()
     s.close()

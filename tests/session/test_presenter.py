@@ -15,6 +15,7 @@ from game.config import TableConfig
 from game.session.scheduler import VirtualTime
 from game.session.session import NoticeCode, Session
 from game.session.snapshot import ArcadeInfo, ClaimInfo, RaceInfo
+from game.session.update import TableUpdate
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -25,9 +26,10 @@ class SameFacts:
     def __init__(self, session: Session) -> None:
         self.session, self.checked, self.races_seen = session, 0, 0
 
-    def table_changed(self) -> None:
+    def updated(self, update: TableUpdate) -> None:
         s = self.session
-        snap = s.snapshot
+        snap = update.snapshot
+        assert snap is s.snapshot
         assert snap.race == RaceInfo.from_json(s._races.to_json())
         assert snap.arcade == ArcadeInfo.from_json(s._board.to_json(s.table.arcade_map))
         assert snap.claims == tuple(ClaimInfo.from_json(c.to_json(s.table)) for c in s.claims[:1])  # the TV: one at a time
@@ -75,21 +77,60 @@ async def test_claims_on_the_tv_match_the_host_consoles_list(moth: Any) -> None:
     session.request_claim(0, "Zed", "th")
     session.request_claim(1, None, None)
     assert [c.seat_name for c in session.snapshot.claims] == ["P1"]  # the TV shows one request at a time
-    assert [c["name"] for c in session.lobby_json(host=True)["claims"]] == ["Zed", ""]
-    assert "claims" not in session.lobby_json(host=False)  # only host links see who asks
+    assert [c["name"] for c in session.update.lobby_json(host=True)["claims"]] == ["Zed", ""]
+    assert "claims" not in session.update.lobby_json(host=False)  # only host links see who asks
     assert facts.checked > 0
 
 
-def test_message_parts_are_cached_until_the_next_change(tmp_path: Path) -> None:
+def test_message_parts_are_built_once_per_update(tmp_path: Path) -> None:
     vt = VirtualTime()
     session = Session.boot(TableConfig(data_dir=tmp_path, admin_pin="2468", seed=5, game="cheating_moth_companion"),
                            None, None, clock=vt, scheduler=vt)
-    common = session.state_common(host=False)
-    assert session.state_common(host=False) is common and session.state_personal(None) is session.state_personal(None)
-    assert "table_legal" not in common and session.state_common(host=True)["table_legal"] == []
+    common = session.update.common(host=False)
+    assert session.update.common(host=False) is common and session.update.seat(None) is session.update.seat(None)
+    assert "table_legal" not in common and session.update.common(host=True)["table_legal"] == []
     seat_people(session)
-    assert session.state_common(host=False) is not common and session.state_common(host=False)["version"] > common["version"]
+    assert session.update.common(host=False) is not common and session.update.common(host=False)["version"] > common["version"]
     session.host_command({"command": "start"})
-    assert session.state_common(host=True)["table_legal"]  # the referee may act for the players
-    assert session.state_message(0) == {**session.state_common(host=False), **session.state_personal(0)}
+    assert session.update.common(host=True)["table_legal"]  # the referee may act for the players
+    assert session.update.message(0) == {**session.update.common(host=False), **session.update.seat(0).to_json()}
+    session.close()
+
+
+class Kept:
+    """A listener keeping every update it is handed."""
+
+    def __init__(self) -> None:
+        self.updates: list[TableUpdate] = []
+
+    def updated(self, update: TableUpdate) -> None:
+        self.updates.append(update)
+
+    def seat_revoked(self, seat: int, reason: NoticeCode = NoticeCode.KICKED) -> None:
+        pass
+
+    def notice(self, code: NoticeCode) -> None:
+        pass
+
+
+def test_every_listener_gets_the_same_update_and_it_never_changes(tmp_path: Path) -> None:
+    vt = VirtualTime()
+    session = Session.boot(TableConfig(data_dir=tmp_path, admin_pin="2468", seed=5, game="collusion"),
+                           None, None, clock=vt, scheduler=vt)
+    first, second = Kept(), Kept()
+    session.attach(first)
+    session.attach(second)
+    seat_people(session)
+    session.host_command({"command": "start"})
+    assert first.updates and all(a is b for a, b in zip(first.updates, second.updates, strict=True))
+    update = first.updates[-1]
+    assert update is session.update and update.snapshot is session.snapshot
+    assert update.seat(None).view is update.snapshot.public_view  # the TV's public view is the spectators'
+    before = {seat: update.message(seat) for seat in (None, 0, 1)}
+    vote = next(a for a in update.seat(0).legal if a["type"] == "vote")
+    session.submit_action(0, vote, session.version)
+    assert session.update is not update and session.update.version == update.version + 1
+    assert {seat: update.message(seat) for seat in (None, 0, 1)} == before  # a past change's frames stay as they were
+    fresh = TableUpdate(update.kind, update.snapshot, update.timer, update.lobby, update.play)
+    assert fresh.seat(0) == update.seat(0)  # built later from the same change: the same view
     session.close()

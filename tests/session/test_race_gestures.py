@@ -141,12 +141,12 @@ def test_M16_an_unplugged_board_is_said_on_every_phone_and_the_tv(table: Any) ->
 
     m, _, board = table
     session = m.t.session
-    assert all(session.state_message(s)["lobby"]["arcade"]["unplugged"] is False for s in range(4))
+    assert all(session.update.message(s)["lobby"]["arcade"]["unplugged"] is False for s in range(4))
     for listener in board.listeners:
         listener(BoardLost("/dev/ttyACM0", "unplugged"))
     assert "arcade_unplugged" in session.snapshot.notices
-    assert all(session.state_message(s)["lobby"]["arcade"]["unplugged"] is True for s in (*range(4), None))
+    assert all(session.update.message(s)["lobby"]["arcade"]["unplugged"] is True for s in (*range(4), None))
     for listener in board.listeners:
         listener(BoardFound("/dev/ttyACM0", None))
     assert "arcade_unplugged" not in session.snapshot.notices
-    assert session.state_message(0)["lobby"]["arcade"]["unplugged"] is False
+    assert session.update.message(0)["lobby"]["arcade"]["unplugged"] is False

@@ -195,7 +195,7 @@ async def test_timed_actions_are_stamped_by_the_session_clock(make_fake: MakeFak
     host(s, "start")
     clock.now = 7_345
     s.submit_action(1, {"type": "tap", "t_ms": 123}, s.version)  # the phone's own time is ignored
-    assert s.state_message(1)["view"]["me"]["tap"] == 7_345
+    assert s.update.message(1)["view"]["me"]["tap"] == 7_345
 
 
 async def test_timer_expiry_is_applied_as_the_table(make_fake: MakeFake, vt: VirtualTime) -> None:
@@ -251,7 +251,7 @@ async def test_presence_does_not_grow_the_version(make_fake: MakeFake) -> None:
     s = make_fake()
     v = s.version
     s.set_connected(0, True)
-    assert s.version == v and s.snapshot.seats[0].connected and s.lobby_json(host=False)["seats"][0]["connected"]
+    assert s.version == v and s.snapshot.seats[0].connected and s.update.lobby_json(host=False)["seats"][0]["connected"]
     s.set_connected(0, False)
     assert not s.snapshot.seats[0].connected
 

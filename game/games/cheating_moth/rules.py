@@ -1289,10 +1289,14 @@ def _give_to(state: State, seat: int) -> list[int]:
 
 
 def seat_view(state: State, seat: int) -> dict[str, JSON]:
+    return {**public_view(state), **own_view(state, seat)}
+
+
+def own_view(state: State, seat: int) -> dict[str, JSON]:
+    """What a seat's view adds to the public one: ``me``, its hand and its own moves."""
     cheat = state.cheats[seat]
     hand = sorted(state.hands[seat], key=_sort_key(state))
-    out = public_view(state)
-    out["me"] = {
+    return {"me": {
         "seat": seat,
         "hand": [state.card(c).to_wire() for c in hand],
         "playable": sorted(playable(state, seat)),
@@ -1304,8 +1308,7 @@ def seat_view(state: State, seat: int) -> dict[str, JSON]:
         "race_cards": _race_cards(state, seat),
         "give_to": _give_to(state, seat),
         "is_guard": seat == state.guard,
-    }
-    return out
+    }}
 
 
 # ---------------------------------------------------------------------------------------- engine
@@ -1368,6 +1371,10 @@ class CheatingMothEngine(GameEngine[State]):
     def view(self, state: State, seat: Seat | None) -> dict[str, JSON]:
         check_seat(seat, state.n)
         return public_view(state) if seat is None else seat_view(state, seat)
+
+    def own_view(self, state: State, seat: Seat) -> dict[str, JSON]:
+        check_seat(seat, state.n)
+        return own_view(state, seat)
 
     def describe_event(self, event: Mapping[str, Any], name: Callable[[int], str] = str) -> str:
         """One plain-English sentence for a wire event (used by ``tabletop replay``)."""

@@ -46,7 +46,7 @@ class MothTable(ScriptedTable):
             source, error = MOTH_PRESS_SOURCES.get(jumper, (PressSource.BOT, 0.0))
             self.session.press(jumper, now - 140.0, source, error_ms=error)
         for seat in range(3):
-            press = self.brain(seat).race_press(self.session.state_personal(seat)["view"])
+            press = self.brain(seat).race_press(self.session.update.seat(seat).view)
             if press is None:
                 continue
             source, error = MOTH_PRESS_SOURCES[seat]

@@ -1134,10 +1134,14 @@ def _ambush_prompt(state: State, seat: int) -> dict[str, JSON] | None:
 
 def private_view(state: State, seat: int) -> dict[str, JSON]:
     """The public view plus ``me``: only this seat's own secrets (game/games/collusion/views.md)."""
-    view = public_view(state)
+    return {**public_view(state), **own_view(state, seat)}
+
+
+def own_view(state: State, seat: int) -> dict[str, JSON]:
+    """What a seat's view adds to the public one: ``me``."""
     choice, showdown_locked = _own_showdown(state, seat)
     voting = state.phase is Phase.VOTE and state.alive[seat]
-    view["me"] = {
+    return {"me": {
         "seat": seat,
         "gold": sorted(state.gold[seat]),
         "total": sum(state.gold[seat]),
@@ -1147,8 +1151,7 @@ def private_view(state: State, seat: int) -> dict[str, JSON]:
         "vote_options": [t for t in range(state.n) if voting and state.alive[t] and t != seat],
         "showdown_choice": choice,
         "ambush_prompt": _ambush_prompt(state, seat),
-    }
-    return view
+    }}
 
 
 def new_game_with_bars(settings: CollusionSettings, n_seats: int, seed: int, bars: tuple[int, ...]) -> State:
@@ -1247,6 +1250,10 @@ class CollusionEngine(GameEngine[State]):
     def view(self, state: State, seat: Seat | None) -> dict[str, JSON]:
         check_seat(seat, state.n)
         return public_view(state) if seat is None else private_view(state, seat)
+
+    def own_view(self, state: State, seat: Seat) -> dict[str, JSON]:
+        check_seat(seat, state.n)
+        return own_view(state, seat)
 
     def is_over(self, state: State) -> bool:
         return state.stage.phase is Phase.GAME_OVER

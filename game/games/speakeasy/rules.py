@@ -778,6 +778,10 @@ class SpeakeasyEngine(GameEngine[State]):
         out["me"] = None if seat is None else _me_view(state, seat)
         return out
 
+    def own_view(self, state: State, seat: Seat) -> dict[str, JSON]:
+        check_seat(seat, state.n)
+        return {"me": _me_view(state, seat)}
+
     def is_over(self, state: State) -> bool:
         return state.phase is Phase.GAME_OVER
 
