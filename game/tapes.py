@@ -23,9 +23,8 @@ from game.render.kit.scene import RenderContext
 from game.render.moments import Moment, PhoneShot, Tapes
 from game.render.settings import SettingsScene
 from game.rules.base import RulesError
-from game.session.api import Session, VirtualTime
+from game.session.api import Session, TableUpdate, VirtualTime
 from game.session.snapshot import RunMode, TablePhase, TableSnapshot
-from game.session.update import TableUpdate
 
 __all__ = ["Moment", "PhoneShot", "Recorder", "ScriptedTable", "Tapes", "companion_table", "lobby_snapshot", "play_moment"]
 

@@ -45,9 +45,8 @@ from multiprocessing import spawn as mp_spawn
 from typing import Any
 
 from game.config import TableConfig
-from game.session.api import NoticeCode, Session
+from game.session.api import NoticeCode, Session, TableUpdate
 from game.session.snapshot import InputEvent, TableSnapshot
-from game.session.update import TableUpdate
 
 from .app import FRAMES, ServerSettings
 from .metrics import FrameClock
