@@ -91,7 +91,7 @@ def test_a_game_without_slides_starts_straight_away() -> None:
     toy = catalog.register(catalog.GameDescriptor(
         id="toy_howto", family="toy_howto", mode=catalog.PlayMode.TABLE, engine="game.games.collusion.rules:ENGINE",
         bots=None, screen="game.games.collusion.screen", phone="games/collusion.js", strings=("screen",),
-        title_key="game.collusion"))
+        title_key="game.collusion", folder=catalog.get("collusion").folder, seats=catalog.SeatRange(3, 12)))
     try:
         assert howto.slides(toy.id) == () and howto.duration_ms(toy.id) == 0 and howto.slide_at(toy.id, 0) is None
     finally:

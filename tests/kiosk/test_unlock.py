@@ -18,7 +18,7 @@ from game import i18n
 from game.__main__ import CONFIG_ERROR_STATUS
 from game.config import TableConfig
 from game.kiosk.config import KioskConfig, Timers
-from game.kiosk.screen import RELOCK_KEY, UNLOCK_S, KioskLayer, draw_padlock
+from game.kiosk.screen import RELOCK_KEY, UNLOCK_S, KioskLayer, draw_padlock, kiosk_layer
 from game.kiosk.supervise import ExitStatus
 from game.render.app import Screen, WindowLoop, run_window
 from game.render.howto import HowToPlay
@@ -222,7 +222,8 @@ def test_staffs_stop_ends_the_window_with_the_status_the_unit_does_not_restart(t
     before = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGINT)}
     runtime = StaffAtTheTv()
     try:
-        assert run_window(runtime, dataclasses.replace(config(tmp_path), fullscreen=False)) == ExitStatus.STAFF_STOP
+        table = dataclasses.replace(config(tmp_path), fullscreen=False)
+        assert run_window(runtime, table, kiosk_layer(table)) == ExitStatus.STAFF_STOP  # as game.__main__ composes it
     finally:
         for sig, handler in before.items():
             signal.signal(sig, handler)
