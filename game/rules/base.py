@@ -328,6 +328,14 @@ class GameEngine(Generic[T]):
     def settings_from_wire(self, data: Mapping[str, Any], preset: str | None = None) -> Any:
         return settings_from_wire(self.default_settings(preset), data)
 
+    def bots_can_play(self, settings: Any) -> bool:
+        """Whether a bot can hold a seat of a game played with ``settings``. A setting that puts
+        something physical in a player's hands (Collusion's real gold bars) makes a seat a bot can
+        neither hold nor answer for: the lobby then offers, seats and keeps no bot and every seat
+        needs a person. (A whole game without bots says so in its descriptor: ``bots=None``.)
+        By default bots can play any settings."""
+        return True
+
     # play
     def new_game(self, settings: Any, n_seats: int, seed: int) -> T:
         raise NotImplementedError

@@ -69,10 +69,10 @@ class Shown(Protocol):
     def legal_wire(self, seat: int) -> list[dict[str, Any]]: ...
 
 
-def can_start(table: TableRecord) -> bool:
+def can_start(table: TableRecord, engine: GameEngine) -> bool:
     """In the lobby, every offered seat is a bot's or a person's, or the game has bots (free seats
     get them at the start): what Enter on the TV and Start on the host page both do."""
-    return table.phase is TablePhase.LOBBY and (free_seats(table) == 0 or has_bots(table.game))
+    return table.phase is TablePhase.LOBBY and (free_seats(table) == 0 or has_bots(table, engine))
 
 
 def seat_url(base_url: str, record: SeatRecord) -> str:
@@ -122,7 +122,7 @@ class Presenter:
         play_mode = catalog.get(t.game).mode if t.game in catalog.ids() else catalog.PlayMode.TABLE
         return LobbyInfo(
             seat_count=t.seat_count, min_seats=max(MIN_OFFERED_SEATS, engine.min_seats),
-            max_seats=min(MAX_SEATS, engine.max_seats), can_start=can_start(t),
+            max_seats=min(MAX_SEATS, engine.max_seats), can_start=can_start(t, engine), has_bots=has_bots(t, engine),
             presets=tuple(engine.presets()), games=catalog.ids(play_mode),
             play_mode=play_mode.value, play_modes=tuple(m.value for m in catalog.PlayMode if catalog.games(m)),
             table_settings=t.table_settings.to_json(), host_url=f"{s.base_url}/host", host_error=s.host_error,
@@ -139,7 +139,7 @@ class Presenter:
             "settings": dict(t.settings), "table_settings": dict(info.table_settings),
             "settings_schema": [spec.to_json() for spec in s.engine.settings_schema()],
             "seat_count": t.seat_count, "min_seats": info.min_seats, "max_seats": info.max_seats,
-            "can_start": info.can_start, "has_bots": has_bots(t.game), "free_seats": free_seats(t), "arcade": self._board.to_json(t.arcade_map),
+            "can_start": info.can_start, "has_bots": info.has_bots, "free_seats": free_seats(t), "arcade": self._board.to_json(t.arcade_map),
             "how_to_play": s.intro is not None,
             "seats": [{**seat_public_json(r, s.is_connected(r.seat), secrets_too=host, base_url=s.base_url),
                        "name": shown_name(r, t.language)}

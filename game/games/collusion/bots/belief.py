@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from game.bots.search import SearchBudget, default_budget, paired_iterations, play_until, search_paired, softmax_share
-from game.games.collusion.bots.heuristic import HeuristicBot, _focal_seat
+from game.games.collusion.bots.heuristic import HeuristicBot, _focal_seat, own_gold, own_total
 from game.games.collusion.rules import (
     AMBUSH,
     AMBUSH_CARD,
@@ -255,7 +255,7 @@ class BeliefBot(HeuristicBot):
     def gold_mean(self, view: dict[str, Any]) -> float:
         s = CollusionSettings()
         deck = [3] * s.gold_threes + [4] * s.gold_fours + [5] * s.gold_fives
-        return bar_mean(view["me"]["gold"], deck)
+        return bar_mean(own_gold(view), deck)
 
     # -- votes
     def decide_vote(self, view: dict[str, Any], ctx: VoteContext, legal: list[Any]) -> Any:
@@ -291,7 +291,7 @@ class BeliefBot(HeuristicBot):
     def decide_showdown(self, view: dict[str, Any]) -> Any:
         sd = view["showdown"]
         pot = sd["pot"]
-        if pot and view["me"]["total"] + 3 >= view["target_score"]:
+        if pot and own_total(view) + 3 >= view["target_score"]:
             return SHOWDOWN_PICKS[ShowdownChoice.TAKE_ONE]
         other = next(s for s in sd["seats"] if s != self.seat)
         odds = self.opponent_picks(view, other)
@@ -327,13 +327,14 @@ def determinise(view: dict[str, Any], me: int, rng: random.Random) -> State:
     seats = view["seats"]
     n = len(seats)
     unseen = [3] * s.gold_threes + [4] * s.gold_fours + [5] * s.gold_fives
-    for bar in view["me"]["gold"]:
+    mine = own_gold(view)
+    for bar in mine:
         unseen.remove(bar)
     rng.shuffle(unseen)
     gold: list[tuple[int, ...]] = []
     for seat in seats:
         if seat["seat"] == me:
-            gold.append(tuple(view["me"]["gold"]))
+            gold.append(tuple(mine))
         else:
             gold.append(tuple(unseen[: seat["bars"]]))
             del unseen[: seat["bars"]]

@@ -25,6 +25,19 @@ from game.games.collusion.rules import (
 )
 
 
+def own_gold(view: dict[str, Any]) -> list[int]:
+    """This seat's bar values; none known when the gold is real (the companion's physical gold
+    shows ``None``: the program never knows a real bar's value)."""
+    return list(view["me"].get("gold") or [])
+
+
+def own_total(view: dict[str, Any]) -> int:
+    """This seat's gold total, ``0`` when unknown (real gold: ``None``) — a bot then never thinks
+    itself near the target."""
+    total = view["me"].get("total")
+    return total if isinstance(total, int) else 0
+
+
 class RandomBot(Bot):
     """Puts down a uniformly random legal card (target, Ambush, showdown pick or ambush victim),
     then locks it; once locked it waits for the reveal. Needs no view."""
@@ -165,7 +178,7 @@ class HeuristicBot(Bot):
     # -------------------------------------------------------------------------------- showdown
     def _showdown(self, view: dict[str, Any]) -> Any:
         sd = view["showdown"]
-        if sd["pot"] and view["me"]["total"] + 3 >= view["target_score"]:
+        if sd["pot"] and own_total(view) + 3 >= view["target_score"]:
             return SHOWDOWN_PICKS[ShowdownChoice.TAKE_ONE]  # one bar (3 or more) is sure and enough
         other = next(s for s in sd["seats"] if s != self.seat)
         history = self._mem.showdown_history.get(other, {})
