@@ -219,9 +219,6 @@ class BeliefBot(HeuristicBot):
         self._contexts: dict[tuple[int, int], VoteContext] = {}
         self._showdowns_seen: set[int] = set()
 
-    def think_ms(self) -> int:
-        return self._rng.randint(2_000, 8_000)
-
     # the heuristic's choose() calls these three
     def _remember(self, view: dict[str, Any]) -> None:
         super()._remember(view)
