@@ -251,9 +251,13 @@ class _Clock:
 
 def _play_clocked(run: _Run, bots: Sequence[Bot]) -> None:
     engine, clock = run.engine, _Clock()
+    wants_view = [uses_view(bot) for bot in bots]  # a bot that reads no view is handed None (Bot.uses_view)
+    synced: Any = None  # the state the timer and the seats to act were read from
+    acting: tuple[int, ...] = ()
     while not engine.is_over(run.state):
-        _sync_timer(run, bots, clock)
-        acting = engine.seats_to_act(run.state)
+        if run.state is not synced:  # a bot that passed changed nothing: the same timer, the same seats
+            _sync_timer(run, bots, clock)
+            synced, acting = run.state, engine.seats_to_act(run.state)
         clock.due = {s: t for s, t in clock.due.items() if s in acting}  # the session cancels these
         for seat in acting:
             if seat not in clock.due and seat not in clock.idle:
@@ -262,7 +266,8 @@ def _play_clocked(run: _Run, bots: Sequence[Bot]) -> None:
         if first is not None and (clock.timer_key is None or clock.due[first] < clock.timer_due):
             clock.now = clock.due.pop(first)
             legal = engine.legal_actions(run.state, first)
-            action = bots[first].choose(engine.view(run.state, first), legal) if legal else None
+            view = engine.view(run.state, first) if legal and wants_view[first] else None
+            action = bots[first].choose(view, legal) if legal else None
             if action is None:
                 clock.idle.add(first)
                 continue

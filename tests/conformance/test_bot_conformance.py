@@ -138,3 +138,14 @@ def test_bots_read_the_views_of_variants_they_cannot_play_without_crashing(desc:
 def test_only_real_gold_keeps_bots_from_a_catalog_game() -> None:
     cannot = [(d.id, name) for d in GAMES for name, s in variants(d.load_engine()) if not d.load_engine().bots_can_play(s)]
     assert cannot and all(d == "collusion_companion" and "gold=physical" in name for d, name in cannot)
+
+
+@pytest.mark.parametrize("desc", [d for d in catalog.games() if type(d.load_engine()).seats_to_act is not GameEngine.seats_to_act],
+                         ids=lambda d: d.id)
+def test_a_fast_seats_to_act_names_the_seats_with_legal_actions(desc: catalog.GameDescriptor) -> None:
+    """An engine's own ``seats_to_act`` (Cheating Moth's, without building the lists) agrees with
+    the contract's: the seats whose legal actions are not empty."""
+    engine = desc.load_engine()
+    for seed in range(3):
+        for state in _random_states(engine, engine.default_settings(), 5, seed):
+            assert engine.seats_to_act(state) == GameEngine.seats_to_act(engine, state)
