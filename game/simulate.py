@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from . import catalog
-from .bots import BOT_KINDS, Bot, UnknownBot, make_bot, uses_view
+from .bots import BOT_KINDS, Bot, Level, UnknownBot, make_bot, uses_view
 from .catalog import get_engine
 from .records import GameRecord, PlayerInfo, Recorder, new_record, save
 from .replay import describe, seat_name
@@ -313,6 +313,13 @@ def _judge_race(run: _Run, bots: Sequence[Bot], now: int, race: RaceRequest) -> 
     return math.ceil(due), race.on_result(judge.result(due).presses())
 
 
+def bot_level(kind: str) -> str:
+    """How ``--watch`` names a seat's bot: the level players pick and the kind behind it, e.g.
+    "hard (search)"; ``random`` is no level ("random, tests only")."""
+    level = Level.of(kind)
+    return f"{level.value} ({kind})" if level is not None else f"{kind}, tests only"
+
+
 def seat_kinds(bots: str, players: int) -> list[str]:
     """The bot kind of every seat from ``"random"`` or a comma-separated cycle such as ``"heuristic,random"``."""
     kinds = [k.strip() for k in bots.split(",")]
@@ -352,6 +359,7 @@ def watch(game: str, players: int, seed: int, bots: str, preset: str | None = No
     kinds = seat_kinds(bots, players)
     seat_bots = [make_bot(game, kind, seat, bot_seed(seed, 0, seat)) for seat, kind in enumerate(kinds)]
     print(f"{game}: {players} players ({bots} bots), seed {seed}", file=out)
+    print("  seats: " + "; ".join(f"{seat_name(seat)} {bot_level(kind)}" for seat, kind in enumerate(kinds)), file=out)
 
     def show(_state: Any, events: list[Any]) -> None:
         for event in engine.events_to_wire(events):

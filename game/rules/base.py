@@ -16,6 +16,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar, Union
 
+from babel.plural import PluralRule
+
 from game.errors import TableError
 from game.rules.schema import SettingSpec, settings_schema
 
@@ -276,6 +278,21 @@ class RaceRequest:
 
 
 # ------------------------------------------------------------------------------------ the engine
+_ENGLISH_PLURAL = PluralRule({"one": "i = 1 and v = 0"})  # CLDR's English rule, through Babel as the screens' plurals
+
+
+def english_plural(n: int, one: str, other: str) -> str:
+    """``one`` or ``other``, the form English takes for ``n`` (Babel's CLDR rule): the plain-English
+    event log (``describe_event``, ``simulate --watch``, ``replay``); the screens pick theirs from
+    their strings through :mod:`game.i18n`."""
+    return one if _ENGLISH_PLURAL(n) == "one" else other
+
+
+def counted(n: int, one: str, other: str) -> str:
+    """``n`` and its noun: ``counted(1, "bar", "bars")`` is "1 bar", ``counted(0, ...)`` "0 bars"."""
+    return f"{n} {english_plural(n, one, other)}"
+
+
 class GameEngine(Generic[T]):
     """The contract every game module implements (as a module-level ``ENGINE`` instance)."""
 

@@ -30,6 +30,7 @@ from game.rules.base import (
     TimerRequest,
     WireCodec,
     check_seat,
+    counted,
     encode_fields,
     settings_from_wire,
 )
@@ -831,7 +832,7 @@ def describe_event(e: Mapping[str, Any], name: Callable[[int], str] = str) -> st
     """One sentence of plain English for a Speakeasy wire event; ``name`` names a seat."""
     kind = e.get("type")
     simple: dict[str, Callable[[], str]] = {
-        "identities_dealt": lambda: f"Identities are dealt: {e['informants']} informant(s) at the table (S4).",
+        "identities_dealt": lambda: f"Identities are dealt: {counted(e['informants'], 'informant', 'informants')} at the table (S4).",
         "clue_drawn": lambda: f"Clue {e['number']} of {e['total']}, hosted by {name(e['host'])}: "
                               f"\u201c{e['text']}\u201d (S6).",
         "subject_chosen": lambda: f"{name(e['host'])} has picked a subject"
