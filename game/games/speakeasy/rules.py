@@ -32,6 +32,7 @@ from game.rules.base import (
     check_seat,
     counted,
     encode_fields,
+    english_plural,
     settings_from_wire,
 )
 from game.rules.rng import Rng
@@ -825,7 +826,8 @@ def _describe_pointing(e: Mapping[str, Any], name: Callable[[int], str]) -> str:
 def _describe_end(e: Mapping[str, Any], name: Callable[[int], str]) -> str:
     how = {"none": "", "correct_points": " on correct points", "shared": ", a shared win", "lots": " by drawing lots"}
     totals = ", ".join(f"{name(s)} {t}" for s, t in enumerate(e["scores"]))
-    return f"Game over (S13): {_names(e['winners'], name)} win{how.get(e['tie_break'], '')}. Scores: {totals}."
+    verb = english_plural(len(e["winners"]), "wins", "win")
+    return f"Game over (S13): {_names(e['winners'], name)} {verb}{how.get(e['tie_break'], '')}. Scores: {totals}."
 
 
 def describe_event(e: Mapping[str, Any], name: Callable[[int], str] = str) -> str:
