@@ -3,11 +3,17 @@
     nice -n 15 python3 bench/bench_bots.py [--games 2000] [--iterations N] [--game G] [--selfplay 200] [--jobs N]
 
 For every game (6 players for Collusion and Speakeasy, 4 for Cheating Moth) and every pairing
-(heuristic vs random, belief vs heuristic, search vs belief, search vs heuristic) it plays
-``--games`` seeded games with the two kinds on alternate seats (even seats in even games, odd
-seats in odd games) and prints one line::
+(heuristic vs random, belief vs heuristic, search vs belief, search vs heuristic, search vs human)
+it plays ``--games`` seeded games with the two kinds on alternate seats (even seats in even games,
+odd seats in odd games) and prints one line::
 
     GAME: LEVEL vs LEVEL: win share X.XX ± CI (N games), move p50/p99 ms
+
+``human`` is no bot level but a person's stand-in (:class:`game.bots.human.HumanModel`: the belief
+level's judgement, a person's pace and attention, lapses): ``search vs human`` says whether the
+hard level wins without crushing (goal 0.50–0.70). For Collusion a second line gives how mixed the
+upper level plays: its Showdown steal share (C15) and the share of its first vote's cards on the
+seat most of them named (self-play prints the same for ``search`` against itself).
 
 The win share is the upper level's share of the wins (a shared win split), the ± is the 95 %
 normal interval of that mean, and the move times are the upper level's ``choose`` calls that
