@@ -57,7 +57,7 @@ class SeatsFree(IllegalAction):
 def has_bots(table: TableRecord, engine: GameEngine) -> bool:
     """Whether bots can play ``table``'s game with its settings (``engine``: that game's): the
     catalog entry has bots (companion games with real cards have none) and the settings let a bot
-    play (:meth:`GameEngine.bots_can_play`: no real gold in Collusion's companion)."""
+    play (:meth:`GameEngine.bots_can_play`: no real bars a bot would have to hold)."""
     return catalog.get(table.game).has_bots and \
         engine.bots_can_play(engine.settings_from_wire(table.settings, table.preset))
 
