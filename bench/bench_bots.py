@@ -3,11 +3,17 @@
     nice -n 15 python3 bench/bench_bots.py [--games 2000] [--iterations N] [--game G] [--selfplay 200] [--jobs N]
 
 For every game (6 players for Collusion and Speakeasy, 4 for Cheating Moth) and every pairing
-(heuristic vs random, belief vs heuristic, search vs belief, search vs heuristic) it plays
-``--games`` seeded games with the two kinds on alternate seats (even seats in even games, odd
-seats in odd games) and prints one line::
+(heuristic vs random, belief vs heuristic, search vs belief, search vs heuristic, search vs human)
+it plays ``--games`` seeded games with the two kinds on alternate seats (even seats in even games,
+odd seats in odd games) and prints one line::
 
     GAME: LEVEL vs LEVEL: win share X.XX ± CI (N games), move p50/p99 ms
+
+``human`` is no bot level but a person's stand-in (:class:`game.bots.human.HumanModel`: the belief
+level's judgement, a person's pace and attention, lapses): ``search vs human`` says whether the
+hard level wins without crushing (goal 0.50–0.70). For Collusion a second line gives how mixed the
+upper level plays: its Showdown steal share (C15) and the share of its first vote's cards on the
+seat most of them named (self-play prints the same for ``search`` against itself).
 
 The win share is the upper level's share of the wins (a shared win split), the ± is the 95 %
 normal interval of that mean, and the move times are the upper level's ``choose`` calls that
@@ -26,12 +32,14 @@ machine). The ``--timing-games`` run stays in the main process, alone.
 from __future__ import annotations
 
 import argparse
+import enum
 import math
 import multiprocessing
 import os
 import statistics
 import sys
 import time
+from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,24 +49,40 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from game import catalog
 from game.bots import BotKind, make_bot, uses_view
+from game.bots.human import HumanModel
 from game.bots.search import SearchBudget, set_default_budget
 from game.catalog import get_engine
 from game.simulate import bot_seed, game_seed, play_game
 
 GAMES = {d.id: d.ladder_seats for d in catalog.games(catalog.PlayMode.TABLE) if d.has_bots}  # every table game with bots
+PlayerKind = enum.Enum("PlayerKind", {k.name: k.value for k in BotKind} | {"HUMAN": "human"})  # type: ignore[misc]
+"""The bot kinds, and ``human``: :class:`game.bots.human.HumanModel`, a person's stand-in (the belief
+level's judgement, a person's pace and attention, lapses) — to measure whether the hard level is fun."""
 LARGEST = {game: catalog.get(game).seats.high for game in GAMES}  # a search move timed at the largest table
 CHUNKS_PER_JOB = 16  # pieces per worker: small pieces at the end leave the other workers less idle
-PAIRINGS = ((BotKind.HEURISTIC, BotKind.RANDOM), (BotKind.BELIEF, BotKind.HEURISTIC),
-            (BotKind.SEARCH, BotKind.BELIEF), (BotKind.SEARCH, BotKind.HEURISTIC))
+PAIRINGS = ((PlayerKind.HEURISTIC, PlayerKind.RANDOM), (PlayerKind.BELIEF, PlayerKind.HEURISTIC),
+            (PlayerKind.SEARCH, PlayerKind.BELIEF), (PlayerKind.SEARCH, PlayerKind.HEURISTIC),
+            (PlayerKind.SEARCH, PlayerKind.HUMAN))
+
+
+def make_player(game: str, kind: Any, seat: int, seed: int) -> Any:
+    """A bot of ``kind`` (a :data:`PlayerKind`), or the human model."""
+    if kind is PlayerKind.HUMAN:
+        return HumanModel(make_bot(game, BotKind.BELIEF, seat, seed), seat, seed)
+    return make_bot(game, kind.value, seat, seed)
 
 
 class Timed:
-    """A bot whose every ``choose`` that returns an action is timed (everything else passes through)."""
+    """A bot whose every ``choose`` that returns an action is timed (everything else passes through);
+    with ``log``, each such action is logged as (round, vote, seat, action) for the mix figures."""
 
-    def __init__(self, inner: Any, samples: list[float], cpu: list[float] | None = None) -> None:
+    def __init__(self, inner: Any, samples: list[float], cpu: list[float] | None = None,
+                 log: list[tuple[Any, Any, int, Any]] | None = None) -> None:
         self.inner, self.samples, self.cpu = inner, samples, cpu if cpu is not None else []
         self.seat = inner.seat
         self.uses_view = uses_view(inner)
+        self.thinks_off_loop = getattr(inner, "thinks_off_loop", False)
+        self.log = log
 
     def choose(self, view: Any, legal: list[Any]) -> Any:
         started, cpu = time.perf_counter(), time.process_time()
@@ -66,6 +90,8 @@ class Timed:
         if action is not None:
             self.samples.append((time.perf_counter() - started) * 1000)
             self.cpu.append((time.process_time() - cpu) * 1000)
+            if self.log is not None and view is not None:
+                self.log.append((view.get("round"), view.get("vote"), self.seat, action))
         return action
 
     def think_ms(self) -> int:
@@ -78,12 +104,25 @@ class Timed:
 @dataclass
 class Pairing:
     game: str
-    upper: BotKind
-    lower: BotKind
+    upper: Any  # a PlayerKind
+    lower: Any
     scores: list[float] = field(default_factory=list)
     move_ms: list[float] = field(default_factory=list)
     move_cpu_ms: list[float] = field(default_factory=list)
+    picks: Counter[str] = field(default_factory=Counter)
+    first_votes: list[float] = field(default_factory=list)
     seconds: float = 0.0
+
+    def mix_line(self) -> str | None:
+        """Collusion: how mixed the upper level plays — its Showdown steal share (C15) and the share
+        of its first vote's cards on the seat most of them named."""
+        shown = sum(self.picks.values())
+        if not shown or not self.first_votes:
+            return None
+        return (f"{self.game}: {self.upper.value}: showdown steal share {self.picks['steal'] / shown:.2f} "
+                f"(split {self.picks['split'] / shown:.2f}, take one {self.picks['take_one'] / shown:.2f}; "
+                f"{shown} picks), first votes on the most-voted seat {statistics.mean(self.first_votes):.2f} "
+                f"({len(self.first_votes)} games)")
 
     def line(self) -> str:
         n = len(self.scores)
@@ -113,6 +152,31 @@ class Chunk:
     identities: list[tuple[str, ...]] = field(default_factory=list)
     move_ms: list[float] = field(default_factory=list)
     move_cpu_ms: list[float] = field(default_factory=list)
+    picks: Counter[str] = field(default_factory=Counter)  # Collusion: the upper level's Showdown picks (C15)
+    first_votes: list[float] = field(default_factory=list)  # per game: share of its first votes on one seat
+
+    def add(self, other: Chunk) -> None:
+        self.scores += other.scores
+        self.winners += other.winners
+        self.identities += other.identities
+        self.move_ms += other.move_ms
+        self.move_cpu_ms += other.move_cpu_ms
+        self.picks.update(other.picks)
+        self.first_votes += other.first_votes
+
+
+def mix_of(engine: Any, log: list[tuple[Any, Any, int, Any]], chunk: Chunk) -> None:
+    """Collusion's mix figures from one game's logged actions: the Showdown picks, and how many of
+    the first vote's cards (each seat's last before the reveal) name the most-named seat."""
+    first: dict[int, int] = {}
+    for round_, vote, seat, action in log:
+        wire = engine.action_to_wire(action)
+        if wire["type"] == "showdown":
+            chunk.picks[wire["choice"]] += 1
+        elif (round_, vote) == (1, 1) and wire["type"] in ("vote", "ambush"):
+            first[seat] = wire.get("target", -1)
+    if len(first) > 1:
+        chunk.first_votes.append(Counter(first.values()).most_common(1)[0][1] / len(first))
 
 
 @dataclass(frozen=True)
@@ -121,8 +185,8 @@ class Task:
     search self-play (``lower`` None) at ``players`` seats; ``iterations`` overrides the budget."""
 
     game: str
-    upper: BotKind
-    lower: BotKind | None
+    upper: Any  # a PlayerKind
+    lower: Any | None
     players: int
     seed: int
     start: int
@@ -150,11 +214,14 @@ def _play_games(task: Task) -> Chunk:
     for index in range(task.start, task.stop):
         upper_seats = {s for s in range(task.players) if task.lower is None or s % 2 == index % 2}
         bots: list[Any] = []
+        log: list[tuple[Any, Any, int, Any]] = []
         for seat in range(task.players):
             kind = task.upper if seat in upper_seats or task.lower is None else task.lower
-            bot = make_bot(task.game, kind, seat, bot_seed(task.seed, index, seat))
-            bots.append(Timed(bot, chunk.move_ms, chunk.move_cpu_ms) if seat in upper_seats else bot)
+            bot = make_player(task.game, kind, seat, bot_seed(task.seed, index, seat))
+            bots.append(Timed(bot, chunk.move_ms, chunk.move_cpu_ms, log) if seat in upper_seats else bot)
         outcome = play_game(engine, settings, task.players, game_seed(task.seed, index), bots)
+        if task.game == "collusion":
+            mix_of(engine, log, chunk)
         winners = tuple(outcome.winners)
         chunk.winners.append(winners)
         chunk.scores.append(sum(1 for w in winners if w in upper_seats) / len(winners) if winners else 0.5)
@@ -172,7 +239,7 @@ class Runner:
         self._pool = (ProcessPoolExecutor(self.jobs, mp_context=multiprocessing.get_context("spawn"))
                       if self.jobs > 1 else None)
 
-    def run(self, game: str, upper: BotKind, lower: BotKind | None, players: int, games: int, seed: int,
+    def run(self, game: str, upper: Any, lower: Any | None, players: int, games: int, seed: int,
             iterations: int | None) -> Chunk:
         pieces = max(1, min(games, self.jobs * CHUNKS_PER_JOB))
         bounds = [games * i // pieces for i in range(pieces + 1)]
@@ -180,11 +247,7 @@ class Runner:
         chunks = list(self._pool.map(play_chunk, tasks)) if self._pool else [play_chunk(t) for t in tasks]
         merged = Chunk()
         for c in chunks:
-            merged.scores += c.scores
-            merged.winners += c.winners
-            merged.identities += c.identities
-            merged.move_ms += c.move_ms
-            merged.move_cpu_ms += c.move_cpu_ms
+            merged.add(c)
         return merged
 
     def close(self) -> None:
@@ -192,11 +255,11 @@ class Runner:
             self._pool.shutdown()
 
 
-def play_pairing(game: str, upper: BotKind, lower: BotKind, games: int, seed: int,
+def play_pairing(game: str, upper: Any, lower: Any, games: int, seed: int,
                  runner: Runner | None = None, iterations: int | None = None) -> Pairing:
     started = time.perf_counter()
     chunk = (runner or Runner(1)).run(game, upper, lower, GAMES[game], games, seed, iterations)
-    result = Pairing(game, upper, lower, chunk.scores, chunk.move_ms, chunk.move_cpu_ms)
+    result = Pairing(game, upper, lower, chunk.scores, chunk.move_ms, chunk.move_cpu_ms, chunk.picks, chunk.first_votes)
     result.seconds = time.perf_counter() - started
     return result
 
@@ -204,7 +267,7 @@ def play_pairing(game: str, upper: BotKind, lower: BotKind, games: int, seed: in
 def selfplay(game: str, games: int, seed: int, players: int, runner: Runner | None = None,
              iterations: int | None = None) -> tuple[list[float], list[float], list[float]]:
     """Search against itself: per seat win share, and the move times (wall, CPU)."""
-    chunk = (runner or Runner(1)).run(game, BotKind.SEARCH, None, players, games, seed, iterations)
+    chunk = (runner or Runner(1)).run(game, PlayerKind.SEARCH, None, players, games, seed, iterations)
     wins = [0.0] * players
     informant_wins = citizen_wins = informants = citizens = 0.0
     for index, winners in enumerate(chunk.winners):
@@ -223,6 +286,9 @@ def selfplay(game: str, games: int, seed: int, players: int, runner: Runner | No
         print(f"{game}: search self-play ({games} games, {players} players): win rate per Informant "
               f"{informant_wins / max(1, informants):.2f}, per Citizen {citizen_wins / max(1, citizens):.2f} "
               f"(even: {1 / players:.2f})")
+    mix = Pairing(game, PlayerKind.SEARCH, PlayerKind.SEARCH, picks=chunk.picks, first_votes=chunk.first_votes).mix_line()
+    if mix is not None:
+        print(f"{mix} [self-play, {players} players]", flush=True)
     return [w / max(1, games) for w in wins], chunk.move_ms, chunk.move_cpu_ms
 
 
@@ -249,11 +315,14 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(args: argparse.Namespace, runner: Runner) -> None:
-    wanted = {tuple(BotKind(k) for k in p.split(":")) for p in args.pairing} if args.pairing else set(PAIRINGS)
+    wanted = {tuple(PlayerKind(k) for k in p.split(":")) for p in args.pairing} if args.pairing else set(PAIRINGS)
     for game in args.game or list(GAMES):
         for upper, lower in PAIRINGS:
             if (upper, lower) in wanted and args.games > 0:
-                print(play_pairing(game, upper, lower, args.games, args.seed, runner, args.iterations).line(), flush=True)
+                pairing = play_pairing(game, upper, lower, args.games, args.seed, runner, args.iterations)
+                print(pairing.line(), flush=True)
+                if (mix := pairing.mix_line()) is not None:
+                    print(mix, flush=True)
         if args.selfplay:
             shares, _, _ = selfplay(game, args.selfplay, args.seed, GAMES[game], runner, args.iterations)
             if game != "speakeasy":

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from . import catalog
-from .bots import BOT_KINDS, Bot, UnknownBot, make_bot, uses_view
+from .bots import BOT_KINDS, Bot, Level, UnknownBot, make_bot, uses_view
 from .catalog import get_engine
 from .records import GameRecord, PlayerInfo, Recorder, new_record, save
 from .replay import describe, seat_name
@@ -251,9 +251,13 @@ class _Clock:
 
 def _play_clocked(run: _Run, bots: Sequence[Bot]) -> None:
     engine, clock = run.engine, _Clock()
+    wants_view = [uses_view(bot) for bot in bots]  # a bot that reads no view is handed None (Bot.uses_view)
+    synced: Any = None  # the state the timer and the seats to act were read from
+    acting: tuple[int, ...] = ()
     while not engine.is_over(run.state):
-        _sync_timer(run, bots, clock)
-        acting = engine.seats_to_act(run.state)
+        if run.state is not synced:  # a bot that passed changed nothing: the same timer, the same seats
+            _sync_timer(run, bots, clock)
+            synced, acting = run.state, engine.seats_to_act(run.state)
         clock.due = {s: t for s, t in clock.due.items() if s in acting}  # the session cancels these
         for seat in acting:
             if seat not in clock.due and seat not in clock.idle:
@@ -262,7 +266,8 @@ def _play_clocked(run: _Run, bots: Sequence[Bot]) -> None:
         if first is not None and (clock.timer_key is None or clock.due[first] < clock.timer_due):
             clock.now = clock.due.pop(first)
             legal = engine.legal_actions(run.state, first)
-            action = bots[first].choose(engine.view(run.state, first), legal) if legal else None
+            view = engine.view(run.state, first) if legal and wants_view[first] else None
+            action = bots[first].choose(view, legal) if legal else None
             if action is None:
                 clock.idle.add(first)
                 continue
@@ -308,6 +313,13 @@ def _judge_race(run: _Run, bots: Sequence[Bot], now: int, race: RaceRequest) -> 
     return math.ceil(due), race.on_result(judge.result(due).presses())
 
 
+def bot_level(kind: str) -> str:
+    """How ``--watch`` names a seat's bot: the level players pick and the kind behind it, e.g.
+    "hard (search)"; ``random`` is no level ("random, tests only")."""
+    level = Level.of(kind)
+    return f"{level.value} ({kind})" if level is not None else f"{kind}, tests only"
+
+
 def seat_kinds(bots: str, players: int) -> list[str]:
     """The bot kind of every seat from ``"random"`` or a comma-separated cycle such as ``"heuristic,random"``."""
     kinds = [k.strip() for k in bots.split(",")]
@@ -347,6 +359,7 @@ def watch(game: str, players: int, seed: int, bots: str, preset: str | None = No
     kinds = seat_kinds(bots, players)
     seat_bots = [make_bot(game, kind, seat, bot_seed(seed, 0, seat)) for seat, kind in enumerate(kinds)]
     print(f"{game}: {players} players ({bots} bots), seed {seed}", file=out)
+    print("  seats: " + "; ".join(f"{seat_name(seat)} {bot_level(kind)}" for seat, kind in enumerate(kinds)), file=out)
 
     def show(_state: Any, events: list[Any]) -> None:
         for event in engine.events_to_wire(events):

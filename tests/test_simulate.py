@@ -171,3 +171,21 @@ def test_every_game_with_an_engine_and_bots_simulates(game, capsys):
     assert main(["--game", game, "--players", str(players), "--games", "3", "--seed", "2", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["games"] == 3 and sum(data["win_share"]) == pytest.approx(1.0)
+
+
+def test_watch_names_each_seats_bot_level_and_counts_in_english_plurals(capsys):
+    assert main(["--watch", "--players", "5", "--seed", "3", "--bots", "search,heuristic,random"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1] == ("  seats: Orange (seat 1) hard (search); Sky (seat 2) easy (heuristic); Green (seat 3) random, "
+                        "tests only; Yellow (seat 4) hard (search); Blue (seat 5) easy (heuristic)")
+    text = "\n".join(lines)
+    assert "(s)" not in text
+    assert "gets 1 bar;" in text or "gets 1 bar " in text or " 1 bar" in text
+    assert lines[-1].startswith("  Game over") and ("wins." in lines[-1] or " win." in lines[-1])
+
+
+def test_an_english_count_takes_babels_plural_form():
+    from game.rules.base import counted, english_plural
+
+    assert [counted(n, "bar", "bars") for n in (0, 1, 2)] == ["0 bars", "1 bar", "2 bars"]
+    assert english_plural(1, "wins", "win") == "wins" and english_plural(2, "wins", "win") == "win"

@@ -156,13 +156,18 @@ def play_until(engine: Any, state: Any, policy: Callable[[Any, int, list[Any]], 
 
 
 def search_paired(problem: Problem[A], candidates: Sequence[A], iterations: int, rng: random.Random,
-                  prior: Sequence[float] | None = None) -> A:
+                  prior: Sequence[float] | None = None, temperature: float = 0.0) -> A:
     """The candidate with the best mean over ``iterations`` iterations with *common random
     numbers*: each iteration draws one determinisation and one rollout seed and rolls out every
     candidate from them, so the candidates differ by their own merit and not by the luck of the
     draw (far fewer rollouts tell them apart than :func:`search`'s independent ones). ``prior``
     (values in [0, 1]) counts as :data:`PRIOR_VISITS` rollouts of each candidate; ties go to the
-    first. A pure function of the problem, the candidates and ``rng``'s state."""
+    first. A pure function of the problem, the candidates and ``rng``'s state.
+
+    ``temperature`` > 0 plays a *mixed* strategy where the game rewards one (a predictable bot is
+    exploited: always Steal invites Take one): a candidate is drawn with weight
+    ``exp(mean / temperature)`` (:func:`mixed_pick`), so near-equal candidates share the play and a
+    clearly worse one is rarely chosen."""
     if len(candidates) == 1:
         return candidates[0]
     stats = Stats.empty(len(candidates), prior)
@@ -172,7 +177,18 @@ def search_paired(problem: Problem[A], candidates: Sequence[A], iterations: int,
         for i, candidate in enumerate(candidates):
             stats.visits[i] += 1
             stats.reward[i] += problem.rollout(state, candidate, random.Random(seed))
-    return candidates[max(range(len(candidates)), key=lambda i: (stats.reward[i] / stats.visits[i], -i))]
+    means = [stats.reward[i] / stats.visits[i] for i in range(len(candidates))]
+    if temperature > 0:
+        return candidates[mixed_pick(means, temperature, rng)]
+    return candidates[max(range(len(candidates)), key=lambda i: (means[i], -i))]
+
+
+def mixed_pick(values: Sequence[float], temperature: float, rng: random.Random) -> int:
+    """An index drawn with weight ``exp(value / temperature)`` (a quantal response: the better a
+    candidate, the more often, never always unless the others are far worse)."""
+    top = max(values)
+    weights = [math.exp((v - top) / temperature) for v in values]
+    return rng.choices(range(len(values)), weights)[0]
 
 
 def paired_iterations(rollouts: int, candidates: int, per_candidate: int = 1) -> int:

@@ -187,7 +187,7 @@ def _buttons(frame: Frame, bar: pygame.Rect, rtl: bool) -> list[Button]:
                active=seats < high),
         Button(rects[6], frame.s("lobby.btn_fill_bots"), "B", (host("fill_bots", kind="heuristic"),),
                active=any(s.status is SeatStatus.FREE for s in snap.seats))
-        if has_bots(snap.game) else  # a game without bots never offers them: the slot says so
+        if has_bots(snap) else  # a game without bots never offers them: the slot says so
         Button(rects[6], frame.s("lobby.btn_no_bots"), "", (), active=False),
         *extra,
         Button(rects[7], frame.s("lobby.btn_start"), "Enter", (host("start"),), primary=True,
@@ -198,7 +198,7 @@ def _buttons(frame: Frame, bar: pygame.Rect, rtl: bool) -> list[Button]:
 def key_hints(snapshot: TableSnapshot) -> str:
     """The key hints' string: a kiosk says which keys are staff's (the PIN), never "Ctrl+Q: quit";
     a game without bots offers none ("_people")."""
-    key = "lobby.keys" if has_bots(snapshot.game) else "lobby.keys_people"
+    key = "lobby.keys" if has_bots(snapshot) else "lobby.keys_people"
     return f"{key}_kiosk" if snapshot.mode is RunMode.KIOSK else key
 
 
@@ -257,9 +257,10 @@ def bot_label(kind: str | None) -> str:
     return level.label_key if level is not None else "seat.bot_random"
 
 
-def has_bots(game: str) -> bool:
-    """Whether ``game`` has bots (a companion game with real cards has none: every seat a person)."""
-    return catalog.get(game).has_bots
+def has_bots(snapshot: TableSnapshot) -> bool:
+    """Whether bots can play the lobby's game with its settings (a companion game with real cards or
+    real gold has none: every seat a person)."""
+    return snapshot.lobby.has_bots
 
 
 def start_hint(snapshot: TableSnapshot) -> tuple[str, int] | None:
@@ -268,7 +269,7 @@ def start_hint(snapshot: TableSnapshot) -> tuple[str, int] | None:
     free = sum(1 for s in snapshot.seats if s.status is SeatStatus.FREE)
     if not free or snapshot.phase is not TablePhase.LOBBY:
         return None
-    return ("lobby.start_bots" if has_bots(snapshot.game) else "lobby.start_people"), free
+    return ("lobby.start_bots" if has_bots(snapshot) else "lobby.start_people"), free
 
 
 def seat_limits(snapshot: TableSnapshot) -> tuple[int, int]:
@@ -349,7 +350,7 @@ class LobbyScene(Scene):
     def _seat_action(snap: TableSnapshot, seat: SeatInfo, kick: bool) -> list[Intent]:
         if kick:
             return [host("kick", seat=seat.seat)] if seat.status is SeatStatus.JOINED else []
-        if seat.status is SeatStatus.JOINED or not has_bots(snap.game):
+        if seat.status is SeatStatus.JOINED or not has_bots(snap):
             return []  # a game without bots: a free seat waits for a person
         return [host("set_bot", seat=seat.seat, kind=next_bot(snap, seat))]
 
@@ -375,7 +376,7 @@ class LobbyScene(Scene):
                           TextStyle(round(18 * u), theme.DANGER, align=Align.CENTER, max_lines=1, min_px=7))
         elif (hint := start_hint(snap)) is not None:  # what Enter does with the free seats, or what is missing
             ctx.text.draw(surface, frame.s(hint[0], n=hint[1]), frame.lang, lay.notices,
-                          TextStyle(round(18 * u), theme.GOLD if has_bots(snap.game) else theme.DANGER, bold=True,
+                          TextStyle(round(18 * u), theme.GOLD if has_bots(snap) else theme.DANGER, bold=True,
                                     align=Align.CENTER, max_lines=1, min_px=readable_px(u)))
         for card in lay.cards:
             if card.seat < len(snap.seats):

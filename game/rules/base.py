@@ -17,6 +17,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar, Union
 
+from babel.plural import PluralRule
+
 from game.errors import TableError
 from game.rules.schema import SettingSpec, settings_schema
 
@@ -417,6 +419,21 @@ class RaceRequest:
 
 
 # ------------------------------------------------------------------------------------ the engine
+_ENGLISH_PLURAL = PluralRule({"one": "i = 1 and v = 0"})  # CLDR's English rule, through Babel as the screens' plurals
+
+
+def english_plural(n: int, one: str, other: str) -> str:
+    """``one`` or ``other``, the form English takes for ``n`` (Babel's CLDR rule): the plain-English
+    event log (``describe_event``, ``simulate --watch``, ``replay``); the screens pick theirs from
+    their strings through :mod:`game.i18n`."""
+    return one if _ENGLISH_PLURAL(n) == "one" else other
+
+
+def counted(n: int, one: str, other: str) -> str:
+    """``n`` and its noun: ``counted(1, "bar", "bars")`` is "1 bar", ``counted(0, ...)`` "0 bars"."""
+    return f"{n} {english_plural(n, one, other)}"
+
+
 class GameEngine(Generic[T]):
     """The contract every game module implements (as a module-level ``ENGINE`` instance).
 
@@ -484,6 +501,14 @@ class GameEngine(Generic[T]):
 
     def settings_from_wire(self, data: Mapping[str, Any], preset: str | None = None) -> Any:
         return settings_from_wire(self.default_settings(preset), data)
+
+    def bots_can_play(self, settings: Any) -> bool:
+        """Whether a bot can hold a seat of a game played with ``settings``. A setting that puts
+        something physical in a player's hands (Collusion's real gold bars) makes a seat a bot can
+        neither hold nor answer for: the lobby then offers, seats and keeps no bot and every seat
+        needs a person. (A whole game without bots says so in its descriptor: ``bots=None``.)
+        By default bots can play any settings."""
+        return True
 
     # play
     def new_game(self, settings: Any, n_seats: int, seed: int) -> T:

@@ -33,7 +33,7 @@ ADMIN_PIN_DIGITS = 6  # a million PINs: with the server's backoffs, guessing one
 __all__ = [
     "Abort", "AnswerClaim", "FillBots", "HostCommand", "Kick", "LobbyCommand", "LobbyRules", "MapButtons", "Next",
     "SetBot", "SetGame", "SetLanguage", "SetMode", "SetPreset", "SetSeats", "SetSetting", "SkipIntro", "Start",
-    "TableAction", "apply_lobby", "check_seat_range", "kicked", "new_table", "parse_host_command", "play_modes",
+    "TableAction", "apply_lobby", "check_seat_range", "has_bots", "kicked", "new_table", "parse_host_command", "play_modes",
 ]
 
 
@@ -54,9 +54,20 @@ class SeatsFree(IllegalAction):
         self.free = free
 
 
-def has_bots(game: str) -> bool:
-    """Whether ``game``'s catalog entry has bots (companion games with real cards have none)."""
-    return catalog.get(game).has_bots
+def has_bots(table: TableRecord, engine: GameEngine) -> bool:
+    """Whether bots can play ``table``'s game with its settings (``engine``: that game's): the
+    catalog entry has bots (companion games with real cards have none) and the settings let a bot
+    play (:meth:`GameEngine.bots_can_play`: no real bars a bot would have to hold)."""
+    return catalog.get(table.game).has_bots and \
+        engine.bots_can_play(engine.settings_from_wire(table.settings, table.preset))
+
+
+def without_bots(table: TableRecord) -> TableRecord:
+    """``table`` with every bot off its seat (a game or setting bots cannot play: the seats wait for people)."""
+    for record in table.seats:
+        if record.bot is not None:
+            table = table.with_seat(record.with_bot(None))
+    return table
 
 
 def free_seats(table: TableRecord) -> int:
@@ -64,11 +75,13 @@ def free_seats(table: TableRecord) -> int:
     return sum(1 for r in table.offered if r.bot is None and not r.joined)
 
 
-def ready_to_start(table: TableRecord) -> TableRecord:
+def ready_to_start(table: TableRecord, engine: GameEngine) -> TableRecord:
     """The table a game starts with: free seats get the default bot where the game has bots; a game
-    without bots with free seats raises :class:`SeatsFree` (the TV and the host page say so)."""
-    if has_bots(table.game):
+    without bots with free seats raises :class:`SeatsFree` (the TV and the host page say so). A bot
+    left over on a table bots cannot play leaves its seat first (that seat is free, then)."""
+    if has_bots(table, engine):
         return filled(table, table.table_settings.default_bot)
+    table = without_bots(table)
     if free_seats(table):
         raise SeatsFree(free_seats(table))
     return table
@@ -321,16 +334,20 @@ def switch_game(table: TableRecord, game: str, rules: LobbyRules) -> TableRecord
     engine = rules.engine(game)
     check_seat_range(engine, table.seat_count)
     preset = engine.default_preset(table.language)
-    if not has_bots(game):  # a game without bots: the bots seated for the last one leave their seats
-        for record in table.seats:
-            if record.bot is not None:
-                table = table.with_seat(record.with_bot(None))
     return replace(table, game=game, preset=preset, settings=rules.policy.game_settings(engine, game, preset))
 
 
 def apply_lobby(table: TableRecord, command: LobbyCommand, rules: LobbyRules) -> TableRecord:
     """``table`` after ``command``; a bad command raises a :class:`RulesError` (nothing changes:
-    the table is a value). Switching to the mode in play returns ``table`` itself."""
+    the table is a value). Switching to the mode in play returns ``table`` itself. A game or a
+    setting bots cannot play (:func:`has_bots`) sends the seated bots off their seats."""
+    new = _applied(table, command, rules)
+    if new is table or has_bots(new, rules.engine(new.game)):
+        return new
+    return without_bots(new)
+
+
+def _applied(table: TableRecord, command: LobbyCommand, rules: LobbyRules) -> TableRecord:
     match command:
         case SetGame(game):
             require_lobby(table)
@@ -361,16 +378,16 @@ def apply_lobby(table: TableRecord, command: LobbyCommand, rules: LobbyRules) ->
             return _set_seats(table, count, rules)
         case SetBot(seat, kind):
             require_lobby(table)
-            if kind is not None and not has_bots(table.game):
-                raise NoBots(f"{table.game} has no bots: every seat needs a person")
+            if kind is not None and not has_bots(table, rules.engine(table.game)):
+                raise NoBots(f"{table.game} has no bots with these settings: every seat needs a person")
             record = offered_seat(table, seat)
             if record.joined:
                 raise IllegalAction(f"seat {record.seat + 1} is held by a player; kick them first")
             return table.with_seat(record.with_bot(bot_kind(kind) if kind is not None else None))
         case FillBots(kind):
             require_lobby(table)
-            if not has_bots(table.game):
-                raise NoBots(f"{table.game} has no bots: every seat needs a person")
+            if not has_bots(table, rules.engine(table.game)):
+                raise NoBots(f"{table.game} has no bots with these settings: every seat needs a person")
             return filled(table, bot_kind(kind))
 
 
@@ -414,13 +431,13 @@ def new_table(config: TableConfig, engines: Callable[[str], GameEngine],
     return config, policy.fresh_table(TableRecord.fresh(config.game, preset, settings, language, count, pin))
 
 
-def kicked(table: TableRecord, record: SeatRecord, playing_seats: int) -> SeatRecord:
+def kicked(table: TableRecord, engine: GameEngine, record: SeatRecord, playing_seats: int) -> SeatRecord:
     """``record``'s seat after the host kicks its player: free with a new link and code, or —
     when it plays in the game in play (one of its first ``playing_seats``) and the game has bots —
     the default bot's. A game without bots keeps the seat in play, waiting for a person to scan its
     new code (its points stay; the host may act for it meanwhile)."""
     freed = record.freed(table.codes())
-    playing = record.seat < playing_seats and has_bots(table.game)
+    playing = record.seat < playing_seats and has_bots(table, engine)
     return freed.with_bot(table.table_settings.default_bot) if playing else freed
 
 

@@ -68,10 +68,10 @@ class Shown(Protocol):
 
 
 
-def can_start(table: TableRecord) -> bool:
+def can_start(table: TableRecord, engine: GameEngine) -> bool:
     """In the lobby, every offered seat is a bot's or a person's, or the game has bots (free seats
     get them at the start): what Enter on the TV and Start on the host page both do."""
-    return table.phase is TablePhase.LOBBY and (free_seats(table) == 0 or has_bots(table.game))
+    return table.phase is TablePhase.LOBBY and (free_seats(table) == 0 or has_bots(table, engine))
 
 
 def seat_url(base_url: str, record: SeatRecord) -> str:
@@ -118,7 +118,7 @@ class Presenter:
         play_mode = catalog.get(t.game).mode if t.game in catalog.ids() else catalog.PlayMode.TABLE
         return LobbyInfo(
             seat_count=t.seat_count, min_seats=max(MIN_OFFERED_SEATS, engine.min_seats),
-            max_seats=min(MAX_SEATS, engine.max_seats), can_start=can_start(t),
+            max_seats=min(MAX_SEATS, engine.max_seats), can_start=can_start(t, engine), has_bots=has_bots(t, engine),
             presets=tuple(engine.presets()), games=catalog.ids(play_mode),
             play_mode=play_mode.value, play_modes=tuple(m.value for m in catalog.PlayMode if catalog.games(m)),
             table_settings=t.table_settings.to_json(), host_url=f"{s.base_url}/host", host_error=s.host_error,

@@ -372,7 +372,7 @@ class Session:
     def _start(self) -> None:
         lobby.require_lobby(self.table)
         lobby.check_seat_range(self.engine, self.table.seat_count)
-        lobby.ready_to_start(self.table)  # a game without bots and free seats: SeatsFree, said on every screen
+        lobby.ready_to_start(self.table, self.engine)  # a game without bots and free seats: SeatsFree, said on every screen
         if self.intro is not None or not self._howto.begin(self.table):
             self._start_game()
             return
@@ -381,7 +381,7 @@ class Session:
     def _start_game(self) -> None:
         self._howto.clear()
         engine = self.engine
-        table = lobby.ready_to_start(self.table)  # free seats: the default bot, where the game has bots
+        table = lobby.ready_to_start(self.table, engine)  # free seats: the default bot, where the game has bots
         settings = engine.settings_from_wire(table.settings, table.preset)
         seed = game_seed(self.config.seed, self.table.game_no)
         n = table.seat_count
@@ -397,8 +397,8 @@ class Session:
 
     def _kick(self, record: SeatRecord) -> None:
         seat, run, bot = record.seat, self.run if self.phase is TablePhase.PLAYING else None, None
-        table = self.table.with_seat(lobby.kicked(self.table, record, run.n_seats if run is not None else 0))
-        if run is not None and seat < run.n_seats and lobby.has_bots(self.table.game):  # the game goes on with a bot
+        table = self.table.with_seat(lobby.kicked(self.table, self.engine, record, run.n_seats if run is not None else 0))
+        if run is not None and seat < run.n_seats and lobby.has_bots(self.table, self.engine):  # the game goes on with a bot
             bot = self._bots.make(self.table.game, seat, self.table.table_settings.default_bot, run.seed)
         self._save(table)
         self._connected.discard(seat)

@@ -68,6 +68,7 @@ class LobbyInfo:
     min_seats: int = 3
     max_seats: int = 12
     can_start: bool = False
+    has_bots: bool = True  # bots can play this game with these settings (else every seat needs a person)
     presets: tuple[str, ...] = ()
     games: tuple[str, ...] = ()  # the games of the current play mode
     play_mode: str = "table"  # catalog.PlayMode value: "table" (phones as hands) or "companion" (a boxed game)

@@ -21,7 +21,7 @@ from game.rules.base import GameEngine, TimerRequest
 from game.seating import look
 
 from .claims import Claim, first_per_seat
-from .lobby import free_seats, has_bots
+from .lobby import free_seats
 from .seats import SeatRecord, seat_public_json, shown_name
 from .snapshot import RaceInfo, RunMode, TablePhase, TableSnapshot, TimerInfo
 from .table import TableRecord
@@ -194,7 +194,7 @@ class TableUpdate:
             "settings": dict(t.settings), "table_settings": dict(info.table_settings),
             "settings_schema": list(schema_json(lob.engine)),
             "seat_count": t.seat_count, "min_seats": info.min_seats, "max_seats": info.max_seats,
-            "can_start": info.can_start, "has_bots": has_bots(t.game), "free_seats": free_seats(t), "arcade": lob.arcade,
+            "can_start": info.can_start, "has_bots": info.has_bots, "free_seats": free_seats(t), "arcade": lob.arcade,
             "how_to_play": self.snapshot.how_to_play is not None,
             "seats": [{**seat_public_json(r, r.seat in lob.connected, secrets_too=host, base_url=lob.base_url),
                        "name": shown_name(r, t.language)}

@@ -45,3 +45,21 @@ def test_jobs_below_one_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         _bench().main(["--jobs", "0", "--games", "1"])
     assert "--jobs needs at least 1 worker" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("game", ["collusion", "cheating_moth", "speakeasy"])
+def test_the_human_model_plays_as_a_level_and_the_line_names_it(game: str) -> None:
+    bench = _bench()
+    pairing = bench.play_pairing(game, bench.PlayerKind.SEARCH, bench.PlayerKind.HUMAN, 2, 4, bench.Runner(1), 2)
+    assert pairing.line().startswith(f"{game}: search vs human: win share ")
+    assert len(pairing.scores) == 2 and all(0.0 <= s <= 1.0 for s in pairing.scores)
+
+
+def test_collusion_prints_the_showdown_steal_share_and_the_first_votes_share() -> None:
+    bench = _bench()
+    pairing = bench.play_pairing("collusion", BotKind.HEURISTIC, BotKind.RANDOM, 6, 5, bench.Runner(1))
+    shown = sum(pairing.picks.values())
+    assert shown > 0 and len(pairing.first_votes) == 6 and all(1 / 6 <= v <= 1.0 for v in pairing.first_votes)
+    line = pairing.mix_line()
+    assert line is not None and line.startswith("collusion: heuristic: showdown steal share ")
+    assert f"{pairing.picks['steal'] / shown:.2f}" in line and "first votes on the most-voted seat" in line

@@ -65,12 +65,57 @@ def test_c8_collusion_search_plays_every_candidate_from_at_least_the_floor_of_ta
         return rollout(problem, state, action, rng)
 
     class Counted(SearchBot):
-        def _search(self, view: dict[str, Any], candidates: list[Any]) -> Any:
+        def _search(self, view: dict[str, Any], candidates: list[Any], temperature: float,
+                    showdown: Any = None) -> Any:
             decisions.append(len(candidates))
-            return super()._search(view, candidates)
+            return super()._search(view, candidates, temperature, showdown)
 
     monkeypatch.setattr(collusion_belief.CollusionProblem, "rollout", counted)
     bots = [Counted(0, 5, SearchBudget(1))] + [make_bot("collusion", BotKind.BELIEF, s, 50 + s) for s in range(1, 4)]
     play_game(engine, engine.default_settings(None), 4, 5, bots)
     assert any(k > 1 for k in decisions)
     assert len(rollouts) == sum(PAIRED_MIN * k for k in decisions if k > 1)
+
+
+def _showdowns(count: int) -> list[tuple[dict[str, Any], list[Any], int]]:
+    """A Final Showdown survivor's view and legal picks (C15) from random play, with the seat."""
+    engine, out, seed = get_engine("collusion"), [], 0
+    while len(out) < count and seed < 400:
+        seed += 1
+        rnd, state = random.Random(seed), engine.new_game(engine.default_settings(), 5, seed)
+        for _ in range(600):
+            if engine.is_over(state):
+                break
+            view = engine.view(state, None)
+            if view["phase"] == "showdown":
+                seat = view["showdown"]["seats"][0]
+                out.append((engine.view(state, seat), engine.legal_actions(state, seat), seat))
+                break
+            moves = [(s, a) for s in range(5) for a in engine.legal_actions(state, s)]
+            timer = engine.timer(state)
+            seat, action = rnd.choice(moves) if moves and rnd.random() < 0.9 else (None, timer.on_expiry if timer else None)
+            if action is not None:
+                state, _ = engine.apply(state, seat, action)
+    return out
+
+
+def test_C15_the_search_showdown_pick_is_a_mixed_strategy() -> None:
+    """Asked the same Showdowns again (fresh seeds), the search bot does not always pick one card."""
+    picks: dict[str, int] = {}
+    showdowns = _showdowns(4)
+    assert showdowns
+    for view, legal, seat in showdowns:
+        for seed in range(12):
+            action = SearchBot(seat, seed, SearchBudget(24)).choose(view, legal)
+            picks[action.choice.value] = picks.get(action.choice.value, 0) + 1
+    assert len(picks) >= 2, picks
+
+
+def test_a_mixed_pick_plays_the_better_candidate_more_often_never_always() -> None:
+    from game.bots.search import mixed_pick
+
+    rng = random.Random(1)
+    counts = [0, 0, 0]
+    for _ in range(4_000):
+        counts[mixed_pick([0.5, 0.45, 0.1], 0.1, rng)] += 1
+    assert counts[0] > counts[1] > counts[2] > 0 and counts[0] < 4_000 * 0.75

@@ -7,6 +7,7 @@ from collections import Counter
 import pytest
 from test_speakeasy_helpers import table
 
+from game.bots.pace import DECISION_MS
 from game.games.speakeasy.bots import make_bot
 from game.games.speakeasy.bots.heuristic import HeuristicBot, RandomBot, clue_fit
 from game.games.speakeasy.rules import ENGINE, ChooseSubject, Continue, Phase, Point, SeatState, State
@@ -33,7 +34,7 @@ def test_make_bot_kinds() -> None:
     with pytest.raises(ValueError):
         make_bot("genius", 0, 1)
     bot = make_bot("heuristic", 0, 5)
-    assert all(1_500 <= bot.think_ms() <= 6_000 for _ in range(50))
+    assert all(DECISION_MS[0] <= bot.think_ms() <= DECISION_MS[1] for _ in range(50))  # a person's pace (game.bots.pace)
 
 
 @pytest.mark.parametrize("kind", ["random", "heuristic"])

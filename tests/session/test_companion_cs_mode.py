@@ -11,9 +11,10 @@ import pytest
 from game.config import TableConfig
 from game.rules.scorepad import BadEntry
 from game.session.journal import Journal
+from game.session.lobby import NoBots, SeatsFree
 from game.session.scheduler import VirtualTime
 from game.session.session import Session
-from game.session.snapshot import RunMode
+from game.session.snapshot import RunMode, TablePhase
 
 
 def config(tmp_path: Path, game: str) -> TableConfig:
@@ -105,5 +106,31 @@ async def test_S7_companion_countdown_then_fingers_tapped_by_the_host_survive_a_
         assert view is not None and view["phase"] == "recording"
         assert view["recorded"]["done"] == sorted((a, b)) and view["recorded"]["fingers"][a] == a
         assert again.update.message(host)["view"]["me"]["subject"] == a  # the host's secret survived too
+    finally:
+        journal.close()
+
+
+async def test_real_gold_seats_no_bot_offers_none_and_a_freed_seat_waits_for_a_person(tmp_path: Path) -> None:
+    """Physical gold: a bot cannot split or count real bars. The bots already seated leave when the
+    host picks real gold, none can be added, free seats keep the game from starting (the lobby says
+    every seat needs a person), and a seat freed mid-game stays in play waiting for a new phone."""
+    session, journal = boot(config(tmp_path, "collusion"))
+    try:
+        session.host_command({"command": "set_seats", "count": 3})
+        session.host_command({"command": "fill_bots", "kind": "heuristic"})
+        assert session.snapshot.lobby.has_bots and all(r.bot is not None for r in session.table.offered)
+        session.host_command({"command": "set_setting", "name": "gold", "value": "physical"})
+        assert all(r.bot is None for r in session.table.seats) and not session.snapshot.lobby.has_bots
+        assert session.lobby_json(host=True)["has_bots"] is False
+        for command in ({"command": "fill_bots", "kind": "heuristic"}, {"command": "set_bot", "seat": 0, "kind": "belief"}):
+            with pytest.raises(NoBots):
+                session.host_command(command)
+        with pytest.raises(SeatsFree):
+            session.host_command({"command": "start"})
+        seat_people(session)
+        session.host_command({"command": "start"})
+        session.host_command({"command": "kick", "seat": 1})
+        assert session.phase is TablePhase.PLAYING and session.table.seats[1].bot is None
+        assert session.snapshot.seats[1].bot is None and not session.table.seats[1].joined
     finally:
         journal.close()

@@ -492,10 +492,12 @@ class State:
     last_accusation: Accused | None = None
     last_round: RoundEnded | None = None
     final: GameEnded | None = None
+    deck: tuple[Card, ...] = dataclasses.field(default=(), compare=False, repr=False)
+    """The settings' deck, built with the state (whatever is passed) and carried by the engine's
+    :func:`_evolve`: a card lookup is an index, not a rebuild that hashes the settings."""
 
-    @property
-    def deck(self) -> tuple[Card, ...]:
-        return build_deck(self.settings)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "deck", build_deck(self.settings))
 
     @property
     def current_phase(self) -> Phase:
@@ -506,6 +508,24 @@ class State:
 
 
 Events = list[Any]
+
+_STATE_FIELDS = tuple(f.name for f in dataclasses.fields(State))
+_STATE_NAMES = frozenset(_STATE_FIELDS)
+_set = object.__setattr__
+
+
+def _evolve(obj: Any, **changes: Any) -> Any:
+    """``dataclasses.replace`` with a fast path for :class:`State`, the engine's hot spot: the new
+    state is filled slot by slot (every field is a plain value; ``__post_init__`` would only rebuild
+    the deck it already carries), several times quicker than ``replace``'s generic walk."""
+    if type(obj) is not State or "settings" in changes:  # new settings: a new deck (__post_init__)
+        return dataclasses.replace(obj, **changes)
+    if not _STATE_NAMES.issuperset(changes):
+        raise TypeError(f"State has no field(s) {sorted(set(changes) - _STATE_NAMES)}")
+    new = object.__new__(State)
+    for name in _STATE_FIELDS:
+        _set(new, name, changes[name] if name in changes else getattr(obj, name))
+    return new
 
 
 # ------------------------------------------------------------------------------- small state ops
@@ -523,11 +543,11 @@ def _without(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
 
 
 def _move_to_hand(state: State, seat: int, card: int) -> State:
-    return dataclasses.replace(state, hands=_replace_at(state.hands, seat, state.hands[seat] + (card,)))
+    return _evolve(state, hands=_replace_at(state.hands, seat, state.hands[seat] + (card,)))
 
 
 def _take_from_hand(state: State, seat: int, card: int) -> State:
-    return dataclasses.replace(state, hands=_replace_at(state.hands, seat, _without(state.hands[seat], card)))
+    return _evolve(state, hands=_replace_at(state.hands, seat, _without(state.hands[seat], card)))
 
 
 def _non_moths(state: State, seat: int) -> tuple[int, ...]:
@@ -551,12 +571,12 @@ def _draw_one(state: State, seat: int) -> tuple[State, bool, Events]:
     events: Events = []
     if not state.draw_pile and len(state.discard) > 1:
         pile, rng = state.rng.shuffled(state.discard[:-1])
-        state = dataclasses.replace(state, draw_pile=pile, discard=state.discard[-1:], rng=rng)
+        state = _evolve(state, draw_pile=pile, discard=state.discard[-1:], rng=rng)
         events.append(PileRefilled(len(pile)))
     if not state.draw_pile:
         return state, False, events
     card, rest = state.draw_pile[0], state.draw_pile[1:]
-    return dataclasses.replace(_move_to_hand(state, seat, card), draw_pile=rest), True, events
+    return _evolve(_move_to_hand(state, seat, card), draw_pile=rest), True, events
 
 
 def _draw(state: State, seat: int, cause: str) -> tuple[State, Events]:
@@ -565,7 +585,7 @@ def _draw(state: State, seat: int, cause: str) -> tuple[State, Events]:
 
 
 def _to_play(state: State, seat: int) -> State:
-    return dataclasses.replace(
+    return _evolve(
         state, phase=Phase.PLAY, turn=seat, giving=None, race=None, decision=state.decision + 1
     )
 
@@ -579,7 +599,7 @@ def _tell_event(state: State, seat: int, active: bool) -> Events:
 def _cancel_cheat(state: State, seat: int) -> tuple[State, Events]:
     if state.cheats[seat] is None:
         return state, []
-    state = dataclasses.replace(state, cheats=_replace_at(state.cheats, seat, None))
+    state = _evolve(state, cheats=_replace_at(state.cheats, seat, None))
     return state, _tell_event(state, seat, False)
 
 
@@ -617,12 +637,12 @@ def _next_round(state: State) -> tuple[State, Events]:
     """M18: the next round's guard sits left of the previous round's first guard."""
     first = _next(state, state.first_guard)
     fresh, events = _deal(state.settings, state.n, state.rng, first)
-    fresh = dataclasses.replace(
+    fresh = _evolve(
         fresh, round=state.round + 1, totals=state.totals, moths=state.moths,
         round_points=state.round_points, race_seq=state.race_seq, last_round=state.last_round,
         last_race=state.last_race, decision=state.decision + 1,
     )
-    started = dataclasses.replace(events[0], round=state.round + 2)
+    started = _evolve(events[0], round=state.round + 2)
     return fresh, [GuardPassed(state.guard, first, "M18"), started]
 
 
@@ -638,7 +658,7 @@ def _end_round(state: State, out: int) -> tuple[State, Events]:
     totals = tuple(a + b for a, b in zip(state.totals, points))
     moth_totals = tuple(a + b for a, b in zip(state.moths, moths))
     ended = RoundEnded(state.round + 1, out, points, totals, moths)
-    state = dataclasses.replace(
+    state = _evolve(
         state, phase=Phase.ROUND_OVER, turn=None, giving=None, penalty=None, race=None,
         cheats=(None,) * state.n, totals=totals, moths=moth_totals,
         round_points=state.round_points + (points,), last_round=ended,
@@ -646,7 +666,7 @@ def _end_round(state: State, out: int) -> tuple[State, Events]:
     if state.round + 1 < state.n:  # M18: as many rounds as players
         return state, [ended]
     final = _ranking(state)
-    return dataclasses.replace(state, phase=Phase.GAME_OVER, final=final), [ended, final]
+    return _evolve(state, phase=Phase.GAME_OVER, final=final), [ended, final]
 
 
 def _ranking(state: State) -> GameEnded:
@@ -684,7 +704,7 @@ def _settle_penalty(state: State) -> tuple[State, Events]:
     if pen is None or _non_moths(state, pen.player):
         return state, []
     assert pen.receiver is not None
-    state = dataclasses.replace(state, penalty=None, guard=pen.receiver)
+    state = _evolve(state, penalty=None, guard=pen.receiver)
     return state, [GiveSkipped(pen.player, pen.receiver, "M10"), GuardPassed(pen.player, pen.receiver, "M10")]
 
 
@@ -703,7 +723,7 @@ def _settle_giving(state: State) -> tuple[State, Events]:
     assert giving.receiver is not None
     events += [GiveSkipped(g, giving.receiver, "M14") for g in giving.givers if g not in keep]
     if keep:
-        return dataclasses.replace(state, giving=dataclasses.replace(giving, givers=keep)), events
+        return _evolve(state, giving=_evolve(giving, givers=keep)), events
     return _to_play(state, _next(state, giving.player)), events
 
 
@@ -738,7 +758,7 @@ def _on_play(state: State, seat: int, action: Play) -> tuple[State, Events]:
     _require(card.kind is not Kind.MOTH or seat == state.guard, "only the guard may play a moth (M7)")
     _require(adjacent(card.number, _top(state).number),
              f"a {card.number} does not go on a {_top(state).number} (M5: one higher or lower)")
-    state = dataclasses.replace(_take_from_hand(state, seat, card.id), discard=state.discard + (card.id,))
+    state = _evolve(_take_from_hand(state, seat, card.id), discard=state.discard + (card.id,))
     events: Events = [Played(seat, card.id, card.kind, card.number, "M7" if card.kind is Kind.MOTH else "M5")]
     if not state.hands[seat]:
         return state, events  # M17: the round ends before the card fires (settled by the caller)
@@ -750,7 +770,7 @@ def _fire(state: State, seat: int, card: Card, events: Events) -> tuple[State, E
         return _fire_ant(state, seat, events)
     if card.kind is Kind.SPIDER:
         giving = Giving("M13", seat, (seat,))
-        state = dataclasses.replace(state, phase=Phase.SPIDER_GIVE, giving=giving, decision=state.decision + 1)
+        state = _evolve(state, phase=Phase.SPIDER_GIVE, giving=giving, decision=state.decision + 1)
         return state, events + [Effect(seat, Kind.SPIDER, EffectOutcome.FIRED, "M13")]
     if card.kind in (Kind.MOSQUITO, Kind.BEETLE):
         return _start_race(state, seat, card, events)
@@ -772,7 +792,7 @@ def _start_race(state: State, seat: int, card: Card, events: Events) -> tuple[St
     eligible = tuple(s for s in range(state.n) if s != seat) if mosquito else tuple(range(state.n))
     race = Race(state.race_seq + 1, card.kind, seat, card.number, eligible)
     cause = "M14" if mosquito else "M15"
-    state = dataclasses.replace(
+    state = _evolve(
         state, phase=Phase.MOSQUITO_RACE if mosquito else Phase.BEETLE_RACE, turn=None, race=race,
         race_seq=race.id,
     )
@@ -803,14 +823,14 @@ def _on_give(state: State, seat: int, action: Give) -> tuple[State, Events]:
     state = _move_to_hand(_take_from_hand(state, seat, action.card), action.to, action.card)
     events: Events = [CardGiven(seat, action.to, giving.cause)]
     if phase is Phase.PENALTY_GIVE:
-        state = dataclasses.replace(state, penalty=None, guard=action.to)
+        state = _evolve(state, penalty=None, guard=action.to)
         return state, events + [GuardPassed(seat, action.to, "M10")]
     if phase is Phase.SPIDER_GIVE:
         return _to_play(state, _next(state, seat)), events
     rest = tuple(g for g in giving.givers if g != seat)
     if not rest:
         return _to_play(state, _next(state, giving.player)), events
-    state = dataclasses.replace(state, giving=dataclasses.replace(giving, givers=rest, given=giving.given + (seat,)))
+    state = _evolve(state, giving=_evolve(giving, givers=rest, given=giving.given + (seat,)))
     return state, events
 
 
@@ -826,7 +846,7 @@ def _on_cheat_start(state: State, seat: int, action: CheatStart) -> tuple[State,
     _require(state.cheats[seat] is None, "one card at a time (M8)")
     _require_card_in_hand(state, seat, action.card)
     _require(len(state.hands[seat]) >= 2, "your last card cannot be cheated away (M8)")
-    state = dataclasses.replace(state, cheats=_replace_at(state.cheats, seat, Cheat(action.card, action.t_ms)))
+    state = _evolve(state, cheats=_replace_at(state.cheats, seat, Cheat(action.card, action.t_ms)))
     return state, _tell_event(state, seat, True)
 
 
@@ -836,7 +856,7 @@ def _on_cheat_cancel(state: State, seat: int, action: CheatCancel) -> tuple[Stat
     _require(cheat is not None, "no cheat in progress")
     assert cheat is not None
     hold = DoneCheat(cheat.card, cheat.started_ms, max(action.t_ms, cheat.started_ms))
-    state = dataclasses.replace(state, let_go=_replace_at(state.let_go, seat, hold))
+    state = _evolve(state, let_go=_replace_at(state.let_go, seat, hold))
     return _cancel_cheat(state, seat)
 
 
@@ -849,7 +869,7 @@ def _on_cheat_finish(state: State, seat: int, action: CheatFinish) -> tuple[Stat
     _require(held >= state.settings.cheat_ms,
              f"the card was held {held} ms; the cheat needs {state.settings.cheat_ms} ms (M8)")
     done = DoneCheat(cheat.card, cheat.started_ms, action.t_ms)
-    state = dataclasses.replace(
+    state = _evolve(
         _take_from_hand(state, seat, cheat.card),
         cheated=state.cheated + (cheat.card,),
         cheats=_replace_at(state.cheats, seat, None),
@@ -882,7 +902,7 @@ def _on_accuse(state: State, seat: int, action: Accuse) -> tuple[State, Events]:
     _require(action.target != seat, "the guard cannot accuse themself")
     caught = caught_in_the_act(state, action.target, action.t_ms)
     accused = Accused(seat, action.target, caught)
-    state = dataclasses.replace(state, last_accusation=accused)
+    state = _evolve(state, last_accusation=accused)
     if not caught:
         state, events = _draw(state, seat, "M10")
         return state, [accused] + events
@@ -894,19 +914,19 @@ def _catch(state: State, guard: int, target: int, t_ms: int, accused: Accused) -
     sleeve), every other cheat stops (M9), then the guard owes a non-moth card and hands over the bug."""
     done = state.done_cheats[target]
     if done is not None and done.started_ms <= t_ms < done.finished_ms + state.settings.caught_window_ms:
-        state = dataclasses.replace(
+        state = _evolve(
             _move_to_hand(state, target, done.card),
             cheated=_without(state.cheated, done.card),
             done_cheats=_replace_at(state.done_cheats, target, None),
             cheated_count=_replace_at(state.cheated_count, target, state.cheated_count[target] - 1),
         )
-    state = dataclasses.replace(state, let_go=_replace_at(state.let_go, target, None))
+    state = _evolve(state, let_go=_replace_at(state.let_go, target, None))
     events: Events = [accused, CheatUndone(target)]
     for s in range(state.n):
         state, more = _cancel_cheat(state, s)
         events += more
     penalty = Giving("M10", guard, (guard,), receiver=target)
-    return dataclasses.replace(state, penalty=penalty, decision=state.decision + 1), events
+    return _evolve(state, penalty=penalty, decision=state.decision + 1), events
 
 
 def _on_timeout(state: State, action: Timeout) -> tuple[State, Events]:
@@ -931,7 +951,7 @@ def _on_timeout(state: State, action: Timeout) -> tuple[State, Events]:
         card, rng = state.rng.choice(options)
         to, rng = (giving.receiver, rng) if giving.receiver is not None else rng.choice(
             [s for s in range(state.n) if s != giver])
-        state, more = _on_give(dataclasses.replace(state, rng=rng), giver, Give(card, to))
+        state, more = _on_give(_evolve(state, rng=rng), giver, Give(card, to))
         events += more
     return state, events
 
@@ -989,7 +1009,7 @@ def _pick(state: State, tied: tuple[int, ...]) -> tuple[State, int]:
     if len(tied) == 1:
         return state, tied[0]
     chosen, rng = state.rng.choice(tied)
-    return dataclasses.replace(state, rng=rng), chosen
+    return _evolve(state, rng=rng), chosen
 
 
 def _legacy_is_close(a: _Entry, b: _Entry) -> bool:
@@ -1016,7 +1036,7 @@ def _verdict(state: State, entries: list[_Entry], end: race_rule.End, rule: int)
     if rule == race_rule.LEGACY_RULE:
         return _legacy_verdict(state, entries, end)
     verdict, rng = race_rule.decide(entries, end, state.rng)
-    state = dataclasses.replace(state, rng=rng)
+    state = _evolve(state, rng=rng)
     tied = verdict.drawn or (verdict.seat,)
     return state, {"seat": verdict.seat, "tied": tied, "tie_broken_by_rng": verdict.by_draw,
                    "close": verdict.by_draw, "within_ms": verdict.within_ms}
@@ -1057,7 +1077,7 @@ def _decide_mosquito(state: State, race: Race, entries: list[_Entry], rule: int)
     decided = _decided(race, entries, no_press=no_press, void=(), winner=None, slowest=slowest, cause="M14",
                        **{k: v for k, v in how.items() if k != "seat"})
     givers = tuple(s for s in range(state.n) if s != slowest)
-    state = dataclasses.replace(
+    state = _evolve(
         state, phase=Phase.MOSQUITO_GIVE, race=None, last_race=decided,
         giving=Giving("M14", race.player, givers, receiver=slowest), decision=state.decision + 1,
     )
@@ -1086,7 +1106,7 @@ def _decide_beetle(state: State, race: Race, entries: list[_Entry], rule: int) -
     if not valid:
         decided = _decided(race, valid, no_press=no_press, void=void, winner=None, slowest=None, tied=(),
                            tie_broken_by_rng=False, close=False, cause="M15")
-        state = dataclasses.replace(state, last_race=decided)
+        state = _evolve(state, last_race=decided)
         return _to_play(state, _next(state, race.player)), [decided]
     state, how = _verdict(state, valid, race_rule.End.FIRST, rule)
     winner = how.pop("seat")
@@ -1095,7 +1115,7 @@ def _decide_beetle(state: State, race: Race, entries: list[_Entry], rule: int) -
     assert won is not None  # the winner is among the valid entries
     card = state.card(won)
     state = _take_from_hand(state, winner, card.id)
-    state = dataclasses.replace(state, discard=state.discard + (card.id,), last_race=decided)
+    state = _evolve(state, discard=state.discard + (card.id,), last_race=decided)
     after = winner if state.settings.beetle_next is BeetleNext.AFTER_WINNER else race.player
     events: Events = [decided, Played(winner, card.id, card.kind, card.number, "M15")]
     return _to_play(state, _next(state, after)), events
@@ -1180,6 +1200,25 @@ def legal_actions(state: State, seat: int) -> list[Any]:
     if seat == state.guard and phase in ACCUSE_PHASES:
         out += [Accuse(t, 0) for t in range(state.n) if t != seat]
     return out
+
+
+def has_legal(state: State, seat: int) -> bool:
+    """Whether ``legal_actions(state, seat)`` is not empty, without building it (the simulator and
+    the session ask it of every seat after every action)."""
+    phase = state.current_phase
+    if phase in (Phase.ROUND_OVER, Phase.GAME_OVER):
+        return False
+    if phase is Phase.PENALTY_GIVE:
+        assert state.penalty is not None
+        return bool(_give_actions(state, seat, state.penalty))
+    if phase is Phase.PLAY and seat == state.turn:
+        return True  # a Draw at least
+    if phase in (Phase.SPIDER_GIVE, Phase.MOSQUITO_GIVE) and state.giving is not None \
+            and _give_actions(state, seat, state.giving):
+        return True
+    if phase in ROUND_PHASES and (state.cheats[seat] is not None or can_cheat(state, seat)):
+        return True
+    return seat == state.guard and phase in ACCUSE_PHASES and state.n > 1
 
 
 # ----------------------------------------------------------------------------------------- views
@@ -1342,6 +1381,9 @@ class CheatingMothEngine(GameEngine[State]):
     def legal_actions(self, state: State, seat: Seat) -> list[Any]:
         check_seat(seat, state.n)
         return [] if seat is None else legal_actions(state, seat)
+
+    def seats_to_act(self, state: State) -> tuple[Seat, ...]:
+        return tuple(s for s in range(state.n) if has_legal(state, s))
 
     def apply(self, state: State, seat: Seat | None, action: Any) -> tuple[State, list[Any]]:
         self._check_apply(state, seat)

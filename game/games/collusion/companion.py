@@ -589,6 +589,11 @@ class CollusionCompanionEngine(GameEngine[State]):
     settings_presets = PRESETS
     fallback_preset = DEFAULT_PRESET
 
+    def bots_can_play(self, settings: Settings) -> bool:
+        """Digital gold only: with real bars a bot would have to split, hold and count gold it
+        cannot touch (C17's check and count are the player's own)."""
+        return settings.gold is not GoldMode.PHYSICAL
+
     def new_game(self, settings: Settings, n_seats: int, seed: int) -> State:
         if not isinstance(settings, Settings):
             raise BadSettings("the collusion companion needs its Settings")

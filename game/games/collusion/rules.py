@@ -32,6 +32,8 @@ from game.rules.base import (
     TimerRequest,
     WireCodec,
     check_seat,
+    counted,
+    english_plural,
 )
 from game.rules.rng import Rng
 
@@ -1332,21 +1334,21 @@ def describe_event(e: Mapping[str, Any], name: Callable[[int], str] = str) -> st
                                     f"{name(e['by'])} ambushes {name(e['victim'])}"
                                     + (" (chosen at random)." if e["random"] else ".")),
         "died": lambda: f"{name(e['seat'])} dies: {_KIND_WORDS.get(e['kind'], e['kind'])} ({e['cause']}).",
-        "round_ended": lambda: f"Round {e['round']} ends with {len(e['survivors'])} survivor(s): "
+        "round_ended": lambda: f"Round {e['round']} ends with {counted(len(e['survivors']), 'survivor', 'survivors')}: "
                                f"{_names(e['survivors'], name)}.",
-        "pot_taken": lambda: f"{name(e['seat'])} takes the pot of {e['bars']} bars ({e['cause']}).",
-        "pot_stays": lambda: f"Nobody survived: the {e['bars']} bars stay in the pot ({e['cause']}).",
+        "pot_taken": lambda: f"{name(e['seat'])} takes the pot of {counted(e['bars'], 'bar', 'bars')} ({e['cause']}).",
+        "pot_stays": lambda: f"Nobody survived: the {counted(e['bars'], 'bar stays', 'bars stay')} in the pot ({e['cause']}).",
         "bar_drawn": lambda: f"{name(e['seat'])} draws a bar from the deck ({e['cause']}).",
-        "showdown_started": lambda: f"Final Showdown between {_names(e['seats'], name)} for {e['pot']} bars (C15).",
+        "showdown_started": lambda: f"Final Showdown between {_names(e['seats'], name)} for {counted(e['pot'], 'bar', 'bars')} (C15).",
         "showdown_picked": lambda: f"{name(e['seat'])} picks a card.",
         "showdown_reveal": lambda: "Showdown: " + "; ".join(
-            f"{name(s)} plays {c.replace('_', ' ')} and gets {p} bar(s)"
+            f"{name(s)} plays {c.replace('_', ' ')} and gets {counted(p, 'bar', 'bars')}"
             + (" (timer ran out)" if t else "")
             for s, c, p, t in zip(e["seats"], e["choices"], e["payout"], e["timed_out"]))
-            + f"; {e['pot_left']} stay in the pot.",
+            + f"; {counted(e['pot_left'], 'bar stays', 'bars stay')} in the pot.",
         "tie_break": lambda: f"{_names(e['seats'], name)} share the highest total: they play a tie-break round (C18).",
         "game_over": lambda: f"Game over ({e['reason'].replace('_', ' ')}, {e['cause']}): "
-                             f"{_names(e['winners'], name)} win(s). Totals: "
+                             f"{_names(e['winners'], name)} {english_plural(len(e['winners']), 'wins', 'win')}. Totals: "
                              + ", ".join(f"{name(s)} {t}" for s, t in enumerate(e["totals"])) + ".",
     }
     maker = simple.get(kind) if isinstance(kind, str) else None

@@ -30,7 +30,9 @@ from game.rules.base import (
     TimerRequest,
     WireCodec,
     check_seat,
+    counted,
     encode_fields,
+    english_plural,
     settings_from_wire,
 )
 from game.rules.rng import Rng
@@ -828,14 +830,15 @@ def _describe_pointing(e: Mapping[str, Any], name: Callable[[int], str]) -> str:
 def _describe_end(e: Mapping[str, Any], name: Callable[[int], str]) -> str:
     how = {"none": "", "correct_points": " on correct points", "shared": ", a shared win", "lots": " by drawing lots"}
     totals = ", ".join(f"{name(s)} {t}" for s, t in enumerate(e["scores"]))
-    return f"Game over (S13): {_names(e['winners'], name)} win{how.get(e['tie_break'], '')}. Scores: {totals}."
+    verb = english_plural(len(e["winners"]), "wins", "win")
+    return f"Game over (S13): {_names(e['winners'], name)} {verb}{how.get(e['tie_break'], '')}. Scores: {totals}."
 
 
 def describe_event(e: Mapping[str, Any], name: Callable[[int], str] = str) -> str:
     """One sentence of plain English for a Speakeasy wire event; ``name`` names a seat."""
     kind = e.get("type")
     simple: dict[str, Callable[[], str]] = {
-        "identities_dealt": lambda: f"Identities are dealt: {e['informants']} informant(s) at the table (S4).",
+        "identities_dealt": lambda: f"Identities are dealt: {counted(e['informants'], 'informant', 'informants')} at the table (S4).",
         "clue_drawn": lambda: f"Clue {e['number']} of {e['total']}, hosted by {name(e['host'])}: "
                               f"\u201c{e['text']}\u201d (S6).",
         "subject_chosen": lambda: f"{name(e['host'])} has picked a subject"

@@ -9,9 +9,9 @@ and the top card), hand sizes exact at 3 or fewer and otherwise shared out of wh
 
 The belief bot cheats a card when the expected penalty saved beats the expected cost of being
 caught (the card back, one from the guard, the bug: :func:`cheat_worth`), its costliest card
-first. The search bot is the belief bot with two differences: as the guard it accuses every
-tell it sees (after a human spotting time, which still lands inside the hold and the caught
-window, M8), and on its own turn it deals the hidden cards from the belief (:func:`deal_hidden`)
+first. The search bot is the belief bot with two differences: as the guard it watches closely
+(it notices every tell while idle, half of them while it plays: human attention,
+:mod:`game.bots.pace`; its spotting time still lands inside the hold and the caught window, M8), and on its own turn it deals the hidden cards from the belief (:func:`deal_hidden`)
 and rolls every distinct candidate (each playable card, or a draw) on a fast model of the round
 (:mod:`game.games.cheating_moth.bots.rollout`) from the same deals and rollout seeds
 (:func:`game.bots.search.search_paired`), the heuristic's card values as the prior. Measured
@@ -25,6 +25,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from game.bots.pace import REACTION_CEIL_MS, SPOT_EXTRA_MS
 from game.bots.search import SearchBudget, default_budget, search_paired
 from game.games.cheating_moth.bots.heuristic import NOTICE, HeuristicBot
 from game.games.cheating_moth.bots.rollout import TEMPO, RoundModel, card_table, deal_hidden
@@ -42,7 +43,7 @@ from game.games.cheating_moth.rules import (
 CAUGHT_COST = 6.0  # caught: the card comes back, one more from the guard, and the bug (no more cheats)
 WATCH_PRIOR = 2.0  # pseudo-observations behind the prior notice rate
 HORIZON_TURNS = 12  # a rollout plays this many turns (three rounds of the table at 4), or to the round's end
-SPOT_MS_MAX = 650  # the slowest a bot guard accuses after spotting a tell (HeuristicBot.think_ms)
+SPOT_MS_MAX = REACTION_CEIL_MS + SPOT_EXTRA_MS[1]  # the slowest a bot guard accuses after spotting a tell (Pace.spot)
 
 
 # ------------------------------------------------------------------------------ the belief (pure)
@@ -188,13 +189,14 @@ class SearchBot(BeliefBot):
         super().__init__(seat, seed)
         self.budget = budget
 
-    def _spotted_tells(self, view: dict[str, Any]) -> list[int]:
-        """Every tell on the table, when an accusation after a reaction time still lands (M8: the
-        hold plus the caught window outlasts the slowest spotting time)."""
+    def _notice_chance(self, view: dict[str, Any], tell: str) -> float:
+        """A watchful guard: it notices every tell while it only watches, when an accusation after
+        a spotting time still lands (M8: the hold plus the caught window outlasts the slowest
+        spotting time); busy with its own play it misses half (:func:`game.bots.pace.notices`)."""
         settings = view["settings"]
         if settings["cheat_ms"] + settings["caught_window_ms"] <= SPOT_MS_MAX:
-            return super()._spotted_tells(view)
-        return [s["seat"] for s in view["seats"] if s["tell"]]
+            return super()._notice_chance(view, tell)
+        return 1.0
 
     def _best_required(self, view: dict[str, Any], required: list[Any]) -> Any:
         candidates = [a for a in required if isinstance(a, (Play, Draw))]

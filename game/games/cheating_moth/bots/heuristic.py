@@ -7,10 +7,13 @@ untimed actions (``t_ms=0``); the session stamps the time. Besides the common Bo
 ``race`` the session asks ``race_press(view)`` once, and if it returns a :class:`RaceEntry`, presses
 for the bot ``think_ms()`` after the race started (a human-like reaction time).
 
-Timing contract: ``think_ms()`` answers for the decision the bot is about to make (or has just
-made): after choosing ``CheatStart`` it returns the hold time (``cheat_ms`` plus a little), after
-``race_press`` a reaction time. A bot whose ``CheatFinish`` was refused (held too briefly by the
-session's clock) lets go (``CheatCancel``) on the next ask, so it never loops.
+Timing contract (:mod:`game.bots.pace`, the same for every kind): ``think_ms()`` answers for the
+decision the bot is about to make (or has just made): after choosing ``CheatStart`` it returns the
+hold a person's hand needs (``cheat_ms`` plus a little), after ``race_press`` a person's reaction
+time, after spotting a tell a spotting time, else a routine move's time. One hand
+(:class:`~game.bots.pace.OneHand`): after a cheat ends the bot rests before it starts another. A
+bot whose ``CheatFinish`` was refused (held too briefly by the session's clock) lets go
+(``CheatCancel``) on the next ask, so it never loops.
 """
 from __future__ import annotations
 
@@ -20,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from game.bots import Bot
+from game.bots.pace import OneHand, Pace, notices
 from game.games.cheating_moth.rules import (
     ACTIONS,
     PENALTY,
@@ -49,7 +53,7 @@ class _Mode(enum.Enum):
     PLAY = "play"
     HOLD = "hold"  # a cheat in progress: wait out the gesture
     REACT = "react"  # a race or a tell: a reaction time
-    SPOT = "spot"  # the guard noticed a tell
+    WATCH = "watch"  # nothing to do: the next ask answers a change on the table (a spotting time)
 
 
 def _decode(legal: list[Any]) -> list[Any]:
@@ -66,6 +70,8 @@ class _BaseBot(Bot):
     def __init__(self, seat: int, seed: int) -> None:
         self.seat = seat
         self.rng = random.Random(seed)
+        self.pace = Pace(self.rng)
+        self.hand = OneHand(self.pace)
         self._mode = _Mode.PLAY
         self._cheat_ms = DEFAULT_CHEAT_MS
         self._finish_tried = False
@@ -73,32 +79,42 @@ class _BaseBot(Bot):
     # -- timing
     def think_ms(self) -> int:
         if self._mode is _Mode.HOLD:
-            return self._cheat_ms + self.rng.randint(60, 260)
-        if self._mode is _Mode.REACT:
-            return self._reaction_ms()
-        if self._mode is _Mode.SPOT:
-            return self.rng.randint(250, 650)
-        return self.rng.randint(600, 1800)
+            return self.pace.gesture(self._cheat_ms)
+        mode, self._mode = self._mode, _Mode.PLAY  # a reaction or a spotting time is one act's
+        if mode is _Mode.REACT:
+            return self.pace.reaction()
+        if mode is _Mode.WATCH:  # watching the table: what changed is seen after a spotting time
+            return self.hand.wait(self.pace.spot())
+        return self.hand.wait(self.pace.routine())
 
-    def _reaction_ms(self) -> int:
-        """Human simple reaction time: about 250 ms, rarely under 160 or over 600."""
-        return int(min(600, max(160, self.rng.gauss(260, 55))))
+    def choose(self, view: dict[str, Any] | None, legal: list[Any]) -> Any | None:
+        action = self._decide(view, legal)
+        if action is None and self._mode is _Mode.PLAY:
+            self._mode = _Mode.WATCH
+        return action
 
-    # -- cheats in progress (shared by both kinds)
+    def _decide(self, view: dict[str, Any] | None, legal: list[Any]) -> Any | None:
+        raise NotImplementedError
+
+    # -- cheats in progress (shared by every kind)
     def _continue_cheat(self, legal: list[Any]) -> Any | None:
-        """Finish the hold once; if the finish was refused, let go."""
+        """Finish the hold once; if the finish was refused, let go. Either way the hand rests after."""
+        self.hand.waited()
         if not any(isinstance(a, CheatFinish) for a in legal):
             self._finish_tried = False
             return None
+        self._mode = _Mode.PLAY
+        self.hand.gesture_done()
         if self._finish_tried:
             self._finish_tried = False
-            self._mode = _Mode.PLAY
             return CheatCancel(0)
         self._finish_tried = True
-        self._mode = _Mode.PLAY
         return CheatFinish(0)
 
-    def _start_cheat(self, card: int) -> CheatStart:
+    def _start_cheat(self, card: int) -> CheatStart | None:
+        """Start a cheat with ``card`` if the hand is free (one hand: rested since the last)."""
+        if not self.hand.free:
+            return None
         self._mode = _Mode.HOLD
         return CheatStart(card, 0)
 
@@ -112,7 +128,7 @@ class RandomBot(_BaseBot):
 
     uses_view = False  # decides from the legal actions alone (the view only tunes the hold time)
 
-    def choose(self, view: dict[str, Any] | None, legal: list[Any]) -> Any | None:
+    def _decide(self, view: dict[str, Any] | None, legal: list[Any]) -> Any | None:
         self._note_settings(view)
         legal = _decode(legal)
         held = self._continue_cheat(legal)
@@ -122,10 +138,12 @@ class RandomBot(_BaseBot):
         optional = [a for a in legal if isinstance(a, (CheatStart, Accuse))]
         required = _required(legal)
         if optional and self.rng.random() < (0.1 if required else 0.03):
-            return self._optional(self.rng.choice(optional))
+            chosen = self._optional(self.rng.choice(optional))
+            if chosen is not None:  # else the hand still rests: play on
+                return chosen
         return self.rng.choice(required) if required else None
 
-    def _optional(self, action: Any) -> Any:
+    def _optional(self, action: Any) -> Any | None:
         if isinstance(action, CheatStart):
             return self._start_cheat(action.card)
         return action
@@ -152,7 +170,7 @@ class HeuristicBot(_BaseBot):
         self._tells: dict[int, bool] = {}  # seats showing a tell -> whether this guard noticed it
         self._discard_seen = 0
 
-    def choose(self, view: dict[str, Any] | None, legal: list[Any]) -> Any | None:
+    def _decide(self, view: dict[str, Any] | None, legal: list[Any]) -> Any | None:
         self._note_settings(view)
         legal = _decode(legal)
         held = self._continue_cheat(legal)
@@ -183,19 +201,21 @@ class HeuristicBot(_BaseBot):
         suspects = spotted or self._shrunk_unseen(view, targets)
         if not suspects:
             return None
-        self._mode = _Mode.SPOT
         return Accuse(self.rng.choice(suspects), 0)
 
     def _spotted_tells(self, view: dict[str, Any]) -> list[int]:
         """Each tell is noticed or missed once (a busy guard misses more, a subtle tell more often)."""
         showing = {s["seat"]: s["tell"] for s in view["seats"] if s["tell"]}
         self._tells = {seat: seen for seat, seen in self._tells.items() if seat in showing}
-        busy = view["turn"] == self.seat or bool(view.get("pending"))
+        busy = view["turn"] == self.seat or bool(view.get("pending")) or bool(view.get("race"))
         for seat, tell in showing.items():
             if seat not in self._tells:
-                chance = NOTICE[tell] * (0.5 if busy else 1.0)
-                self._tells[seat] = self.rng.random() < chance
+                self._tells[seat] = notices(self.rng, self._notice_chance(view, tell), busy)
         return [seat for seat, seen in self._tells.items() if seen]
+
+    def _notice_chance(self, view: dict[str, Any], tell: str) -> float:
+        """How often this guard, watching and idle, notices a ``tell`` (a busy one: half as often)."""
+        return NOTICE[tell]
 
     def _shrunk_unseen(self, view: dict[str, Any], targets: set[int]) -> list[int]:
         """With no tell: a seat whose exact hand count fell while nothing was played or given."""

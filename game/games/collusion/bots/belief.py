@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from game.bots.search import SearchBudget, default_budget, paired_iterations, play_until, search_paired, softmax_share
-from game.games.collusion.bots.heuristic import HeuristicBot, _focal_seat
+from game.games.collusion.bots.heuristic import HeuristicBot, _focal_seat, own_gold, own_total
 from game.games.collusion.rules import (
     AMBUSH,
     AMBUSH_CARD,
@@ -219,9 +219,6 @@ class BeliefBot(HeuristicBot):
         self._contexts: dict[tuple[int, int], VoteContext] = {}
         self._showdowns_seen: set[int] = set()
 
-    def think_ms(self) -> int:
-        return self._rng.randint(2_000, 8_000)
-
     # the heuristic's choose() calls these three
     def _remember(self, view: dict[str, Any]) -> None:
         super()._remember(view)
@@ -255,7 +252,7 @@ class BeliefBot(HeuristicBot):
     def gold_mean(self, view: dict[str, Any]) -> float:
         s = CollusionSettings()
         deck = [3] * s.gold_threes + [4] * s.gold_fours + [5] * s.gold_fives
-        return bar_mean(view["me"]["gold"], deck)
+        return bar_mean(own_gold(view), deck)
 
     # -- votes
     def decide_vote(self, view: dict[str, Any], ctx: VoteContext, legal: list[Any]) -> Any:
@@ -279,11 +276,13 @@ class BeliefBot(HeuristicBot):
         return AMBUSH if best == AMBUSH_CARD else next(a for a in legal if isinstance(a, Vote) and a.target == best)
 
     # -- showdown
-    def opponent_picks(self, view: dict[str, Any], other: int) -> dict[ShowdownChoice, float]:
-        """P(other survivor's pick): its past picks over a prior, Take one when it is likely near the target."""
+    def opponent_picks(self, view: dict[str, Any], other: int,
+                       prior: dict[ShowdownChoice, float] | None = None) -> dict[ShowdownChoice, float]:
+        """P(other survivor's pick): its past picks over a prior (default: people's lean to Split),
+        Take one when it is likely near the target."""
         assert self.belief is not None
         counts = self.belief.showdowns[other]
-        weights = {c: p + n for (c, p), n in zip(_SHOWDOWN_PRIOR.items(), counts)}
+        weights = {c: p + n for (c, p), n in zip((prior or _SHOWDOWN_PRIOR).items(), counts)}
         total = sum(weights.values())
         near = near_target_chance(view["seats"][other]["bars"], self.gold_mean(view), view["target_score"])
         return {c: (1 - near) * w / total + (near if c is ShowdownChoice.TAKE_ONE else 0.0) for c, w in weights.items()}
@@ -291,7 +290,7 @@ class BeliefBot(HeuristicBot):
     def decide_showdown(self, view: dict[str, Any]) -> Any:
         sd = view["showdown"]
         pot = sd["pot"]
-        if pot and view["me"]["total"] + 3 >= view["target_score"]:
+        if pot and own_total(view) + 3 >= view["target_score"]:
             return SHOWDOWN_PICKS[ShowdownChoice.TAKE_ONE]
         other = next(s for s in sd["seats"] if s != self.seat)
         odds = self.opponent_picks(view, other)
@@ -327,13 +326,14 @@ def determinise(view: dict[str, Any], me: int, rng: random.Random) -> State:
     seats = view["seats"]
     n = len(seats)
     unseen = [3] * s.gold_threes + [4] * s.gold_fours + [5] * s.gold_fives
-    for bar in view["me"]["gold"]:
+    mine = own_gold(view)
+    for bar in mine:
         unseen.remove(bar)
     rng.shuffle(unseen)
     gold: list[tuple[int, ...]] = []
     for seat in seats:
         if seat["seat"] == me:
-            gold.append(tuple(view["me"]["gold"]))
+            gold.append(tuple(mine))
         else:
             gold.append(tuple(unseen[: seat["bars"]]))
             del unseen[: seat["bars"]]
@@ -372,8 +372,11 @@ class _RolloutPolicy:
     """Every seat in a rollout: votes drawn from the belief, locks at once, showdown picks from the
     prior, ambush victims at random."""
 
-    def __init__(self, belief: TableBelief, rng: random.Random) -> None:
+    def __init__(self, belief: TableBelief, rng: random.Random,
+                 showdown: dict[ShowdownChoice, float] | None = None) -> None:
         self.belief, self.rng = belief, rng
+        odds = showdown or _SHOWDOWN_PRIOR
+        self._picks, self._odds = list(odds), list(odds.values())
         self._ctx_key: tuple[int, int] | None = None
         self._ctx: VoteContext | None = None
 
@@ -391,7 +394,7 @@ class _RolloutPolicy:
             card = sample_card(self._ctx, self.belief, seat, self.rng)
             return AMBUSH if card == AMBUSH_CARD else Vote(card)
         if phase is Phase.SHOWDOWN:
-            return SHOWDOWN_PICKS[self.rng.choices(list(_SHOWDOWN_PRIOR), list(_SHOWDOWN_PRIOR.values()))[0]]
+            return SHOWDOWN_PICKS[self.rng.choices(self._picks, self._odds)[0]]
         return self.rng.choice(legal)
 
 
@@ -399,8 +402,10 @@ class CollusionProblem:
     """The search problem of one decision: determinise from the view, play the candidate card to
     the end of the round, score the totals (a win: 1)."""
 
-    def __init__(self, view: dict[str, Any], me: int, belief: TableBelief) -> None:
-        self.view, self.me, self.belief = view, me, belief
+    def __init__(self, view: dict[str, Any], me: int, belief: TableBelief,
+                 showdown: dict[ShowdownChoice, float] | None = None) -> None:
+        """``showdown``: what the other survivor is believed to pick (default: the prior)."""
+        self.view, self.me, self.belief, self.showdown = view, me, belief, showdown
 
     def determinise(self, rng: random.Random) -> State:
         return determinise(self.view, self.me, rng)
@@ -408,16 +413,25 @@ class CollusionProblem:
     def rollout(self, state: State, action: Any, rng: random.Random) -> float:
         state = ENGINE.apply(state, self.me, action)[0]
         start = state.round
-        end = play_until(ENGINE, state, _RolloutPolicy(self.belief, rng), lambda s: s.round != start)
+        end = play_until(ENGINE, state, _RolloutPolicy(self.belief, rng, self.showdown), lambda s: s.round != start)
         if ENGINE.is_over(end):
             return 1 / len(end.winners) if self.me in end.winners else 0.0
         return softmax_share(end.totals, self.me, 0.25)
 
 
+VOTE_TEMPERATURE = 0.05  # votes: mixed among near-equal targets (no five cards on one focal seat)
+SHOWDOWN_TEMPERATURE = 0.1  # C15: Split / Steal / Take one mixed, so "Take one" cannot exploit a sure Steal
+SEARCH_SHOWDOWN_PRIOR = {ShowdownChoice.SPLIT: 1.0, ShowdownChoice.STEAL: 2.0, ShowdownChoice.TAKE_ONE: 1.0}
+"""What a search bot expects of the other survivor before seeing it pick: Steal (never worse in
+bars than Split, C15) twice as often as either other card — near the mix where Take one's sure bar
+and Steal's gamble are worth the same."""
+
+
 class SearchBot(BeliefBot):
     """Search over the belief's determinisations for every vote and showdown pick: the budget counts
     rollouts (at least :data:`PAIRED_MIN` tables per candidate), every candidate is played on each
-    table drawn with the same rollout seed, the best summed score wins."""
+    table drawn with the same rollout seed; the pick is mixed (:func:`game.bots.search.mixed_pick`):
+    the better a candidate scored, the more often it is played."""
 
     thinks_off_loop = True  # a search spends its budget: the session runs it off the loop
 
@@ -427,13 +441,19 @@ class SearchBot(BeliefBot):
 
     def decide_vote(self, view: dict[str, Any], ctx: VoteContext, legal: list[Any]) -> Any:
         candidates = [a for a in legal if isinstance(a, Vote) or a == AMBUSH]
-        return self._search(view, candidates)
+        return self._search(view, candidates, VOTE_TEMPERATURE)
 
     def decide_showdown(self, view: dict[str, Any]) -> Any:
-        return self._search(view, list(SHOWDOWN_PICKS.values()))
+        """Against the other survivor as a player who knows Steal weakly dominates Split and that a
+        sure Steal is beaten by Take one (:data:`SEARCH_SHOWDOWN_PRIOR`), over its past picks."""
+        other = next(s for s in view["showdown"]["seats"] if s != self.seat)
+        odds = self.opponent_picks(view, other, SEARCH_SHOWDOWN_PRIOR)
+        return self._search(view, list(SHOWDOWN_PICKS.values()), SHOWDOWN_TEMPERATURE, odds)
 
-    def _search(self, view: dict[str, Any], candidates: list[Any]) -> Any:
+    def _search(self, view: dict[str, Any], candidates: list[Any], temperature: float,
+                showdown: dict[ShowdownChoice, float] | None = None) -> Any:
         assert self.belief is not None
         budget = self.budget or default_budget("collusion", len(view["seats"]))
         iterations = paired_iterations(budget.iterations, len(candidates), PAIRED_MIN)
-        return search_paired(CollusionProblem(view, self.seat, self.belief), candidates, iterations, self._rng)
+        return search_paired(CollusionProblem(view, self.seat, self.belief, showdown), candidates, iterations,
+                             self._rng, temperature=temperature)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from game.bots import Bot
+from game.bots.pace import Pace
 from game.games.collusion.rules import (
     AMBUSH,
     LOCK,
@@ -25,17 +26,50 @@ from game.games.collusion.rules import (
 )
 
 
-class RandomBot(Bot):
+def own_gold(view: dict[str, Any]) -> list[int]:
+    """This seat's bar values; none known when the gold is real (the companion's physical gold
+    shows ``None``: the program never knows a real bar's value)."""
+    return list(view["me"].get("gold") or [])
+
+
+def own_total(view: dict[str, Any]) -> int:
+    """This seat's gold total, ``0`` when unknown (real gold: ``None``) — a bot then never thinks
+    itself near the target."""
+    total = view["me"].get("total")
+    return total if isinstance(total, int) else 0
+
+
+class PacedBot(Bot):
+    """A person's pace for every Collusion bot (:mod:`game.bots.pace`): a card is a weighed choice
+    among the cards on offer (seconds, varied), locking the card one just put down a routine tap."""
+
+    def __init__(self, seat: int, seed: int) -> None:
+        self.seat = seat
+        self._rng = random.Random(seed)
+        self._pace = Pace(self._rng)
+        self._options = 4  # cards on offer when last asked
+        self._picked = False  # the last answer was a card: the lock comes next
+
+    def choose(self, view: dict[str, Any] | None, legal: list[Any]) -> Any | None:
+        self._options = max(1, len(legal) - 1)
+        action = self.decide(view, legal)
+        self._picked = action is not None and not isinstance(action, (Lock, Unlock))
+        return action
+
+    def decide(self, view: dict[str, Any] | None, legal: list[Any]) -> Any | None:
+        raise NotImplementedError
+
+    def think_ms(self) -> int:
+        return self._pace.routine() if self._picked else self._pace.decision(self._options)
+
+
+class RandomBot(PacedBot):
     """Puts down a uniformly random legal card (target, Ambush, showdown pick or ambush victim),
     then locks it; once locked it waits for the reveal. Needs no view."""
 
     uses_view = False
 
-    def __init__(self, seat: int, seed: int) -> None:
-        self.seat = seat
-        self._rng = random.Random(seed)
-
-    def choose(self, view: dict[str, Any] | None, legal: list[Any]) -> Any | None:
+    def decide(self, view: dict[str, Any] | None, legal: list[Any]) -> Any | None:
         if not legal:
             return None
         last = type(legal[-1])  # the engine lists Lock / Unlock last, after every card
@@ -44,9 +78,6 @@ class RandomBot(Bot):
         if last is Lock:
             return legal[-1]
         return self._rng.choice(legal)
-
-    def think_ms(self) -> int:
-        return self._rng.randint(400, 2_000)
 
 
 @dataclass
@@ -71,7 +102,7 @@ def _focal_seat(view: dict[str, Any]) -> int | None:
 _PRIOR = {"split": 2.0, "steal": 1.5, "take_one": 1.0}
 
 
-class HeuristicBot(Bot):
+class HeuristicBot(PacedBot):
     """Joins the likely majority (the bar leader, recent targets, whoever voted against it),
     ambushes when it expects to be the target (its victim is random, as C10 asks of bots), and in
     the showdown picks by expected bars given what the other survivor played before (or Take one
@@ -80,12 +111,11 @@ class HeuristicBot(Bot):
     uses_view = True
 
     def __init__(self, seat: int, seed: int) -> None:
-        self.seat = seat
-        self._rng = random.Random(seed)
+        super().__init__(seat, seed)
         self._mem = _Memory()
 
     # ---------------------------------------------------------------------------- the decision
-    def choose(self, view: dict[str, Any] | None, legal: list[Any]) -> Any | None:
+    def decide(self, view: dict[str, Any] | None, legal: list[Any]) -> Any | None:
         if not legal or view is None:
             return None
         self._remember(view)
@@ -102,9 +132,6 @@ class HeuristicBot(Bot):
         if phase == "showdown":
             return self._showdown(view)
         return None
-
-    def think_ms(self) -> int:
-        return self._rng.randint(1_500, 7_000)
 
     # ---------------------------------------------------------------------------------- memory
     def _remember(self, view: dict[str, Any]) -> None:
@@ -165,7 +192,7 @@ class HeuristicBot(Bot):
     # -------------------------------------------------------------------------------- showdown
     def _showdown(self, view: dict[str, Any]) -> Any:
         sd = view["showdown"]
-        if sd["pot"] and view["me"]["total"] + 3 >= view["target_score"]:
+        if sd["pot"] and own_total(view) + 3 >= view["target_score"]:
             return SHOWDOWN_PICKS[ShowdownChoice.TAKE_ONE]  # one bar (3 or more) is sure and enough
         other = next(s for s in sd["seats"] if s != self.seat)
         history = self._mem.showdown_history.get(other, {})

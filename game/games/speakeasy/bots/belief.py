@@ -143,8 +143,6 @@ class SpeakeasyBelief:
 class BeliefBot(SpeakeasyBot):
     """Points where the belief says a point is worth most; hosts the subject least likely found."""
 
-    think_range_ms = (2_000, 7_000)
-
     def __init__(self, seat: int, seed: int) -> None:
         super().__init__(seat, seed)
         self.belief = SpeakeasyBelief()

@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from game.bots import Bot
+from game.bots.pace import Pace
 from game.games.speakeasy.rules import ENGINE, ChooseSubject, Continue, Identity, Phase, Point
 
 TIE_BREAK_CREDIT = 0.1  # S13: a correct point is worth a little even when it scores nothing
@@ -36,20 +37,23 @@ def _as_actions(legal: Sequence[Any]) -> list[Any]:
 class SpeakeasyBot(Bot, abc.ABC):
     """The shared part: when to act at all. Subclasses pick the subject and the target."""
 
-    think_range_ms: tuple[int, int] = (1_000, 3_000)
     uses_view = True  # the phase, our own pointing and the revealed identities come from the view
 
     def __init__(self, seat: int, seed: int) -> None:
         self.seat = seat
         self.rng = random.Random(seed)
+        self.pace = Pace(self.rng)  # a person's pace, the same at every level (game.bots.pace)
+        self._options = 4  # seats to choose among when last asked
 
     def think_ms(self) -> int:
-        return self.rng.randint(*self.think_range_ms)
+        """A weighed choice: whom the clue fits, whom to point at (seconds, more with more seats)."""
+        return self.pace.decision(self._options)
 
     def choose(self, view: Mapping[str, Any] | None, legal: Sequence[Any]) -> Any | None:
         actions = _as_actions(legal)
         if not actions or view is None:
             return None
+        self._options = len(actions)
         phase = Phase(view["phase"])
         if phase is Phase.CHOOSING:
             return self._pick(legal, actions, ChooseSubject, lambda subjects: self.pick_subject(view, subjects))
@@ -91,8 +95,6 @@ def _value(action: Any) -> int:
 class RandomBot(SpeakeasyBot):
     """Any legal choice, uniformly."""
 
-    think_range_ms = (800, 4_000)
-
     def pick_subject(self, view: Mapping[str, Any], subjects: list[int]) -> int:
         return self.rng.choice(subjects)
 
@@ -104,7 +106,6 @@ class HeuristicBot(SpeakeasyBot):
     """A host who mostly picks whom the clue fits best, sometimes a less obvious fit (S9); a pointer
     who weighs its belief about whom the clue fits by what a correct point would earn (S8, S12)."""
 
-    think_range_ms = (1_500, 6_000)
     noise = 0.2  # how differently this bot sees the table from the shared imagination
     sharpness = 6.0  # how strongly belief follows fit
     bluff_rate = 0.3  # host: how often to pick the second-best fit, hoping nobody finds it (S9)
