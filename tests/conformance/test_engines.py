@@ -42,9 +42,10 @@ FORBIDDEN_MODULES = frozenset({"pygame", "asyncio", "time", "random", "os", "io"
                                "pathlib", "threading", "datetime", "sqlite3", "shutil", "tempfile", "urllib"})
 FORBIDDEN_CALLS = frozenset({"open", "print", "input"})
 KNOWN_IMPURE = {
-    # Speakeasy's built-in clue decks are data files read once and cached (assets/clues); the
+    # Speakeasy's built-in clue decks are data files read once and cached (package data, game/assets/clues); the
     # rules never read a file on their own otherwise. Listed here so nothing else slips in.
-    "game.clues": "reads the built-in clue decks from assets/clues",
+    "game.clues": "reads the built-in clue decks from game/assets/clues",
+    "game.package_files": "finds those decks inside the installed package (importlib.resources)",
 }
 
 
