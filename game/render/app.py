@@ -14,7 +14,6 @@ import os
 import sys
 import time
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from typing import TYPE_CHECKING, Protocol, cast
 
@@ -23,6 +22,7 @@ import pygame
 from game import catalog, i18n
 from game.config import TableConfig
 from game.kiosk.screen import draw_table
+from game.lifeline import DaemonExecutor
 from game.session.snapshot import InputEvent, InputKind, InputSource, RunMode, TablePhase, TableSnapshot
 
 from .claims import claim_answer, draw_claims
@@ -432,7 +432,7 @@ def run_window(runtime: Runtime, config: TableConfig) -> int:
     fullscreen = config.fullscreen
     window = _open_window(config, fullscreen)
     screen = Screen(sound=SoundBank())
-    how_to_play = HowToPlay(screen.ctx, ThreadPoolExecutor(1, thread_name_prefix="howto-tapes"))  # before round one
+    how_to_play = HowToPlay(screen.ctx, DaemonExecutor("howto-tapes"))  # recorded before round one
     signal, pads = RaceSignal(), Pads()  # races open at this TV's flip (signal.py); USB pads (pads.py)
     loop = WindowLoop(runtime, screen, kiosk, how_to_play, signal, pads)
     clock = pygame.time.Clock()
@@ -458,4 +458,6 @@ def run_window(runtime: Runtime, config: TableConfig) -> int:
             elif loop.drew and loop.in_lobby and not loop.racing and clock.get_rawtime() < 1000 / FPS / 2:
                 screen.warm_step(window.get_size())  # spare time while the lobby animates: a font too
     finally:
+        if kiosk is not None:
+            kiosk.tapes.close()  # the attract loop's worker process: killed, never waited for
         pygame.quit()
