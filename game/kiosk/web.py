@@ -50,8 +50,12 @@ def install_kiosk(app: web.Application, session: Session, journal: Journal | Non
 
 
 def _report(app: web.Application) -> dict[str, object]:
-    """The owner's report, with today's bad requests from the network noise counter."""
-    return owner_report(app[KEEPER].archive, bad_requests_today=app[NOISE].today(NoiseKind.BAD_REQUEST))
+    """The owner's report, with today's bad requests from the network noise counter and the
+    archive's size against its budget."""
+    keeper = app[KEEPER]
+    report = owner_report(keeper.archive, bad_requests_today=app[NOISE].today(NoiseKind.BAD_REQUEST))
+    report["disk"] = {"archive_bytes": keeper.archive.size_bytes(), "limit_bytes": keeper.limits.keep_mb * 1024 * 1024}
+    return report
 
 
 async def _chores(app: web.Application) -> AsyncIterator[None]:

@@ -21,6 +21,7 @@ import pygame
 
 from game import catalog, i18n
 from game.config import TableConfig
+from game.kiosk.display import log_x_errors
 from game.kiosk.screen import draw_table
 from game.lifeline import DaemonExecutor
 from game.session.snapshot import InputEvent, InputKind, InputSource, RunMode, TablePhase, TableSnapshot
@@ -431,6 +432,8 @@ def run_window(runtime: Runtime, config: TableConfig) -> int:
     pygame.display.set_caption(WINDOW_TITLE)
     fullscreen = config.fullscreen
     window = _open_window(config, fullscreen)
+    if pygame.display.get_driver() == "x11":
+        log_x_errors(os.environ.get("DISPLAY", ""))  # a lost display or an X error: one line in the log
     screen = Screen(sound=SoundBank())
     how_to_play = HowToPlay(screen.ctx, DaemonExecutor("howto-tapes"))  # recorded before round one
     signal, pads = RaceSignal(), Pads()  # races open at this TV's flip (signal.py); USB pads (pads.py)

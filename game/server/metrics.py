@@ -115,6 +115,28 @@ class TableCollector(Collector):
                                 value=report["week"]["restarts"])
         yield GaugeMetricFamily("tabletop_bad_requests_today", "Requests the server could not parse today.",
                                 value=report.get("bad_requests_today", 0))
+        yield from self._kept(report)
+
+    def _kept(self, report: Mapping[str, Any]) -> Iterator[Metric]:
+        """Counts the archive keeps for good (pruning never lowers them): rates and alerts over days."""
+        kept = report.get("counters")
+        if kept is not None:
+            yield CounterMetricFamily("tabletop_crashes", "Runs that ended without a clean stop (a killed TV or table, "
+                                      "a lost window, the watchdog, a power cut), ever.", value=kept["crashes"])
+            yield CounterMetricFamily("tabletop_starts", "Starts of the table, ever.", value=kept["starts"])
+            games = CounterMetricFamily("tabletop_games_started", "Games started, ever, by game.", labels=["game"])
+            people = CounterMetricFamily("tabletop_game_players", "People (not bots) at the start of games, ever, "
+                                         "by game.", labels=["game"])
+            for game, count in kept["games"].items():
+                games.add_metric([game], count)
+                people.add_metric([game], kept["players"].get(game, 0))
+            yield from (games, people)
+        disk = report.get("disk")
+        if disk is not None:
+            yield GaugeMetricFamily("tabletop_archive_bytes", "Bytes the archive of finished games uses.",
+                                    value=disk["archive_bytes"])
+            yield GaugeMetricFamily("tabletop_archive_limit_bytes", "The archive's budget ([disk] keep_mb).",
+                                    value=disk["limit_bytes"])
 
 
 def exposition(collector: TableCollector) -> bytes:

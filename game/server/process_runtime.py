@@ -32,6 +32,7 @@ import enum
 import logging
 import logging.handlers
 import multiprocessing
+import os
 import pickle
 import signal
 import socket
@@ -40,6 +41,7 @@ import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from game.config import TableConfig
@@ -89,6 +91,7 @@ class ChildSpec:
     session_kw: dict[str, Any] = field(default_factory=dict)
     on_started: Callable[[Session], None] | None = None  # run on the child's loop once it serves
     log_level: int = logging.WARNING
+    orphan_log: Path | None = None  # where the child logs once the parent is gone (the kiosk's log file)
 
 
 def message(kind: Kind, payload: Any = None) -> bytes:
@@ -131,6 +134,9 @@ class ParentLink(asyncio.Protocol):
         self._pending: TableSnapshot | None = None  # the newest snapshot not sent yet
         self._paused = False  # the parent has not read everything sent yet
         self._scheduled = False
+        self.asked = False  # the parent said stop (else its end closed: it died)
+        self._parent = os.getppid()  # the TV's process (once it dies, getppid() names another)
+        self.crash: str | None = None  # why the table stops without a clean stop (None: a clean one)
 
     # asyncio.Protocol ------------------------------------------------------------------------
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -150,13 +156,20 @@ class ParentLink(asyncio.Protocol):
             self._receive(kind, payload)
 
     def eof_received(self) -> bool:
-        self.gone.set()
+        self._parent_gone()
         return False
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self.gone.set()
+        self._parent_gone()
         if not self.closed.done():
             self.closed.set_result(None)
+
+    def _parent_gone(self) -> None:
+        """The parent's end closed: asked to stop first, or the TV's process died (killed, the
+        watchdog's SIGABRT, its window lost): only the TV's exit path marks a run clean."""
+        if not self.asked and not self.gone.is_set():
+            self.crash = f"the TV's process (pid {self._parent}) ended without stopping the table"
+        self.gone.set()
 
     # out -------------------------------------------------------------------------------------
     def post(self, kind: Kind, payload: Any = None) -> None:
@@ -199,7 +212,8 @@ class ParentLink(asyncio.Protocol):
                 log.exception("input %s failed", payload)
         elif kind is Kind.FRAMES and self._frames is not None and payload:
             self._frames.seen()
-        elif kind is Kind.STOP:
+        elif kind is Kind.STOP:  # payload: None, a clean stop; else why the TV failed
+            self.asked, self.crash = True, payload
             self.gone.set()
 
     async def close(self) -> None:
@@ -257,8 +271,21 @@ async def _serve(sock: socket.socket, spec: ChildSpec) -> None:
     finally:
         beats.cancel()
         started.session.detach(link)
-        await stop_table(started)
+        if not link.asked and link.crash is not None:
+            _log_alone(spec.orphan_log)  # nobody reads the link now
+        await stop_table(started, link.crash)
         await link.close()
+
+
+def _log_alone(path: Path | None) -> None:
+    """The parent is gone: the child's last records go to stderr (the journal) and the log file."""
+    handlers: list[logging.Handler] = [logging.StreamHandler(sys.stderr)]
+    if path is not None:
+        with contextlib.suppress(OSError):
+            handlers.append(logging.FileHandler(path, encoding="utf-8"))
+    for handler in handlers:
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    logging.getLogger().handlers[:] = handlers
 
 
 async def _beat(link: ParentLink, session: Session) -> None:
@@ -290,13 +317,14 @@ class ProcessRuntime:
         self._frames = 0  # snapshot reads (frames drawn), counted on the render thread
         self._frames_told = 0  # ... and told to the child, on the reader thread
         self.on_beat: Callable[[], None] | None = None  # called on each of the child loop's beats
+        self.orphan_log: Path | None = None  # the child's log file once this process is gone (kiosk)
 
     # ------------------------------------------------------------------------ lifecycle
     def start(self) -> None:
         if self._process is not None:
             raise RuntimeError("the table is already running")
         spec = ChildSpec(self.config, self._settings, self._session_kw, self._on_started,
-                         logging.getLogger().getEffectiveLevel())  # the child logs what this process would
+                         logging.getLogger().getEffectiveLevel(), self.orphan_log)  # the child logs what this process would
         mine, theirs = socket.socketpair()
         process = multiprocessing.get_context("spawn").Process(target=child_main, args=(theirs, spec),
                                                                name="tabletop-table")
@@ -315,15 +343,16 @@ class ProcessRuntime:
         if reason is not None:
             raise StartupError(reason)
 
-    def stop(self, timeout: float = STOP_WAIT_S) -> None:
-        """Ask the child to close the table (journal closed) and wait for it; kill it if it hangs."""
+    def stop(self, timeout: float = STOP_WAIT_S, crash: str | None = None) -> None:
+        """Ask the child to close the table (journal closed) and wait for it; kill it if it hangs.
+        ``crash``: why the TV failed (the run is counted as a crash); None: a clean stop."""
         process, sock = self._process, self._sock
         if process is None or sock is None:
             return
         atexit.unregister(self.stop)
         self._stopping = True
         with contextlib.suppress(OSError):  # already gone
-            self._post(Kind.STOP)
+            self._post(Kind.STOP, crash)
         process.join(timeout)
         if process.is_alive():
             log.error("the table's process did not stop within %.0f s: killed", timeout)

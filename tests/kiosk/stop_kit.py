@@ -169,9 +169,10 @@ def reach(kiosk: Kiosk, scene: Scene) -> None:
         worker = max(group(kiosk.process.pid))
         _wait_for(lambda: _idle(worker), 120, "the tape worker waiting for its next order")
     elif scene is Scene.HOW_TO_PLAY:
-        asyncio.run(_host(kiosk.port, ["fill_bots", "start"], lambda s: s["lobby"].get("how_to_play")))
+        asyncio.run(_host(kiosk.port, [FILL_BOTS, START], lambda s: s["lobby"].get("how_to_play")))
     elif scene is Scene.RACE:
-        asyncio.run(_host(kiosk.port, ["fill_bots", "start"], _racing, limit_s=120))
+        asyncio.run(_host(kiosk.port, [{"command": "set_seats", "args": {"count": 4}}, FILL_BOTS, START], _racing,
+                          limit_s=120))
     elif scene is Scene.RESULTS:
         asyncio.run(_host(kiosk.port, [], lambda s: s["phase"] == "finished"))
     elif scene is Scene.HAND_OVER:
@@ -191,16 +192,20 @@ def _idle(pid: int) -> bool:
     return cpu() == before
 
 
+FILL_BOTS = {"command": "fill_bots", "args": {"kind": "heuristic"}}
+START = {"command": "start"}
+
+
 def _racing(state: dict[str, Any]) -> bool:
     timer = state.get("timer") or {}
     return str(timer.get("key", "")).startswith("race:")
 
 
-async def _host(port: int, commands: list[str], until: Callable[[dict[str, Any]], Any], limit_s: float = 60) -> None:
+async def _host(port: int, commands: list[dict[str, Any]], until: Callable[[dict[str, Any]], Any], limit_s: float = 60) -> None:
     async with aiohttp.ClientSession() as http, http.ws_connect(f"http://127.0.0.1:{port}/ws") as ws:
         await ws.send_str(json.dumps({"v": 1, "kind": "hello", "role": "host", "pin": PIN}))
         for command in commands:
-            await ws.send_str(json.dumps({"v": 1, "kind": "host", "command": command}))
+            await ws.send_str(json.dumps({"v": 1, "kind": "host", **command}))
         give_up = time.monotonic() + limit_s
         while True:
             msg = await asyncio.wait_for(ws.receive(), max(0.1, give_up - time.monotonic()))
