@@ -191,7 +191,8 @@ def _stop_on_signals() -> None:
     while pygame runs C code can be lost). A kiosk's window takes both over (``kiosk_layer``)."""
     import pygame
 
-    def stop(_signum: int, _frame: FrameType | None) -> None:
+    def stop(signum: int, _frame: FrameType | None) -> None:
+        logging.getLogger("game.audit").info("stop requested by %s", signal.Signals(signum).name)
         for sig in (signal.SIGINT, signal.SIGTERM):
             signal.signal(sig, signal.SIG_IGN)  # once: the window and the table are stopping
         if not pygame.display.get_init():

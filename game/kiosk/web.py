@@ -30,6 +30,7 @@ METRICS = web.AppKey("metrics", TableCollector)
 METRICS_FROM = web.AppKey("metrics_from", tuple)  # tuple[Network, ...]: read /metrics without the PIN
 ERRORS = web.AppKey("error_count", ErrorCount)
 PIN_HEADER = "X-Admin-Pin"
+audit = logging.getLogger("game.audit")
 
 
 def install_kiosk(app: web.Application, session: Session, journal: Journal | None, config: TableConfig,
@@ -88,6 +89,7 @@ def _check_pin(request: web.Request, pin: str | None = None) -> None:
                                       headers={"Retry-After": str(seconds)})
     if not request.app[SESSION].check_pin(request.headers.get(PIN_HEADER, "") if pin is None else pin):
         guard.failed(address)
+        audit.warning("wrong admin PIN from %s on %s", address, request.path)
         raise web.HTTPForbidden(text="wrong PIN")
     guard.succeeded(address)
 

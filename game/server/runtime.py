@@ -315,8 +315,13 @@ async def _headless(config: TableConfig, out: TextIO,
     started = await start_table(config)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
+    def asked(sig: signal.Signals) -> None:
+        if not stop.is_set():
+            logging.getLogger("game.audit").info("stop requested by %s", sig.name)
+        stop.set()
+
     for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stop.set)
+        loop.add_signal_handler(sig, asked, sig)
     print(join_links(started), file=out, flush=True)
     print(f"Listening on port {started.port}. Ctrl+C stops the table (it resumes on the next start).",
           file=out, flush=True)
