@@ -175,6 +175,7 @@ def _run_windowed(runtime: ProcessRuntime, config: TableConfig, notifier: Notifi
     watchdog = start_watchdog((RENDER_LOOP, SERVER_LOOP))
     if watchdog is not None:
         runtime.on_beat = partial(watchdog.beat, SERVER_LOOP)  # the table's loop beats through the link
+        runtime.watchdog_misses = lambda: watchdog.missed_total  # /metrics: tabletop_watchdog_misses_total
     try:
         return run_window(SupervisedRuntime(runtime, notifier, watchdog), config)
     except TableLost as exc:  # its run was left open by the dead process: counted at the next start

@@ -36,6 +36,7 @@ class FrameClock:
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self._clock = clock
         self._at: float | None = None
+        self.watchdog_misses: int | None = None  # pings systemd's watchdog held back (None: no watchdog)
 
     def seen(self) -> None:
         self._at = self._clock()
@@ -81,6 +82,9 @@ class TableCollector(Collector):
         age = self._frames.age_s()
         if age is not None:
             yield GaugeMetricFamily("tabletop_frame_age_seconds", "Seconds since the TV drew its last frame.", value=age)
+        if self._frames.watchdog_misses is not None:
+            yield CounterMetricFamily("tabletop_watchdog_misses", "Watchdog pings held back since start because the "
+                                      "TV's render loop or the table's loop stalled.", value=self._frames.watchdog_misses)
         if self._report is not None:
             yield from self._archive(self._report())
 

@@ -15,7 +15,8 @@ The two talk over a socket pair; each message is a 4-byte length and a pickle of
   ``READY`` (url, port, the printed links) or ``FAILED`` (the reason ``wait_ready`` raises), a
   ``BEAT`` a second from the child's loop (the watchdog's server loop), and the child's log records;
 * parent -> child: each ``InputEvent`` (read by the child's loop itself, no thread hop), how many
-  frames the TV drew since the last beat (``/metrics``' frame age), and ``STOP``.
+  frames the TV drew since the last beat (``/metrics``' frame age), the watchdog's held-back pings,
+  and ``STOP`` (with the TV's failure when it is not a clean stop).
 
 Lifecycle: the child stops when the parent says so or when the socket reaches its end (the kernel
 closes it whatever way the parent dies), closing the table and its journal in order; it ignores
@@ -68,6 +69,7 @@ class Kind(enum.Enum):
     LOG = "log"
     INPUT = "input"
     FRAMES = "frames"
+    WATCHDOG = "watchdog"  # the watchdog's held-back pings so far (the parent runs it)
     STOP = "stop"
 
 
@@ -212,6 +214,8 @@ class ParentLink(asyncio.Protocol):
                 log.exception("input %s failed", payload)
         elif kind is Kind.FRAMES and self._frames is not None and payload:
             self._frames.seen()
+        elif kind is Kind.WATCHDOG and self._frames is not None:
+            self._frames.watchdog_misses = payload
         elif kind is Kind.STOP:  # payload: None, a clean stop; else why the TV failed
             self.asked, self.crash = True, payload
             self.gone.set()
@@ -317,6 +321,8 @@ class ProcessRuntime:
         self._frames = 0  # snapshot reads (frames drawn), counted on the render thread
         self._frames_told = 0  # ... and told to the child, on the reader thread
         self.on_beat: Callable[[], None] | None = None  # called on each of the child loop's beats
+        self.watchdog_misses: Callable[[], int] | None = None  # the parent's watchdog, told to /metrics
+        self._misses_told: int | None = None
         self.orphan_log: Path | None = None  # the child's log file once this process is gone (kiosk)
 
     # ------------------------------------------------------------------------ lifecycle
@@ -439,6 +445,10 @@ class ProcessRuntime:
             if frames != self._frames_told:
                 self._frames_told = frames
                 self._post(Kind.FRAMES, frames)
+            misses = self.watchdog_misses() if self.watchdog_misses is not None else None
+            if misses != self._misses_told:
+                self._misses_told = misses
+                self._post(Kind.WATCHDOG, misses)
         elif kind is Kind.LOG:
             logging.getLogger(payload.name).handle(payload)
         elif kind is Kind.READY:

@@ -176,3 +176,11 @@ async def test_a_wrong_pin_on_the_owners_page_or_metrics_is_one_audit_line_with_
     lines = [r.getMessage() for r in caplog.records if r.name == "game.audit"]
     assert lines == ["wrong admin PIN from 127.0.0.1 on /metrics", "wrong admin PIN from 127.0.0.1 on /api/owner"]
     assert PIN not in caplog.text and "111111" not in caplog.text  # no PIN, right or wrong, is written down
+
+
+async def test_the_watchdogs_held_back_pings_are_counted_when_there_is_a_watchdog(make_kiosk: MakeKiosk) -> None:
+    client = await make_kiosk()
+    assert "tabletop_watchdog_misses" not in families(await (await client.get("/metrics", headers=basic("p", PIN))).text())
+    client.app[FRAMES].watchdog_misses = 3  # told by the TV's process with the table loop's beats
+    fams = families(await (await client.get("/metrics", headers=basic("p", PIN))).text())
+    assert value(fams, "tabletop_watchdog_misses") == 3
