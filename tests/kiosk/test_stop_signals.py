@@ -6,13 +6,15 @@ measured by ``bench/bench_stop.py`` (the README's Measured table); here a stop s
 :data:`stop_kit.HANG_S` is a hang."""
 from __future__ import annotations
 
+import os
 import shutil
 import signal
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from stop_kit import Scene, closed_cleanly, reach, running, stop, xvfb
+from stop_kit import HANG_S, Scene, closed_cleanly, group, reach, running, stop, xvfb
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(240)]
 WINDOW_SCENES = list(Scene)
@@ -49,3 +51,16 @@ def test_sigint_to_the_whole_group_stops_the_window(tmp_path: Path, display: str
 @pytest.mark.parametrize("scene", HEADLESS_SCENES, ids=lambda s: s.value)
 def test_sigterm_to_the_whole_group_stops_a_headless_kiosk_in_every_scene(tmp_path: Path, scene: Scene) -> None:
     _stops(tmp_path, scene, None, signal.SIGTERM)
+
+
+def test_no_worker_outlives_a_tv_killed_in_the_attract_loop(tmp_path: Path, display: str) -> None:
+    """kill -9 of the TV alone (a plain restart loop, the out-of-memory killer): its table process
+    sees its link end and closes, the tape worker dies with it (PR_SET_PDEATHSIG)."""
+    with running(tmp_path, Scene.ATTRACT, display) as kiosk:
+        reach(kiosk, Scene.ATTRACT)
+        os.kill(kiosk.process.pid, signal.SIGKILL)
+        kiosk.process.wait(HANG_S)
+        give_up = time.monotonic() + HANG_S
+        while group(kiosk.process.pid) and time.monotonic() < give_up:
+            time.sleep(0.05)
+        assert group(kiosk.process.pid) == [], kiosk.output[-2000:]
