@@ -14,7 +14,7 @@ import os
 import sys
 import time
 from collections.abc import Iterator
-from functools import cache
+from functools import cache, partial
 from typing import TYPE_CHECKING, Protocol, cast
 
 import pygame
@@ -373,9 +373,11 @@ class WindowLoop:
                 else:
                     ops.append(out)
         self.pads.pumped()
+        if kiosk is not None and kiosk.quit_confirmed:
+            ops.append(WindowOp.QUIT)
+        if WindowOp.QUIT in ops:
+            return ops  # a stop: not one more frame (a busy machine takes seconds for one)
         if kiosk is not None:
-            if kiosk.quit_confirmed:
-                ops.append(WindowOp.QUIT)
             kiosk.tick()
             if kiosk.needs_draw():
                 screen.invalidate()  # the padlock's seconds left
@@ -416,6 +418,12 @@ class WindowLoop:
             self.runtime.send(report)
 
 
+def stopping(kiosk: KioskLayer | None) -> bool:
+    """The program is stopping (a kiosk's SIGTERM or staff's stop; elsewhere a quit is queued):
+    whatever the window was doing on the side gives way."""
+    return kiosk.quit_confirmed if kiosk is not None else bool(pygame.event.peek(pygame.QUIT))
+
+
 def run_window(runtime: Runtime, config: TableConfig) -> int:
     """Open the table window and run it until it is closed (Ctrl+Q or the window's close button)."""
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -435,11 +443,11 @@ def run_window(runtime: Runtime, config: TableConfig) -> int:
     if pygame.display.get_driver() == "x11":
         log_x_errors(os.environ.get("DISPLAY", ""))  # a lost display or an X error: one line in the log
     screen = Screen(sound=SoundBank())
-    how_to_play = HowToPlay(screen.ctx, DaemonExecutor("howto-tapes"))  # recorded before round one
+    how_to_play = HowToPlay(screen.ctx, DaemonExecutor("howto-tapes"), partial(stopping, kiosk))  # recorded before round one
     signal, pads = RaceSignal(), Pads()  # races open at this TV's flip (signal.py); USB pads (pads.py)
     loop = WindowLoop(runtime, screen, kiosk, how_to_play, signal, pads)
     clock = pygame.time.Clock()
-    first = True
+    sounds_ready = False
     runtime.send(signal.hello())
     try:
         while True:
@@ -455,9 +463,8 @@ def run_window(runtime: Runtime, config: TableConfig) -> int:
                 pygame.display.flip()
                 loop.flipped()  # a race's first frame is on screen: it opens now
             window = pygame.display.get_surface() or window
-            if first:
-                first = False
-                screen.ctx.sound.load()  # after the lobby is on screen
+            if not sounds_ready:  # after the lobby is on screen; a stop does not wait for them
+                sounds_ready = screen.ctx.sound.load(partial(stopping, kiosk))
             elif loop.drew and loop.in_lobby and not loop.racing and clock.get_rawtime() < 1000 / FPS / 2:
                 screen.warm_step(window.get_size())  # spare time while the lobby animates: a font too
     finally:
