@@ -1,7 +1,7 @@
 """How long a stop takes: SIGTERM to every process of a real kiosk at once (systemd's stop), in each
 scene, in a real X window (Xvfb) and headless, until no process of it is left.
 
-    python3 bench/bench_stop.py [--runs 3] [--headless-only]
+    python3 bench/bench_stop.py [--runs 3] [--headless-only | --window-only] [--scenes lobby,race,...]
 
 Prints, per scene and mode, the runs' p50 and max in seconds (the goal: within 2 s), the exit
 statuses and whether the table closed in order, beside a bare limit measured in the same run: a
@@ -61,18 +61,21 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--headless-only", action="store_true")
+    parser.add_argument("--window-only", action="store_true")
+    parser.add_argument("--scenes", default=",".join(s.value for s in Scene), help="which scenes (comma-separated)")
     args = parser.parse_args()
+    scenes = [Scene(name) for name in args.scenes.split(",")]
     bare = sorted(bare_stop_s() for _ in range(args.runs))
     print(f"{'bare limit (same imports)':<24} p50 {statistics.median(bare):5.2f} s   max {bare[-1]:5.2f} s")
     worst = 0.0
-    for scene in Scene:
+    for scene in scenes if not args.window_only else ():
         if scene is not Scene.ATTRACT:
             times, statuses, clean = measure(scene, None, args.runs)
             print(line(f"headless {scene.value}", times, statuses, clean), flush=True)
             worst = max(worst, *times)
     if not args.headless_only:
         with xvfb() as display:
-            for scene in Scene:
+            for scene in scenes:
                 times, statuses, clean = measure(scene, display, args.runs)
                 print(line(f"window {scene.value}", times, statuses, clean), flush=True)
                 worst = max(worst, *times)
