@@ -19,7 +19,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from game.bots import make_bot, uses_view
-from game.rules import get_engine
+from game.catalog import get_engine
 from game.simulate import bot_seed, game_seed
 
 

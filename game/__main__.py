@@ -3,7 +3,7 @@
     tabletop [--headless] [--new] [--mode table|companion|kiosk] [--host H] [--port P]
              [--lang en|fa|th] [--game G] [--serial PORT] [--fullscreen] [--data DIR]
     tabletop --mode kiosk --config FILE      (a café: see the README's "Kiosk" section)
-    tabletop simulate --game collusion --players 12 --games 2000 --seed 1 --bots random
+    tabletop simulate --game <id> --players 12 --games 2000 --seed 1 --bots random
     tabletop replay FILE [--json]
 """
 from __future__ import annotations
@@ -29,6 +29,7 @@ from .session.snapshot import RunMode
 
 if TYPE_CHECKING:
     from .kiosk.supervise import Notifier, Watchdog
+    from .server.app import ServerSettings
     from .server.process_runtime import ProcessRuntime
 
 log = logging.getLogger("game")
@@ -50,7 +51,7 @@ def _table_parser() -> argparse.ArgumentParser:
     p.add_argument("--host", default=None, help="address to listen on and advertise (default: the LAN address)")
     p.add_argument("--port", type=int, default=8765)
     p.add_argument("--lang", choices=LANGUAGES, default="en", help="the table's language")
-    p.add_argument("--game", choices=catalog.ids(), default="collusion",
+    p.add_argument("--game", choices=catalog.ids(), default=catalog.default_game(),
                    help="the game (with --mode companion: its family's companion variant)")
     p.add_argument("--serial", default=None, help="serial port of the arcade-button board (default: search)")
     p.add_argument("--fullscreen", action="store_true")
@@ -115,6 +116,15 @@ def _kiosk_config(args: argparse.Namespace) -> TableConfig:
     )
 
 
+def server_settings(config: TableConfig) -> ServerSettings:
+    """The server's settings, composed here: a kiosk table's app also gets the kiosk's housekeeper
+    and owner's page (the server layer names no kiosk)."""
+    from .kiosk.web import install_kiosk
+    from .server.app import ServerSettings
+
+    return ServerSettings(extend=install_kiosk if config.mode is RunMode.KIOSK else None)
+
+
 def run_table(config: TableConfig) -> int:
     from .kiosk.supervise import SERVER_LOOP, Notifier, start_watchdog
     from .server.runtime import run_headless
@@ -127,7 +137,7 @@ def run_table(config: TableConfig) -> int:
     if config.headless:
         watchdog = start_watchdog((SERVER_LOOP,))
         try:
-            return run_headless(config, on_started=partial(_supervise_loop, notifier, watchdog))
+            return run_headless(config, on_started=partial(_supervise_loop, notifier, watchdog), settings=server_settings(config))
         finally:
             _stop_supervision(notifier, watchdog)
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -142,7 +152,7 @@ def run_table(config: TableConfig) -> int:
         return ExitStatus.NO_DISPLAY
     from .server.process_runtime import ProcessRuntime
 
-    runtime = ProcessRuntime(config)  # the table's loop in its own process: the TV never slows it
+    runtime = ProcessRuntime(config, server_settings(config))  # the table's loop in its own process: the TV never slows it
     runtime.orphan_log = kiosk_log_path(config)
     crash: str | None = None  # the TV owns the table's life: only its own exit path stops it cleanly
     try:
@@ -159,6 +169,7 @@ def run_table(config: TableConfig) -> int:
 
 def _run_windowed(runtime: ProcessRuntime, config: TableConfig, notifier: Notifier) -> int:
     """The TV's window in this process, the table in ``runtime``'s; the watchdog beats for both."""
+    from .kiosk.screen import kiosk_layer
     from .kiosk.supervise import RENDER_LOOP, SERVER_LOOP, ExitStatus, SupervisedRuntime, start_watchdog
     from .render.app import run_window
     from .server.process_runtime import TableLost
@@ -177,7 +188,8 @@ def _run_windowed(runtime: ProcessRuntime, config: TableConfig, notifier: Notifi
         runtime.on_beat = partial(watchdog.beat, SERVER_LOOP)  # the table's loop beats through the link
         runtime.watchdog_misses = lambda: watchdog.missed_total  # /metrics: tabletop_watchdog_misses_total
     try:
-        return run_window(SupervisedRuntime(runtime, notifier, watchdog), config)
+        kiosk = kiosk_layer(config)  # kiosk mode: the PIN lock, the attract loop, the hidden pointer
+        return run_window(SupervisedRuntime(runtime, notifier, watchdog), config, kiosk)
     except TableLost as exc:  # its run was left open by the dead process: counted at the next start
         log.error("%s", exc)
         return ExitStatus.TABLE_LOST

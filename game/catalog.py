@@ -1,12 +1,12 @@
 """The game catalog: one :class:`GameDescriptor` per game and per variant, the one registry the
-session, the server, the screen and the phone app read.
+session, the server, the screen, the kiosk and the tools read.
 
-Adding a game = its files (engine, bots, screen with its scripted moments, phone module, strings,
-how-to-play slides) and one line in :data:`CATALOG`. Nothing else branches on a game's name: its
-settings menus come from its engine's ``settings_schema()``, its phone words from its own
-``phone_strings`` files. A game kept outside the tree (a plug-in: ``tests/conformance/toygame``) names
-its ``folder``, where its phone module and string files are. Module paths are resolved lazily, so
-importing the catalog imports no game (and no pygame).
+Adding a game = one package (``game/games/<id>/`` in this tree, or a distribution of its own) whose
+``DESCRIPTORS`` are named by one entry point in the ``tabletop.games`` group: engine, bots, screen
+with its scripted moments, phone module, strings, how-to-play slides, views page and rulebook, all in
+its folder. Nothing else branches on a game's name: the descriptor declares what the game can do as
+data (seats, races, referee actions, search budget, default preset, string domains), and shared code
+reads those. Module paths are resolved lazily, so reading the catalog imports no engine (and no pygame).
 
 Tests register extra games (a toy game) with :func:`register`; :func:`unregister` takes them off.
 """
@@ -14,15 +14,23 @@ from __future__ import annotations
 
 import enum
 import importlib
+from collections.abc import Iterable
 from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from game.errors import TableError
+from game.rules.base import RaceMode
+
 if TYPE_CHECKING:
-    from game.bots import Bot, BotKind
+    from game.bots import Bot
     from game.howto import Slide
     from game.render.moments import Tapes
     from game.rules.base import GameEngine
 
+ENTRY_POINT_GROUP = "tabletop.games"
+PHONE_URL_DIR = "games"  # a game's phone modules are served at /js/games/<file> (beside the shell's common.js)
 
 class PlayMode(enum.Enum):
     """How a variant is played: on the big screen with phones as hands, or as a companion to a
@@ -36,6 +44,18 @@ class UnknownGame(KeyError):
     """No game of that id is in the catalog."""
 
 
+class UnknownBot(TableError, ValueError):
+    """No bot of that kind (or none at all) for a game: names the kinds there are."""
+
+    code = "unknown_bot"
+
+
+class BadGamePackage(TableError, ValueError):
+    """An installed game's entry point names something that is not its descriptors."""
+
+    code = "bad_game_package"
+
+
 def _resolve(path: str) -> Any:
     """``"package.module:attribute"`` -> the attribute (imported on first use)."""
     module, _, attribute = path.partition(":")
@@ -45,27 +65,67 @@ def _resolve(path: str) -> Any:
 
 
 @dataclass(frozen=True, slots=True)
-class GameDescriptor:
-    """Everything the house needs to know about one game or variant."""
+class SeatRange:
+    """How many players a game is played by (its engine refuses other counts)."""
 
-    id: str  # unique: "collusion", "cheating_moth", "collusion_companion", ...
-    family: str  # the game it is a variant of ("collusion"); the lobby groups by family
+    low: int
+    high: int
+
+    def __post_init__(self) -> None:
+        if not (isinstance(self.low, int) and isinstance(self.high, int)) or not 1 <= self.low <= self.high:
+            raise ValueError(f"bad seat range {self.low!r}..{self.high!r}")
+
+    def __contains__(self, n: object) -> bool:
+        return isinstance(n, int) and not isinstance(n, bool) and self.low <= n <= self.high
+
+
+@dataclass(frozen=True, slots=True)
+class GameDescriptor:
+    """Everything the house needs to know about one game or variant: where its parts are (lazy
+    ``"module:attribute"`` paths and files in its ``folder``) and what it can do, as data."""
+
+    id: str  # unique: "<family>" for the table game, "<family>_companion" for its companion edition, ...
+    family: str  # the game it is an edition of; the lobby groups by family
     mode: PlayMode
-    engine: str  # "game.rules.collusion:ENGINE" (an import path, resolved lazily)
-    bots: str | None  # "game.bots.collusion:make_bot" (``make_bot(kind, seat, seed)``) or None
+    engine: str  # "game.games.<id>.rules:ENGINE" (an import path, resolved lazily)
+    bots: str | None  # "game.games.<id>.bots:make_bot" (``make_bot(kind, seat, seed)``) or None
     screen: str  # the module exporting the game's scenes on the big screen
-    phone: str  # the phone module, relative to game/web/js/ ("games/collusion.js")
+    phone: str  # the phone module's URL under /js/ ("games/<id>.js"); the file is in ``folder``/phone/
     strings: tuple[str, ...]  # i18n domains the game's screen uses, e.g. ("screen_cheating_moth",)
     title_key: str  # i18n key of the game's name (in the "screen" and "web" domains)
-    views: str = ""  # the page of its views, actions and events, from the repository root ("" = docs/views/<id>.md)
-    howto: str = ""  # "game.howto.collusion:SLIDES": its how-to-play slides, pure data ("" = none)
-    tapes: str = ""  # its scripted moments, "<screen>.tapes:TAPES" ("" = that; game/render/tapes.py)
+    folder: str  # the game's own folder: strings/ (its string files), phone/ (its phone modules), its pages
+    seats: SeatRange  # players it is played by (the conformance suite checks the engine agrees)
+    views: str = "views.md"  # the page of its views, actions and events, in ``folder``
+    rulebook: str = ""  # its rulebook in ``folder`` ("": a variant played by its family's rules)
+    howto: str = ""  # "game.games.<id>.howto:SLIDES": its how-to-play slides, pure data ("" = none)
+    tapes: str = ""  # its scripted moments of a real session, "game.games.<id>.tapes:TAPES" (game/tapes.py)
     phone_strings: tuple[str, ...] = ()  # i18n domains of its phone's words ("web_collusion"), served with "web"
-    folder: str = ""  # a plug-in's own folder (its phone module and string files), else game/web/js/ and game/i18n/
+    phone_data: str = ""  # "module:function" (name -> JSON or None): data its phones fetch at /games/<id>/<name>.json
+    races: frozenset[RaceMode] = frozenset()  # the races its engine may ask the session to judge
+    referee: bool = False  # the host may act as the table (``GameEngine.table_actions``): companion games
+    search_iterations: int = 32  # a ``search`` bot's rollouts a decision at 6 seats (its measured budget)
+    ladder_seats: int = 6  # the table size its bot ladder and balance are measured at (bench/bench_bots.py)
+    rank: int = 100  # catalog order (the first table game is the default one); plug-ins sort after
 
     @property
-    def views_doc(self) -> str:
-        return self.views or f"docs/views/{self.id}.md"
+    def views_doc(self) -> Path:
+        return Path(self.folder) / self.views
+
+    @property
+    def rulebook_doc(self) -> Path | None:
+        return Path(self.folder) / self.rulebook if self.rulebook else None
+
+    @property
+    def strings_folder(self) -> Path:
+        return Path(self.folder) / "strings"
+
+    @property
+    def phone_file(self) -> Path:
+        return Path(self.folder) / "phone" / Path(self.phone).name
+
+    def load_phone_data(self, name: str) -> Any:
+        """The game's data called ``name`` for its phones (None: there is none)."""
+        return _resolve(self.phone_data)(name) if self.phone_data and name.isidentifier() else None
 
     def how_to_play(self) -> tuple[Slide, ...]:
         """The explanation the TV plays before the game's first round (``game/howto``)."""
@@ -73,8 +133,10 @@ class GameDescriptor:
 
     def load_tapes(self) -> Tapes:
         """The game's scripted moments (screenshots, scene tests, the README's pictures): a
-        :class:`game.render.moments.Tapes` in its screen package (imports pygame)."""
-        return _resolve(self.tapes or f"{self.screen}.tapes:TAPES")
+        :class:`game.render.moments.Tapes` in its package (runs real sessions; imports pygame)."""
+        if not self.tapes:
+            raise UnknownGame(f"{self.id!r} has no scripted moments")
+        return _resolve(self.tapes)
 
     def load_engine(self) -> GameEngine:
         return _resolve(self.engine)
@@ -83,59 +145,43 @@ class GameDescriptor:
     def has_bots(self) -> bool:
         return self.bots is not None
 
-    def make_bot(self, kind: BotKind | str, seat: int, seed: int) -> Bot:
-        """A bot of ``kind`` playing ``seat``; raises ``game.bots.UnknownBot`` when there is none."""
-        from game.bots import BotKind, UnknownBot
-
-        try:
-            kind_value = BotKind(kind).value
-        except ValueError:
-            kinds = ", ".join(k.value for k in BotKind)
-            raise UnknownBot(f"unknown bot kind {kind!r}; choose one of {kinds}") from None
+    def make_bot(self, kind: enum.Enum | str, seat: int, seed: int) -> Bot:
+        """A bot of ``kind`` playing ``seat``; raises :class:`UnknownBot` when there is none (the game's
+        factory names the kinds it has)."""
         if self.bots is None:
             raise UnknownBot(f"no bots for {self.id!r}")
-        return _resolve(self.bots)(kind_value, seat, seed)
+        return _resolve(self.bots)(kind.value if isinstance(kind, enum.Enum) else kind, seat, seed)
 
 
-def _table_game(game: str, strings: tuple[str, ...]) -> GameDescriptor:
-    return GameDescriptor(
-        id=game, family=game, mode=PlayMode.TABLE, engine=f"game.rules.{game}:ENGINE",
-        bots=f"game.bots.{game}:make_bot", screen=f"game.render.games.{game}", phone=f"games/{game}.js",
-        strings=strings, title_key=f"game.{game}", howto=f"game.howto.{game}:SLIDES", phone_strings=(f"web_{game}",),
-    )
+def _as_descriptors(value: object, where: str) -> tuple[GameDescriptor, ...]:
+    items = value if isinstance(value, tuple | list) else (value,)
+    if not items or not all(isinstance(d, GameDescriptor) for d in items):
+        raise BadGamePackage(f"entry point {where} must name a GameDescriptor or a tuple of them")
+    return tuple(items)
 
 
-CATALOG: tuple[GameDescriptor, ...] = (
-    _table_game("collusion", ("screen",)),
-    _table_game("speakeasy", ("screen_speakeasy",)),
-    _table_game("cheating_moth", ("screen_cheating_moth",)),
-    GameDescriptor(
-        id="cheating_moth_companion", family="cheating_moth", mode=PlayMode.COMPANION,
-        engine="game.rules.cheating_moth_companion:ENGINE",
-        bots=None,  # the cards are physical: a bot cannot hold, play or count them
-        screen="game.render.games.cheating_moth_companion", phone="games/cheating_moth_companion.js",
-        strings=("screen_cheating_moth_companion",), title_key="game.cheating_moth_companion",
-        howto="game.howto.cheating_moth_companion:SLIDES", phone_strings=("web_cheating_moth", "web_cheating_moth_companion"),
-    ),
-    GameDescriptor(
-        id="collusion_companion", family="collusion", mode=PlayMode.COMPANION,
-        engine="game.rules.collusion_companion:ENGINE",
-        bots="game.bots.collusion_companion:make_bot",  # digital gold only: a bot holds no real bars
-        screen="game.render.games.collusion_companion", phone="games/collusion_companion.js",
-        strings=("screen", "screen_collusion_companion"), title_key="game.collusion_companion",
-        howto="game.howto.collusion_companion:SLIDES", phone_strings=("web_collusion", "web_collusion_companion"),
-    ),
-    GameDescriptor(
-        id="speakeasy_companion", family="speakeasy", mode=PlayMode.COMPANION,
-        engine="game.rules.speakeasy_companion:ENGINE",
-        bots=None,  # the clues describe the real people at the table: a bot can be neither described nor point
-        screen="game.render.games.speakeasy_companion", phone="games/speakeasy_companion.js",
-        strings=("screen", "screen_speakeasy_companion"), title_key="game.speakeasy_companion",
-        howto="game.howto.speakeasy_companion:SLIDES", phone_strings=("web_speakeasy", "web_speakeasy_companion"),
-    ),
-)
+def _discover() -> tuple[GameDescriptor, ...]:
+    """Every installed game: the ``tabletop.games`` entry points (this distribution's own games and
+    any game installed as a distribution of its own), in ``rank`` order."""
+    found: dict[str, GameDescriptor] = {}
+    for point in metadata.entry_points(group=ENTRY_POINT_GROUP):
+        for desc in _as_descriptors(point.load(), f"{point.name} = {point.value}"):
+            found.setdefault(desc.id, desc)
+    return tuple(sorted(found.values(), key=lambda d: (d.rank, d.id)))
 
+
+_installed: tuple[GameDescriptor, ...] | None = None
 _registered: dict[str, GameDescriptor] = {}
+
+
+def installed() -> tuple[GameDescriptor, ...]:
+    """The games found through entry points (read once)."""
+    global _installed
+    if _installed is None:
+        _installed = _discover()
+        if not _installed:
+            raise UnknownGame(f"no games installed: no entry point in {ENTRY_POINT_GROUP!r} (pip install the project)")
+    return _installed
 
 
 def register(desc: GameDescriptor) -> GameDescriptor:
@@ -147,13 +193,13 @@ def register(desc: GameDescriptor) -> GameDescriptor:
 
 
 def unregister(game_id: str) -> None:
-    """Take a game added by :func:`register` off again (the catalog's own lines stay)."""
+    """Take a game added by :func:`register` off again (installed games stay)."""
     _registered.pop(game_id, None)
 
 
 def games(mode: PlayMode | None = None) -> tuple[GameDescriptor, ...]:
     """Every game in catalog order (then registered ones), or those of one ``mode``."""
-    every = CATALOG + tuple(_registered.values())
+    every = installed() + tuple(_registered.values())
     return every if mode is None else tuple(d for d in every if d.mode is mode)
 
 
@@ -172,9 +218,19 @@ def phone_domains() -> tuple[str, ...]:
     return tuple(dict.fromkeys(domain for d in games() for domain in d.phone_strings))
 
 
-def folders() -> tuple[str, ...]:
-    """The plug-in games' own folders (where their phone modules and string files are)."""
-    return tuple(d.folder for d in games() if d.folder)
+def string_folders() -> tuple[Path, ...]:
+    """Where the games' own string files are (each game's ``strings/``)."""
+    return tuple(dict.fromkeys(d.strings_folder for d in games()))
+
+
+def phone_file(url_path: str) -> Path | None:
+    """The file of a game's phone module served at ``/js/<url_path>`` (None: no game's): each game's
+    ``phone/`` files are served beside the shell's ``js/games/`` so their relative imports hold."""
+    folder, _, name = url_path.rpartition("/")
+    if folder != PHONE_URL_DIR or not name.endswith(".js"):
+        return None
+    found = (Path(d.folder) / "phone" / name for d in games())
+    return next((path for path in found if path.is_file()), None)
 
 
 def variant(game_id: str, mode: PlayMode) -> GameDescriptor:
@@ -192,3 +248,13 @@ def get(game_id: str) -> GameDescriptor:
         if desc.id == game_id:
             return desc
     raise UnknownGame(f"unknown game {game_id!r}; choose one of {', '.join(ids())}")
+
+
+def get_engine(game_id: str) -> GameEngine:
+    """The engine of a game by catalog id (raises :class:`UnknownGame`, a KeyError)."""
+    return get(game_id).load_engine()
+
+
+def rulebooks() -> Iterable[tuple[GameDescriptor, Path]]:
+    """Each game's rulebook (variants share their family's)."""
+    return ((d, d.rulebook_doc) for d in games() if d.rulebook_doc is not None)

@@ -1,12 +1,13 @@
 """How the table was started: one value passed to the session, the server and the renderer."""
 from __future__ import annotations
 
+import enum
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .session.snapshot import RunMode
+from game import catalog
 
 if TYPE_CHECKING:
     from .kiosk.config import KioskConfig
@@ -21,13 +22,21 @@ def default_data_dir() -> Path:
     return Path(base)
 
 
+class RunMode(enum.Enum):
+    """How the program runs: a host's table, a companion to real cards, or a café kiosk."""
+
+    TABLE = "table"
+    COMPANION = "companion"
+    KIOSK = "kiosk"
+
+
 @dataclass(frozen=True)
 class TableConfig:
     host: str | None = None  # None: listen on all interfaces and advertise the LAN address
     port: int = 8765
     mode: RunMode = RunMode.TABLE
     language: str = "en"
-    game: str = "collusion"
+    game: str = field(default_factory=catalog.default_game)  # the catalog's first table game
     data_dir: Path = field(default_factory=default_data_dir)
     new: bool = False  # start fresh instead of resuming the journal
     headless: bool = False

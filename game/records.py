@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from . import catalog
-from .rules import get_engine
+from .catalog import get_engine
 from .rules.base import JSON, GameEngine, RulesError
 
 FORMAT = "tabletop-record"

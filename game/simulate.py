@@ -1,6 +1,6 @@
 """``tabletop simulate``: play many bot games headless and print what happened.
 
-    tabletop simulate --game collusion --players 12 --games 2000 --seed 1 [--bots random|heuristic]
+    tabletop simulate --game <id> --players 12 --games 2000 --seed 1 [--bots random|heuristic]
 
 ``--bots`` also takes a comma-separated list of kinds, given to the seats in turn
 (``--bots heuristic,random`` seats heuristic bots at even seats and random bots at odd ones).
@@ -29,9 +29,9 @@ from typing import Any, TextIO
 
 from . import catalog
 from .bots import BOT_KINDS, Bot, UnknownBot, make_bot, uses_view
+from .catalog import get_engine
 from .records import GameRecord, PlayerInfo, Recorder, new_record, save
 from .replay import describe, seat_name
-from .rules import get_engine
 from .rules.base import BadSettings, GameEngine, RaceRequest
 from .session.race_floor import Press, PressSource, RaceJudge, race_timer_key
 
@@ -374,7 +374,7 @@ def format_summary(s: Summary) -> str:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tabletop simulate", description="Play bot games headless.")
-    parser.add_argument("--game", choices=catalog.ids(), default="collusion")
+    parser.add_argument("--game", choices=catalog.ids(), default=catalog.default_game())
     parser.add_argument("--players", type=int, default=8)
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.clues import (
+from game.games.speakeasy.clues import (
     CLUES_DIR,
     MAX_CLUE_CHARS,
     MAX_DECK_BYTES,
@@ -57,8 +57,8 @@ def test_built_in_deck_files_have_no_duplicate_lines() -> None:
 
 
 def test_there_is_a_built_in_deck_for_every_ui_language() -> None:
-    from game.clues import BUILTIN_DECKS
     from game.config import LANGUAGES
+    from game.games.speakeasy.clues import BUILTIN_DECKS
 
     assert BUILTIN_DECKS == LANGUAGES
 
@@ -123,7 +123,7 @@ def test_errors_name_the_offending_line() -> None:
 
 
 def test_a_loaded_deck_plays_as_a_custom_deck(tmp_path: Path) -> None:
-    from game.rules.speakeasy import ENGINE
+    from game.games.speakeasy.rules import ENGINE
 
     path = tmp_path / "deck.txt"
     path.write_text("\n".join(_clues(MIN_CUSTOM_CLUES)), encoding="utf-8")

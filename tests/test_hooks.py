@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import Any
 
 from game.bots import Bot, make_bot, uses_view
+from game.games.cheating_moth.companion import ENGINE as MOTH_COMPANION
+from game.games.collusion.rules import ENGINE as COLLUSION
 from game.rules.base import GameEngine
-from game.rules.cheating_moth_companion import ENGINE as MOTH_COMPANION
-from game.rules.collusion import ENGINE as COLLUSION
 
 HOOKS = ("table_actions", "legal_form", "button_action", "start_events", "race_press", "uses_view", "thinks_off_loop")
 PROBE = re.compile(r"""(getattr|hasattr)\([^)]*["'](""" + "|".join(HOOKS) + r""")["']""")

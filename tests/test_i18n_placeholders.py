@@ -9,23 +9,27 @@ from pathlib import Path
 
 import pytest
 
+from game import catalog
+
 I18N = Path(__file__).resolve().parents[1] / "game" / "i18n"
+FOLDERS = (I18N, *catalog.string_folders())  # the shared words, then each game's own
 OTHERS = ("fa", "th")
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 
 def domains() -> list[str]:
-    return sorted(p.name.removesuffix("_en.json") for p in I18N.glob("*_en.json"))
+    return sorted(p.name.removesuffix("_en.json") for folder in FOLDERS for p in folder.glob("*_en.json"))
 
 
 def strings(domain: str, lang: str) -> dict[str, str]:
-    path = I18N / f"{domain}_{lang}.json"
+    path = next(folder / f"{domain}_{lang}.json" for folder in FOLDERS if (folder / f"{domain}_en.json").is_file())
     data: dict[str, str] = json.loads(path.read_text(encoding="utf-8"))
     return data
 
 
 def test_every_domain_is_found() -> None:
     assert {"screen", "web"} <= set(domains())
+    assert {d for desc in catalog.games() for d in (*desc.strings, *desc.phone_strings)} <= set(domains())
 
 
 @pytest.mark.parametrize("lang", OTHERS)

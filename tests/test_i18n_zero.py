@@ -9,21 +9,24 @@ from pathlib import Path
 
 import pytest
 
+from game import catalog as games
 from game import i18n
 
 I18N = Path(i18n.__file__).resolve().parent
+FOLDERS = (I18N, *games.string_folders())  # the shared words, then each game's own
 LANGS = ("en", "fa", "th")
 N_OF_M = re.compile(r"\{n\}[^{}]* of \{(m|total)\}")
 POSITIONS = ("settings.page", "moth.round_of", "speakeasy.clue_of", "sec.clue_of")  # "clue 2 of 5": never 0
 
 
 def catalog(domain: str, lang: str) -> dict[str, str]:
-    data: dict[str, str] = json.loads((I18N / f"{domain}_{lang}.json").read_text(encoding="utf-8"))
+    path = next(folder / f"{domain}_{lang}.json" for folder in FOLDERS if (folder / f"{domain}_en.json").is_file())
+    data: dict[str, str] = json.loads(path.read_text(encoding="utf-8"))
     return data
 
 
 def domains() -> list[str]:
-    return sorted(p.name.removesuffix("_en.json") for p in I18N.glob("*_en.json"))
+    return sorted(p.name.removesuffix("_en.json") for folder in FOLDERS for p in folder.glob("*_en.json"))
 
 
 @pytest.mark.parametrize("domain", domains())

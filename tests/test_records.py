@@ -6,6 +6,7 @@ import json
 import pytest
 
 from game import replay as replay_cli
+from game.games.collusion.rules import ENGINE
 from game.records import (
     FORMAT,
     BadRecord,
@@ -19,7 +20,6 @@ from game.records import (
     replay,
     save,
 )
-from game.rules.collusion import ENGINE
 from game.simulate import main as simulate_main
 
 

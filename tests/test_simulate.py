@@ -5,12 +5,15 @@ import json
 
 import pytest
 
+from game import catalog
 from game.bots import Bot, UnknownBot, make_bot
+from game.catalog import get_engine
+from game.games.collusion.rules import ENGINE, Ambush, Phase, Showdown, ShowdownChoice, ShowdownPick, Vote, evolve
 from game.records import load, replay
-from game.rules import GAMES, get_engine
 from game.rules.base import IllegalAction
-from game.rules.collusion import ENGINE, Ambush, Phase, Showdown, ShowdownChoice, ShowdownPick, Vote, evolve
 from game.simulate import SimulationError, main, play_game, run, seat_kinds
+
+GAMES = catalog.ids(catalog.PlayMode.TABLE)
 
 
 def test_simulate_prints_the_summary(capsys):
@@ -150,7 +153,7 @@ def test_watch_prints_one_game_in_plain_words(capsys):
 def test_clocked_games_stamp_times_and_replay(kind, tmp_path):
     """Cheating Moth's actions carry times: the simulator runs it on a virtual clock (think_ms,
     t_ms stamps, timers at their deadline, races from race_press) and its record replays."""
-    pytest.importorskip("game.bots.cheating_moth")
+    pytest.importorskip("game.games.cheating_moth.bots.heuristic")
     path = tmp_path / "moth.json"
     assert main(["--game", "cheating_moth", "--players", "4", "--games", "2", "--seed", "5",
                  "--bots", kind, "--record", str(path)]) == 0

@@ -60,9 +60,8 @@ LEVEL_KIND: dict[Level, BotKind] = {
     Level.NORMAL: BotKind.BELIEF,
     Level.HARD: BotKind.SEARCH,
 }
-"""Level -> bot kind, as measured by ``bench/bench_bots.py`` (``docs/rules/<game>.md``): in Collusion and
-Speakeasy each kind wins well over half against the one below; in Cheating Moth ``search`` beats
-``heuristic`` but is only as strong as ``belief`` so far. ``random`` is no level: tests only."""
+"""Level -> bot kind, as measured by ``bench/bench_bots.py`` (each game's rulebook, "Balance"): each
+kind wins over half of its games against the one below. ``random`` is no level: tests only."""
 
 BOT_KINDS: tuple[str, ...] = tuple(k.value for k in BotKind)
 
@@ -73,8 +72,7 @@ def kind_choices() -> str:
     return f"{', '.join(names[:-1])} or {names[-1]}"
 
 
-class UnknownBot(ValueError):
-    """No bot of that game or kind exists."""
+UnknownBot = catalog.UnknownBot  # no bot of that game or kind exists (declared with the descriptors that name bots)
 
 
 @runtime_checkable

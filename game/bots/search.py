@@ -8,7 +8,7 @@ the bot's included, by a cheap policy drawn from the same belief) to a horizon a
 [0, 1] for the bot's seat. The move is the candidate visited most.
 
 Deeper tree levels would belong to other players' information sets, which in these games are
-simultaneous secret choices (Collusion's votes, Speakeasy's pointing) or whole hands; the
+simultaneous secret choices (secret votes, pointing) or whole hands; the
 rollout policy stands in for them.
 
 The search is a plain function call (:func:`search`): a :class:`SearchBudget` counts iterations,
@@ -22,6 +22,8 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
+
+from game import catalog
 
 A = TypeVar("A")
 A_in = TypeVar("A_in", contravariant=True)
@@ -44,18 +46,17 @@ class SearchBudget:
             raise ValueError(f"a search budget needs at least 1 iteration; got {self.iterations!r}")
 
 
-# iterations per decision at 6 seats (Collusion: paired rollouts, search_paired); default_budget()
+# iterations per decision at 6 seats (GameDescriptor.search_iterations); default_budget()
 # scales them down for larger tables
-BASE_ITERATIONS: dict[str, int] = {"collusion": 48, "speakeasy": 32, "cheating_moth": 8}
 _budget_override: dict[str, SearchBudget] = {}
 
 
 def default_budget(game: str, seats: int) -> SearchBudget:
     """The budget a ``search`` bot of ``game`` gets at a table of ``seats`` (rollouts cost about
-    linearly in the seats): :data:`BASE_ITERATIONS` at 6 seats, fewer above, unless overridden."""
+    linearly in the seats): its descriptor's ``search_iterations`` at 6 seats, fewer above, unless overridden."""
     if game in _budget_override:
         return _budget_override[game]
-    base = BASE_ITERATIONS[game]
+    base = catalog.get(game).search_iterations
     return SearchBudget(max(2, round(base * min(1.0, 6 / max(seats, 1)))))
 
 

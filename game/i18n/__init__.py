@@ -48,7 +48,7 @@ def _check_language(lang: str) -> None:
 
 def load(lang: str, domain: str) -> Mapping[str, str]:
     """All strings of one language and domain (read once, read-only): the file beside this module,
-    else in a plug-in game's own folder (``GameDescriptor.folder``). A missing file is empty."""
+    else in a game's own ``strings/`` folder (``GameDescriptor.strings_folder``). A missing file is empty."""
     found = _loaded.get((lang, domain))
     if found is not None:
         return found
@@ -58,7 +58,7 @@ def load(lang: str, domain: str) -> Mapping[str, str]:
     name = f"{domain}_{lang}.json"
     from game import catalog  # the catalog imports no game: no cycle
 
-    path = next((folder / name for folder in (_HERE, *map(Path, catalog.folders())) if (folder / name).exists()), None)
+    path = next((folder / name for folder in (_HERE, *catalog.string_folders()) if (folder / name).exists()), None)
     if path is None:
         return MappingProxyType({})  # not kept: a plug-in registered later may bring it
     _loaded[(lang, domain)] = strings = _read(path)

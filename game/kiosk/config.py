@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from game import catalog
+from game.catalog import get_engine
 from game.config import LANGUAGES
-from game.rules import GAMES, get_engine
 from game.rules.base import BadSettings
 
 PIN_PATTERN = re.compile(r"[0-9]{6,8}")  # six digits at least: the same floor as a generated PIN
@@ -28,7 +28,7 @@ SECTIONS: dict[str, tuple[str, ...]] = {
     "venue": ("name", "logo"),
     "table": ("languages", "game", "preset", "volume", "idle_minutes", "how_to_play"),
     "timers": ("attract_after_s", "results_s", "attract_game_s"),
-    "house_rules": GAMES,
+    "house_rules": (),  # one table per installed table game: :func:`_section_keys`
     "server": ("host", "port", "data_dir"),
     "admin": ("pin",),
     "disk": ("keep_days", "keep_mb", "log_mb", "log_files"),
@@ -36,6 +36,11 @@ SECTIONS: dict[str, tuple[str, ...]] = {
 }
 MAX_METRICS_FROM = 64
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def _section_keys(section: str) -> tuple[str, ...]:
+    """The keys a section takes; ``[house_rules]`` takes the installed table games (plug-ins too)."""
+    return catalog.ids(catalog.PlayMode.TABLE) if section == "house_rules" else SECTIONS[section]
 
 
 class ConfigError(Exception):
@@ -158,9 +163,10 @@ class _Reader:
         value = data.get(section, {})
         if not isinstance(value, dict):
             raise self.error(section, None, "must be a table, e.g. [" + section + "]")
-        unknown = sorted(set(value) - set(SECTIONS[section]))
+        keys = _section_keys(section)
+        unknown = sorted(set(value) - set(keys))
         if unknown:
-            raise self.error(section, unknown[0], f"unknown key; {section} takes {', '.join(SECTIONS[section])}")
+            raise self.error(section, unknown[0], f"unknown key; {section} takes {', '.join(keys)}")
         return value
 
     def text(self, values: Mapping[str, Any], section: str, key: str, default: str) -> str:
@@ -295,8 +301,9 @@ def _languages(reader: _Reader, table: Mapping[str, Any]) -> tuple[str, ...]:
 
 def _game(reader: _Reader, table: Mapping[str, Any], language: str) -> tuple[str, str | None]:
     game = reader.text(table, "table", "game", catalog.default_game())
-    if game not in GAMES:
-        raise reader.error("table", "game", f"unknown game {game!r}; choose from {', '.join(GAMES)}")
+    games = catalog.ids(catalog.PlayMode.TABLE)
+    if game not in games:
+        raise reader.error("table", "game", f"unknown game {game!r}; choose from {', '.join(games)}")
     if "preset" not in table:
         return game, None
     preset = reader.text(table, "table", "preset", "")

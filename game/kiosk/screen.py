@@ -195,6 +195,10 @@ class KioskLayer:
         new snapshot in between: the padlock's seconds left changed (or it is to go away)."""
         return self.seconds_unlocked() != self._drawn_unlocked
 
+    def close(self) -> None:
+        """The window closes: the attract loop's tape worker is killed now, never waited for."""
+        self.tapes.close()
+
     def unlock(self) -> None:
         """Staff typed the right PIN: staff keys go through for ``UNLOCK_S`` (quitting never does)."""
         self._unlocked_until = self.clock() + UNLOCK_S
@@ -342,19 +346,6 @@ def draw_venue(surface: pygame.Surface, venue: str, lang: str, ctx: RenderContex
         box.right = w - margin
     ctx.text.draw(surface, venue, lang, box, TextStyle(round(24 * u), theme.TEXT_DIM, bold=True, align=Align.END,
                                                        max_lines=2, min_px=readable_px(u)))
-
-
-def draw_table(screen: Any, window: pygame.Surface, layer: KioskLayer | None) -> pygame.Surface:
-    """Draw the screen where it belongs (the demo beside the attract column, else the whole window);
-    returns the surface it drew on (its size is the one the screen's steps should use)."""
-    area = layer.demo_area(window.get_size(), screen.snapshot) if layer is not None else None
-    if area is None:
-        screen.draw(window)
-        return window
-    window.fill(theme.BACKGROUND)
-    target = window.subsurface(area)
-    screen.draw(target)
-    return target
 
 
 def draw_attract(surface: pygame.Surface, shown: TableSnapshot, venue: str, ctx: RenderContext,

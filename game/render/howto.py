@@ -47,9 +47,10 @@ def is_skip(event: pygame.event.Event) -> bool:
 class HowToPlay:
     """Plays the explanation (see module docs); one per window."""
 
-    def __init__(self, ctx: RenderContext, pool: Executor | None = None,
+    def __init__(self, ctx: RenderContext, make_screen: Callable[..., Any], pool: Executor | None = None,
                  stopping: Callable[[], bool] = lambda: False) -> None:
         self.ctx = ctx
+        self._make_screen = make_screen  # the window's Screen class (game.render.app): a slide is a whole screen
         self._pool = pool  # records tapes (ahead: see prefetch); None: on this thread when the first slide needs them
         self._stopping = stopping  # the program is stopping: a slide's tape is not waited for
         self._ahead: dict[tuple[str, str], Future[dict[str, Any]]] = {}  # (tape, lang), being recorded
@@ -107,12 +108,10 @@ class HowToPlay:
             self._inner.sync(self._last)
 
     def _start_slide(self, moment: Any, size: tuple[int, int]) -> None:
-        from .app import Screen
-
         if moment is None:
             self._inner = self._last = None
             return
-        self._inner = Screen(ctx=self.ctx)
+        self._inner = self._make_screen(ctx=self.ctx)
         for snap in moment.snapshots:
             self._inner.sync(snap)
             self._inner.advance(1 / 60, size)

@@ -45,7 +45,7 @@ def presets_of(game: str, snapshot: TableSnapshot | None = None) -> tuple[str, .
     if snapshot is not None and snapshot.lobby.presets:
         return snapshot.lobby.presets
     try:
-        from game.rules import get_engine
+        from game.catalog import get_engine
 
         return tuple(get_engine(game).presets())
     except (ImportError, KeyError, AttributeError):

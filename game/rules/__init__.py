@@ -1,17 +1,4 @@
-"""Pure rules engines, one module per game, sharing the types of :mod:`game.rules.base`.
-
-Which games exist is the catalog's business (:mod:`game.catalog`); this package only offers the
-lookup by id for callers that want an engine."""
-from __future__ import annotations
-
-from game import catalog
-
-from .base import GameEngine
-
-GAMES: tuple[str, ...] = catalog.ids(catalog.PlayMode.TABLE)
-"""The table games' ids at import time (old callers; new code asks :func:`game.catalog.games`)."""
-
-
-def get_engine(name: str) -> GameEngine:
-    """The engine of a game by catalog id (raises :class:`game.catalog.UnknownGame`, a KeyError)."""
-    return catalog.get(name).load_engine()
+"""The engine contract every game's rules are written against (:mod:`game.rules.base`), the seeded
+RNG kept inside states (:mod:`game.rules.rng`), the settings schema, the race-judging rule and the
+companion games' score pad. The games' engines live in their own packages (``game/games/<id>/``);
+which games exist is the catalog's business (:func:`game.catalog.get_engine`)."""

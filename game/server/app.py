@@ -12,14 +12,15 @@ import mimetypes
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Protocol
 
 import fontpkg
 from aiohttp import WSMsgType, web
 
 from game import catalog
-from game.clues import BUILTIN_DECKS, builtin_deck
+from game.config import TableConfig
 from game.package_files import package_path
-from game.session.api import HOUSEKEEPING_S, Session, normalise_code
+from game.session.api import HOUSEKEEPING_S, Journal, Session, normalise_code
 from game.session.snapshot import SeatStatus
 
 from .capacity import connection_room, current_fd_limit, size_sockets
@@ -55,6 +56,18 @@ for _type, _ext in (("text/javascript", ".js"), ("text/javascript", ".mjs"), ("t
     mimetypes.add_type(_type, _ext)
 
 
+def remote_address(request: web.Request) -> str:
+    return request.remote or "?"
+
+
+class AppExtension(Protocol):
+    """Adds routes and background work to the table's app: ``(app, session, journal, config,
+    journal_moved)``, where ``journal_moved`` says why the journal was moved aside at start-up."""
+
+    def __call__(self, app: web.Application, session: Session, journal: Journal | None, config: TableConfig,
+                 journal_moved: str | None, /) -> object: ...
+
+
 @dataclass(frozen=True, slots=True)
 class ServerSettings:
     web_dir: Path = WEB_DIR
@@ -66,12 +79,16 @@ class ServerSettings:
     fd_limit: int | None = None  # the open-file limit to size for (None: the process's soft limit)
     housekeeping_s: float = HOUSEKEEPING_S
     clock: Callable[[], float] | None = None  # seconds, for deadlines and backoffs (None: the loop's)
-    address_of: Callable[[web.Request], str] = lambda request: request.remote or "?"  # who is asking
+    address_of: Callable[[web.Request], str] = remote_address  # who is asking
     per_address_sockets: int = 16  # WebSockets from one device
     hello_s: float = 10.0  # a socket says hello within this or is closed
     header_s: float = HEADER_DEADLINE_S  # an HTTP connection sends its first request's headers within this
     per_address_connections: int = CONNECTIONS_PER_ADDRESS
     uncapped: frozenset[str] = LOOPBACK  # addresses without per-address caps (the table's own machine)
+    # what the layer above adds to the app before it serves (the kiosk's housekeeper and owner's
+    # page: game.kiosk.web.install_kiosk), composed in game.__main__ so the server names no kiosk;
+    # a module-level function, so the settings cross to the table's own process
+    extend: AppExtension | None = None
 
 
 SESSION = web.AppKey("session", Session)
@@ -164,7 +181,7 @@ def phone_strings(i18n_dir: Path, lang: str) -> dict[str, str] | None:
     strings: dict[str, str] = json.loads(shared.read_text(encoding="utf-8"))
     for domain in catalog.phone_domains():
         name = f"{domain}_{lang}.json"
-        path = next((folder / name for folder in (i18n_dir, *map(Path, catalog.folders())) if (folder / name).is_file()), None)
+        path = next((folder / name for folder in (i18n_dir, *catalog.string_folders()) if (folder / name).is_file()), None)
         if path is not None:
             strings.update(json.loads(path.read_text(encoding="utf-8")))
     return strings
@@ -177,18 +194,20 @@ async def i18n(request: web.Request) -> web.StreamResponse:
     return web.json_response(strings, headers={"Cache-Control": "no-cache"})
 
 
-def plugin_phone_module(path: str) -> Path | None:
-    """A plug-in game's phone module (``js/<its phone path>``), from its own folder."""
-    return next((Path(d.folder) / Path(d.phone).name for d in catalog.games() if d.folder and path == f"js/{d.phone}"), None)
+def game_phone_module(path: str) -> Path | None:
+    """A game's phone module (``js/games/<file>``), from its own folder's ``phone/``."""
+    return catalog.phone_file(path.removeprefix("js/")) if path.startswith("js/") else None
 
 
-async def clues(request: web.Request) -> web.Response:
-    """A built-in clue deck (game/clues.py) as a JSON list (the decks are line-aligned: a clue id names the same
-    clue in every language), so a phone shows the clue on the table in its own language."""
-    lang = request.match_info["lang"]
-    if lang not in BUILTIN_DECKS:
+async def game_data(request: web.Request) -> web.Response:
+    """Data a game's phones fetch (``GameDescriptor.phone_data``: a clue deck in another language, ...)."""
+    try:
+        data = catalog.get(request.match_info["game"]).load_phone_data(request.match_info["name"])
+    except catalog.UnknownGame:
+        raise web.HTTPNotFound() from None
+    if data is None:
         raise web.HTTPNotFound()
-    return web.json_response(list(builtin_deck(lang)), headers={"Cache-Control": "no-cache"})
+    return web.json_response(data, headers={"Cache-Control": "no-cache"})
 
 
 async def healthz(request: web.Request) -> web.Response:
@@ -196,16 +215,24 @@ async def healthz(request: web.Request) -> web.Response:
     return web.json_response({"ok": True, "version": session.version, "phase": session.phase.value})
 
 
-async def static_file(request: web.Request) -> web.StreamResponse:
-    root_dir = request.app[SETTINGS].web_dir.resolve()
+def served_file(web_dir: Path, path: str) -> Path | None:
+    """The file the table answers ``GET /<path>`` with: a file inside ``web_dir``, else a game's phone
+    module (from its package's ``phone/``); None for neither, or for a path that leaves ``web_dir``.
+    The phone-types test reads the phone's imports through it, so it judges them by what the browser gets."""
+    root_dir = web_dir.resolve()
     try:
-        path = (root_dir / request.match_info["path"]).resolve()
-        path.relative_to(root_dir)
+        found = (root_dir / path).resolve()
+        found.relative_to(root_dir)
     except (ValueError, OSError):
-        raise web.HTTPNotFound() from None
-    if not path.is_file():
-        path = plugin_phone_module(request.match_info["path"]) or path
-    if not path.is_file():
+        return None
+    if not found.is_file():
+        found = game_phone_module(path) or found
+    return found if found.is_file() else None
+
+
+async def static_file(request: web.Request) -> web.StreamResponse:
+    path = served_file(request.app[SETTINGS].web_dir, request.match_info["path"])
+    if path is None:
         raise web.HTTPNotFound()
     content_type = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
     return web.FileResponse(path, headers={"Content-Type": content_type, "Cache-Control": "no-cache"})
@@ -349,7 +376,7 @@ def make_app(session: Session, settings: ServerSettings | None = None) -> web.Ap
         web.get("/static/{path:.+}", static_file),
         web.get("/fonts/{name}", font),
         web.get("/i18n/{lang}.json", i18n),
-        web.get("/clues/{lang}.json", clues),
+        web.get("/games/{game}/{name}.json", game_data),
         web.get("/healthz", healthz),
         web.get("/ws", websocket),
     ])

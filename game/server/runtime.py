@@ -15,7 +15,7 @@ import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol, TextIO
+from typing import Any, Protocol, TextIO, runtime_checkable
 
 from aiohttp import web
 
@@ -24,7 +24,7 @@ from game.config import TableConfig
 from game.rules.base import RulesError
 from game.seating import look
 from game.session.api import CorruptJournal, Journal, Session, move_aside
-from game.session.snapshot import InputEvent, RunMode, TablePhase, TableSnapshot
+from game.session.snapshot import InputEvent, TablePhase, TableSnapshot
 
 from .app import FRAMES, ServerSettings, guard_server, make_app
 from .capacity import raise_fd_limit
@@ -40,6 +40,7 @@ class StartupError(Exception):
     """The table could not start (port in use, unwritable data directory, ...)."""
 
 
+@runtime_checkable
 class RunLog(Protocol):
     """Where a kiosk keeps its runs (``game.kiosk.keeper.KioskKeeper``): a run closed after
     :meth:`crashed` is counted as a crash, with its cause."""
@@ -107,10 +108,9 @@ async def start_table(config: TableConfig, settings: ServerSettings | None = Non
         raise StartupError(f"cannot set up the table for {config.game!r}: {exc}") from exc
     app = make_app(session, settings)
     runs: RunLog | None = None
-    if session.mode is RunMode.KIOSK:
-        from game.kiosk.web import install_kiosk  # archive, pruning and the owner's page
-
-        runs = install_kiosk(app, session, journal, config, None if config.new else message)
+    if settings is not None and settings.extend is not None:  # the kiosk's housekeeper and owner's page
+        extended = settings.extend(app, session, journal, config, None if config.new else message)
+        runs = extended if isinstance(extended, RunLog) else None  # the kiosk keeps the runs (crashes)
     runner = web.AppRunner(app, handle_signals=False, access_log=None)
     await runner.setup()
     assert runner.server is not None
@@ -298,11 +298,12 @@ class TableRuntime:
 
 
 def run_headless(config: TableConfig, out: TextIO = sys.stdout,
-                 on_started: Callable[[asyncio.AbstractEventLoop], None] | None = None) -> int:
+                 on_started: Callable[[asyncio.AbstractEventLoop], None] | None = None,
+                 settings: ServerSettings | None = None) -> int:
     """Run table and server without a window until SIGINT/SIGTERM. Returns the exit status.
     ``on_started(loop)`` runs on the loop once the table serves (systemd supervision)."""
     try:
-        return asyncio.run(_headless(config, out, on_started))
+        return asyncio.run(_headless(config, out, on_started, settings))
     except StartupError as exc:
         print(f"tabletop: {exc}", file=sys.stderr)
         return 2
@@ -310,9 +311,9 @@ def run_headless(config: TableConfig, out: TextIO = sys.stdout,
         return 0
 
 
-async def _headless(config: TableConfig, out: TextIO,
-                    on_started: Callable[[asyncio.AbstractEventLoop], None] | None = None) -> int:
-    started = await start_table(config)
+async def _headless(config: TableConfig, out: TextIO, on_started: Callable[[asyncio.AbstractEventLoop], None] | None = None,
+                    settings: ServerSettings | None = None) -> int:
+    started = await start_table(config, settings)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     def asked(sig: signal.Signals) -> None:

@@ -17,8 +17,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from game.catalog import get_engine
 from game.config import TableConfig
-from game.rules import get_engine
 from game.rules.base import GameEngine, IllegalAction, RulesError, TimerRequest, UnknownSeat, check_seat
 from game.seating import MAX_SEATS
 

@@ -5,9 +5,10 @@ from collections.abc import Iterator
 
 import pytest
 
+from game import catalog
 from game.bots.search import SearchBudget, set_default_budget
 
-GAMES = ("collusion", "speakeasy", "cheating_moth")
+GAMES = tuple(d.id for d in catalog.games(catalog.PlayMode.TABLE) if d.has_bots)  # the ladder: every table game with bots
 
 
 @pytest.fixture(autouse=True)

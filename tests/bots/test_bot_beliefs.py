@@ -5,13 +5,13 @@ import random
 
 import pytest
 
-from game.bots import cheating_moth_belief as moth
-from game.bots import collusion_belief as col
-from game.bots import speakeasy_belief as spk
 from game.bots.search import SearchBudget, Stats, search, softmax_share
-from game.rules.cheating_moth import Kind
-from game.rules.collusion import AMBUSH_CARD, OUT
-from game.rules.speakeasy import Identity
+from game.games.cheating_moth.bots import belief as moth
+from game.games.cheating_moth.rules import Kind
+from game.games.collusion.bots import belief as col
+from game.games.collusion.rules import AMBUSH_CARD, OUT
+from game.games.speakeasy.bots import belief as spk
+from game.games.speakeasy.rules import Identity
 
 I, C = Identity.INFORMANT, Identity.CITIZEN
 
@@ -101,7 +101,7 @@ def test_c2_an_unseen_bar_is_worth_the_deck_minus_my_own_bars() -> None:
 
 
 def test_c4_a_determinised_table_matches_the_view() -> None:
-    from game.rules.collusion import ENGINE
+    from game.games.collusion.rules import ENGINE
 
     state = ENGINE.new_game(ENGINE.default_settings(None), 6, 3)
     view = ENGINE.view(state, 2)

@@ -17,11 +17,11 @@ from hypothesis import strategies as st
 from game import catalog
 from game.bots import LEVEL_KIND, Bot, BotKind, Level, UnknownBot, make_bot
 from game.bots.search import SearchBudget, default_budget
-from game.rules import get_engine
+from game.catalog import get_engine
 from game.simulate import play_game
 
 LEVELS = (BotKind.HEURISTIC, BotKind.BELIEF, BotKind.SEARCH)
-GAMES = ("collusion", "speakeasy", "cheating_moth")
+GAMES = tuple(d.id for d in catalog.games(catalog.PlayMode.TABLE) if d.has_bots)  # the ladder: every table game with bots
 
 
 def _largest(game: str) -> int:
@@ -108,7 +108,7 @@ def test_a_bot_answers_only_with_a_legal_action_or_nothing(game: str, kind: BotK
 def _hide_differently(game: str, state: Any, seat: int, rng: random.Random) -> Any:
     """The same state with the secrets ``seat`` cannot see shuffled among the others."""
     if game == "collusion":
-        from game.rules.collusion import evolve
+        from game.games.collusion.rules import evolve
 
         others = [s for s in range(state.n) if s != seat]
         bars = [b for s in others for b in state.gold[s]] + list(state.pot) + list(state.deck)

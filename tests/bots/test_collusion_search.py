@@ -7,11 +7,12 @@ from typing import Any
 
 import pytest
 
-from game.bots import BotKind, collusion_belief, make_bot
-from game.bots.collusion_belief import PAIRED_MIN, SearchBot
+from game.bots import BotKind, make_bot
 from game.bots.search import SearchBudget, paired_iterations, search_paired
-from game.rules import get_engine
-from game.rules.collusion import State
+from game.catalog import get_engine
+from game.games.collusion.bots import belief as collusion_belief
+from game.games.collusion.bots.belief import PAIRED_MIN, SearchBot
+from game.games.collusion.rules import State
 from game.simulate import play_game
 
 

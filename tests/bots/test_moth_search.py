@@ -10,10 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from game.bots import make_bot
-from game.bots.cheating_moth_belief import BeliefBot, MothProblem, SearchBot
-from game.bots.cheating_moth_rollout import RoundModel, card_table, deal_hidden
 from game.bots.search import SearchBudget, search_paired
-from game.rules.cheating_moth import ENGINE, Accuse, CheatStart, Draw, Kind, Phase, Play, State
+from game.games.cheating_moth.bots.belief import BeliefBot, MothProblem, SearchBot
+from game.games.cheating_moth.bots.rollout import RoundModel, card_table, deal_hidden
+from game.games.cheating_moth.rules import ENGINE, Accuse, CheatStart, Draw, Kind, Phase, Play, State
 from game.simulate import play_game, play_on
 
 

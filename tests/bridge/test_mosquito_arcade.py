@@ -12,7 +12,7 @@ import pytest
 from firmware_bridge.bridge import ButtonDown, monotonic_ms
 from game.session.race_floor import PressSource, RaceJudge, RaceMode, RaceOutcome
 
-cm = pytest.importorskip("game.rules.cheating_moth")
+cm = pytest.importorskip("game.games.cheating_moth.rules")
 
 pytestmark = pytest.mark.timeout(60)
 

@@ -70,7 +70,7 @@ def test_the_final_names_the_winners(lang: str, table: Table, phones: Phones, sh
 def finish_companion(table: Table, points: tuple[int, int, int]) -> None:
     """Every round of the companion ends with seat 1 out (0 points, M17) and the others' ``points``
     entered; the last "next round" ends the game (M19)."""
-    from game.rules.cheating_moth_companion import EnterPoints, NextRound, RoundOver
+    from game.games.cheating_moth.companion import EnterPoints, NextRound, RoundOver
 
     def go(session: Any) -> None:
         run = session.run

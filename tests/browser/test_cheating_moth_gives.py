@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from game.rules.cheating_moth import Giving, Phase
+from game.games.cheating_moth.rules import Giving, Phase
 
 from .conftest import Phones, Table
 from .phone import join, look

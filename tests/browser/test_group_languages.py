@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from game.clues import builtin_deck
+from game.games.speakeasy.clues import builtin_deck
 
 from .conftest import Phones, Table
 from .phone import join

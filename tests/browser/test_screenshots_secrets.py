@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from game.rules.cheating_moth import Accused
+from game.games.cheating_moth.rules import Accused
 
 from .conftest import Phones, Table
 from .phone import join, look

@@ -11,10 +11,12 @@ from typing import Any
 import pytest
 
 from game import catalog
-from game.rules import GAMES, get_engine
+from game.catalog import get_engine
 from game.seating import SEAT_LOOKS
 from game.server.app import phone_strings
 from game.session.table import TableSettings
+
+GAMES = catalog.ids(catalog.PlayMode.TABLE)
 
 ROOT = Path(__file__).resolve().parents[2]
 WEB = ROOT / "game" / "web"

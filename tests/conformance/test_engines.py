@@ -42,9 +42,12 @@ FORBIDDEN_MODULES = frozenset({"pygame", "asyncio", "time", "random", "os", "io"
                                "pathlib", "threading", "datetime", "sqlite3", "shutil", "tempfile", "urllib"})
 FORBIDDEN_CALLS = frozenset({"open", "print", "input"})
 KNOWN_IMPURE = {
-    # Speakeasy's built-in clue decks are data files read once and cached (package data, game/assets/clues); the
+    # Speakeasy's built-in clue decks are data files read once and cached (the package's decks/); the
     # rules never read a file on their own otherwise. Listed here so nothing else slips in.
-    "game.clues": "reads the built-in clue decks from game/assets/clues",
+    "game.games.speakeasy.clues": "reads the built-in clue decks from its package's decks/",
+    # A game package's __init__ declares its descriptors, so importing an engine imports the catalog:
+    # data and lazy paths (pathlib, importlib.metadata for the entry points), never called by an engine.
+    "game.catalog": "declares descriptors: file paths and entry points, no I/O at import",
     "game.package_files": "finds those decks inside the installed package (importlib.resources)",
 }
 

@@ -18,8 +18,8 @@ import toygame
 
 from game import catalog, i18n
 from game.render.kit.text import TextRenderer
-from game.render.tapes import play_moment
-from game.server.app import I18N_DIR, phone_strings, plugin_phone_module
+from game.server.app import I18N_DIR, game_phone_module, phone_strings
+from game.tapes import play_moment
 
 SIZE = (1280, 720)
 
@@ -52,7 +52,7 @@ def drawn(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
 def test_T1_T4_the_toy_game_plays_on_the_tv_with_its_own_screen_and_words(toy: catalog.GameDescriptor, lang: str,
                                                                          drawn: list[str]) -> None:
     scenes = {}
-    for moment in toy.load_tapes().moments(lang):  # a real Session on virtual time (game/render/tapes.py)
+    for moment in toy.load_tapes().moments(lang):  # a real Session on virtual time (game/tapes.py)
         screen = play_moment(moment, SIZE)
         screen.draw(pygame.Surface(SIZE))
         scenes[moment.name] = screen.director.names()[-1]
@@ -66,13 +66,13 @@ def test_T1_T4_the_toy_game_plays_on_the_tv_with_its_own_screen_and_words(toy: c
 
 @pytest.mark.parametrize("lang", i18n.LANGUAGES)
 def test_the_table_serves_the_toy_phone_module_and_words_only_while_it_is_registered(lang: str) -> None:
-    module = Path(toygame.DESCRIPTOR.folder) / "toy_guess.js"
-    assert plugin_phone_module(f"js/{toygame.DESCRIPTOR.phone}") is None
+    module = Path(toygame.DESCRIPTOR.folder) / "phone" / "toy_guess.js"
+    assert game_phone_module(f"js/{toygame.DESCRIPTOR.phone}") is None
     assert "game.toy_guess" not in (phone_strings(I18N_DIR, lang) or {})
     catalog.register(toygame.DESCRIPTOR)
     try:
-        assert plugin_phone_module(f"js/{toygame.DESCRIPTOR.phone}") == module and module.is_file()
-        assert plugin_phone_module("js/games/other.js") is None
+        assert game_phone_module(f"js/{toygame.DESCRIPTOR.phone}") == module and module.is_file()
+        assert game_phone_module("js/games/other.js") is None
         served = phone_strings(I18N_DIR, lang)
         assert served is not None and served["game.toy_guess"] == i18n.load(lang, "web_toy_guess")["game.toy_guess"]
         assert served["lobby.waiting"] == i18n.text(lang, "web", "lobby.waiting")  # the shared words too

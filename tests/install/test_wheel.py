@@ -72,7 +72,7 @@ def test_the_wheel_and_the_sdist_ship_every_runtime_file(installed: Installed) -
     if not (ROOT / ".git").exists():
         pytest.skip("not a git checkout: the tracked files are unknown")
     wanted = _runtime_files()
-    assert "game/assets/clues/en.txt" in wanted and "game/web/index.html" in wanted
+    assert "game/games/speakeasy/decks/en.txt" in wanted and "game/web/index.html" in wanted
     wheel = set(zipfile.ZipFile(next(installed.dist.glob("tabletop-*.whl"))).namelist())
     assert wanted - wheel == set()
     with tarfile.open(next(installed.dist.glob("tabletop-*.tar.gz"))) as sdist:

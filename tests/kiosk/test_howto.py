@@ -19,10 +19,10 @@ from game.render.kit.qr import QrCache
 from game.render.kit.scene import RenderContext
 from game.render.kit.sound import SoundBank
 from game.render.kit.text import TextRenderer
-from game.render.tapes import ScriptedTable
 from game.session.scheduler import VirtualTime
 from game.session.session import Session
 from game.session.snapshot import RunMode, TablePhase
+from game.tapes import ScriptedTable
 
 
 def table(tmp_path: Path, game: str = "collusion", mode: RunMode = RunMode.KIOSK) -> tuple[Session, VirtualTime]:
@@ -89,8 +89,8 @@ def test_the_plan_and_the_player_name_no_game() -> None:
 
 def test_a_game_without_slides_starts_straight_away() -> None:
     toy = catalog.register(catalog.GameDescriptor(
-        id="toy_howto", family="toy_howto", mode=catalog.PlayMode.TABLE, engine="game.rules.collusion:ENGINE",
-        bots=None, screen="game.render.games.collusion", phone="games/collusion.js", strings=("screen",),
+        id="toy_howto", family="toy_howto", mode=catalog.PlayMode.TABLE, engine="game.games.collusion.rules:ENGINE",
+        bots=None, screen="game.games.collusion.screen", phone="games/collusion.js", strings=("screen",),
         title_key="game.collusion"))
     try:
         assert howto.slides(toy.id) == () and howto.duration_ms(toy.id) == 0 and howto.slide_at(toy.id, 0) is None
@@ -186,7 +186,7 @@ def test_each_slide_draws_the_games_scene_and_a_caption_that_fits(tmp_path: Path
 
     ctx = RenderContext(TextRenderer(probe), QrCache(), SoundBank(enabled=False))
     session = intro_table(tmp_path, game, lang)
-    player = HowToPlay(ctx)
+    player = HowToPlay(ctx, Screen)
     screen = Screen(ctx=ctx)
     started = session.snapshot.how_to_play.started_ms
     for slide in howto.slides(game):

@@ -11,13 +11,13 @@ them, and the big screen's snapshot) and checked by ``secrets_kit.check``; then,
 
 * **Nothing but the owner sees a secret** (non-interference): each secret of the moment is changed
   in the engine's state, and every observer but its owner must be given the very view it was sent.
-  The secrets (``docs/views/speakeasy_companion.md``; rule ids of ``docs/rules/speakeasy.md``):
+  The secrets (``game/games/speakeasy/companion_views.md``; rule ids of ``docs/rules/speakeasy.md``):
   an identity dealt to a phone, not yet turned over (S1, S4; turned over at S8, S12); the subject
   the host picked (S6) until the pointing is revealed (S7); whom a seat points at on its phone
   until the reveal (S7). Real fingers (``pointing: hands``) and the score pad are public.
 * **Every private field is listed**: each field of a seat's ``me`` is a listed secret or follows
   from the public view (and equals it). Cheating Moth companion has no secret at all: the cards are
-  real and the program never knows a hand (``docs/views/cheating_moth_companion.md``); its ``me``
+  real and the program never knows a hand (``game/games/cheating_moth/companion_views.md``); its ``me``
   (turn, guard, Beetle win to undo, the round's penalty points and total, M4, M10, M15, M17) is all
   in the public view, so a new private field fails here until it is listed.
 """
@@ -34,7 +34,7 @@ from typing import Any
 from secrets_kit import SECRET_FIELDS, Matrix, Moment, Recorder, check
 
 from game.config import TableConfig
-from game.rules import speakeasy_companion as se
+from game.games.speakeasy import companion as se
 from game.rules.base import RulesError
 from game.session.race_floor import PressSource
 from game.session.scheduler import VirtualTime

@@ -13,8 +13,8 @@ from companion_secrets_kit import PUBLIC_ME, SECRETS, SETUPS, Played, play_and_c
 from secrets_kit import SEATS, SECRET_FIELDS
 
 from game import catalog
-from game.rules import cheating_moth_companion as moth
-from game.rules import speakeasy_companion as se
+from game.games.cheating_moth import companion as moth
+from game.games.speakeasy import companion as se
 
 CI_SEEDS = (1, 2)  # seed 1: identities and pointing on the phones; seed 2: real cards and fingers
 

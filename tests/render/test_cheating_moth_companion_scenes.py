@@ -13,10 +13,10 @@ from scene_checks import (
     assert_paints_the_whole_window,
 )
 
-from game.render.games.cheating_moth_companion.model import model_of
-from game.render.games.cheating_moth_companion.tapes import moth_moments
+from game.games.cheating_moth.companion_screen.model import model_of
+from game.games.cheating_moth.companion_tapes import moth_moments
 from game.render.kit.scene import HostIntent
-from game.render.tapes import play_moment
+from game.tapes import play_moment
 
 MOMENTS = {lang: list(moth_moments(lang)) for lang in LANGS}
 EXPECTED = {"turn": "cheating_moth_companion", "mosquito_race": "cheating_moth_companion",

@@ -10,13 +10,13 @@ import pytest
 from scene_checks import LANGS, SIZES, assert_no_text_overflows, assert_paints_the_whole_window, scene_state
 
 from game import i18n
-from game.render.games.collusion_companion.table import PlayScene
-from game.render.games.collusion_companion.tapes import collusion_moments as moments
+from game.games.collusion.companion_screen.table import PlayScene
+from game.games.collusion.companion_tapes import collusion_moments as moments
 from game.render.kit.qr import QrCache
 from game.render.kit.scene import RenderContext
 from game.render.kit.sound import SoundBank
 from game.render.kit.text import TextRenderer
-from game.render.tapes import play_moment
+from game.tapes import play_moment
 
 MOMENTS = {lang: list(moments(lang)) for lang in LANGS}
 EXPECTED_TOP = {

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import importlib
 from pathlib import Path
 
 import pytest
@@ -14,11 +15,12 @@ from game.render.app import Screen, game_screen
 from game.render.kit.final import FinalScene
 from game.render.kit.scene import Scene
 from game.render.kit.table import background
-from game.render.tapes import lobby_snapshot
 from game.session.snapshot import TablePhase
+from game.tapes import lobby_snapshot
 
 RENDER = Path(__file__).resolve().parents[2] / "game" / "render"
-GAMES = sorted(p.name for p in (RENDER / "games").iterdir() if (p / "__init__.py").exists())
+GAME_PACKAGES = RENDER.parent / "games"
+GAMES = sorted(p.name for p in GAME_PACKAGES.iterdir() if (p / "__init__.py").exists())
 
 
 def imported_modules(path: Path) -> set[str]:
@@ -37,35 +39,35 @@ def imported_modules(path: Path) -> set[str]:
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_no_game_screen_imports_another_games_screen(game):
+def test_no_game_imports_another_game(game):
     others = [g for g in GAMES if g != game]
-    for path in (RENDER / "games" / game).rglob("*.py"):
+    for path in (GAME_PACKAGES / game).rglob("*.py"):
         bad = {m for m in imported_modules(path) for o in others
-               if m == f"game.render.games.{o}" or m.startswith(f"game.render.games.{o}.")}
+               if m == f"game.games.{o}" or m.startswith(f"game.games.{o}.")}
         assert not bad, f"{path.name} imports {bad}"
 
 
 def test_the_kit_imports_no_game_and_no_table_scene():
     for path in (RENDER / "kit").rglob("*.py"):
         bad = {m for m in imported_modules(path)
-               if m.startswith(("game.render.games", "game.render.lobby", "game.render.app", "game.rules"))}
+               if m.startswith(("game.games", "game.render.lobby", "game.render.app", "game.rules"))}
         assert not bad, f"kit/{path.name} imports {bad}"
 
 
 def test_seat_model_and_final_scene_are_defined_once():
     defined: dict[str, list[str]] = {"SeatModel": [], "FinalScene": []}
-    for path in RENDER.rglob("*.py"):
+    for path in (*RENDER.rglob("*.py"), *GAME_PACKAGES.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ClassDef) and node.name in defined:
-                defined[node.name].append(str(path.relative_to(RENDER)))
-    assert defined == {"SeatModel": ["kit/seats.py"], "FinalScene": ["kit/final.py"]}
+                defined[node.name].append(str(path.relative_to(RENDER.parent)))
+    assert defined == {"SeatModel": ["render/kit/seats.py"], "FinalScene": ["render/kit/final.py"]}
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_every_game_package_is_reachable_through_its_descriptor_and_ends_on_the_kit_final(game):
-    screen = game_screen(game)
-    assert screen is not None and catalog.get(game).screen == f"game.render.games.{game}"
-    finals = [c for c in vars(__import__(f"game.render.games.{game}.final", fromlist=["x"])).values()
+@pytest.mark.parametrize("game", catalog.ids())
+def test_every_game_screen_is_reachable_through_its_descriptor_and_ends_on_the_kit_final(game):
+    screen, desc = game_screen(game), catalog.get(game)
+    assert screen is not None and desc.screen.startswith(f"game.games.{desc.family}.")  # in the game's own package
+    finals = [c for c in vars(importlib.import_module(f"{desc.screen}.final")).values()
               if isinstance(c, type) and issubclass(c, FinalScene) and c is not FinalScene]
     assert len(finals) == 1
 

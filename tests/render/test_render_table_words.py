@@ -13,12 +13,12 @@ from scene_checks import LANGS
 
 from game import i18n
 from game.config import TableConfig
-from game.render.games.cheating_moth.final import GameOverScene as MothOver
-from game.render.games.cheating_moth.tapes import moth_moments
-from game.render.games.collusion.final import GameOverScene as CollusionOver
-from game.render.games.collusion.tapes import moments
-from game.render.games.speakeasy.beats import identity_card_rect
-from game.render.games.speakeasy.table import stage
+from game.games.cheating_moth.screen.final import GameOverScene as MothOver
+from game.games.cheating_moth.tapes import moth_moments
+from game.games.collusion.screen.final import GameOverScene as CollusionOver
+from game.games.collusion.tapes import moments
+from game.games.speakeasy.screen.beats import identity_card_rect
+from game.games.speakeasy.screen.table import stage
 from game.render.kit import theme
 from game.render.kit.plates import NAME_PX, PlateLook, draw_plate
 from game.render.kit.qr import QrCache
@@ -27,10 +27,10 @@ from game.render.kit.seats import SeatModel, look_of
 from game.render.kit.sound import SoundBank
 from game.render.kit.text import TextRenderer
 from game.render.lobby import typed_address
-from game.render.tapes import lobby_snapshot, play_moment
 from game.seating import bot_name, look
 from game.session.session import Session
 from game.session.snapshot import SeatStatus
+from game.tapes import lobby_snapshot, play_moment
 
 I18N = Path(__file__).resolve().parents[2] / "game" / "i18n"
 
@@ -101,8 +101,8 @@ def test_issue11_15_a_persian_zero_in_a_measure_stays_a_digit():
     from types import SimpleNamespace
     from typing import Any, cast
 
-    from game.render.games.cheating_moth import beats
-    from game.render.games.cheating_moth_companion import table as companion
+    from game.games.cheating_moth.companion_screen import table as companion
+    from game.games.cheating_moth.screen import beats
     fa = cast(Any, SimpleNamespace(lang="fa"))
     assert i18n.digits("fa", 0) == "۰" and i18n.digits("fa", 12) == "۱۲" and i18n.digits("en", 0) == "0"
     assert companion.ms(fa, 0) == "۰ میلی‌ثانیه"

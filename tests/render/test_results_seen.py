@@ -10,8 +10,8 @@ import pygame
 import pytest
 from scene_checks import SIZES
 
+from game.games.collusion.tapes import moments
 from game.render.app import Screen
-from game.render.games.collusion.tapes import moments
 from game.render.kit.qr import QrCache
 from game.render.kit.scene import HostIntent, RenderContext
 from game.render.kit.sound import SoundBank

@@ -6,7 +6,7 @@ import pytest
 
 from game.render.app import Screen
 from game.render.kit.scorepad import MAX_TRACE, trace_shown
-from game.render.tapes import lobby_snapshot
+from game.tapes import lobby_snapshot
 
 SIZE = (1920, 1080)
 

@@ -17,13 +17,13 @@ from scene_checks import (
 )
 
 from game import i18n
-from game.render.games.speakeasy_companion.table import s
-from game.render.games.speakeasy_companion.tapes import speakeasy_moments as moments
+from game.games.speakeasy.companion_screen.table import s
+from game.games.speakeasy.companion_tapes import speakeasy_moments as moments
 from game.render.kit.qr import QrCache
 from game.render.kit.scene import RenderContext
 from game.render.kit.sound import SoundBank
 from game.render.kit.text import TextRenderer
-from game.render.tapes import play_moment
+from game.tapes import play_moment
 
 MOMENTS = {lang: list(moments(lang)) for lang in LANGS}
 NAMES = ["01_choosing", "02_countdown", "03_pointing", "04_identity", "05_scored", "06_corrected", "07_recording",
@@ -94,7 +94,7 @@ def test_S7_no_reveal_arrow_crosses_the_clue_card_or_its_counter(size: tuple[int
     other seats' plates."""
     from test_speakeasy_scenes import arrow_ink_in
 
-    from game.render.games.speakeasy_companion.table import keep_out
+    from game.games.speakeasy.companion_screen.table import keep_out
     from game.render.kit.table import table_layout
 
     plates = [s.plate for s in table_layout(size, n).spots]
@@ -108,7 +108,7 @@ def test_S7_the_companion_reveal_draws_its_arrows_round_the_clue_card(lang):
     counter look the same with the arrows as without."""
     from test_speakeasy_scenes import middle_pixels, without_arrows
 
-    from game.render.games.speakeasy_companion.table import keep_out
+    from game.games.speakeasy.companion_screen.table import keep_out
 
     moment = next(m for m in MOMENTS[lang] if m.name == "04_identity")
     view = moment.snapshots[-1].public_view
@@ -145,7 +145,7 @@ def assert_plates_hold_the_pad_totals(moment, size: tuple[int, int], lang: str) 
     line (from the scene's own plate model), drawn at two thirds of the plates' status size at least (22 px at 1080p)."""
     from scene_checks import assert_plates_drawn
 
-    from game.render.games.speakeasy_companion.table import plate_looks, seat_models
+    from game.games.speakeasy.companion_screen.table import plate_looks, seat_models
     from game.render.kit.plates import STATUS_PX
 
     seen, surface, screen = drawn_texts(moment, size)
@@ -205,7 +205,7 @@ def test_S13_the_last_screen_lists_every_pad_total() -> None:
 @pytest.mark.parametrize("n", SEATS)
 def test_S3_the_plates_with_their_scores_overlap_neither_the_clue_card_nor_the_caption_nor_each_other(
         size: tuple[int, int], n: int) -> None:
-    from game.render.games.speakeasy_companion.table import keep_out
+    from game.games.speakeasy.companion_screen.table import keep_out
     from game.render.kit.table import table_layout
 
     lay = table_layout(size, n)

@@ -18,13 +18,13 @@ from scene_checks import (
 )
 
 from game import i18n
+from game.games.speakeasy.tapes import speakeasy_moments, speakeasy_table
 from game.render.app import Screen
-from game.render.games.speakeasy.tapes import speakeasy_moments, speakeasy_table
 from game.render.kit.qr import QrCache
 from game.render.kit.scene import RenderContext
 from game.render.kit.sound import Effect, SoundBank
 from game.render.kit.text import TextRenderer
-from game.render.tapes import Moment, play_moment
+from game.tapes import Moment, play_moment
 
 MOMENTS = {lang: list(speakeasy_moments(lang)) for lang in LANGS}
 EXPECTED_TOP = {
@@ -287,7 +287,7 @@ def test_every_language_has_every_string_with_the_same_placeholders_in_its_own_s
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_the_clue_s_place_in_the_middle_stays_clear_of_every_seat(size):
-    from game.render.games.speakeasy.table import stage
+    from game.games.speakeasy.screen.table import stage
 
     for n in range(3, 13):
         st = stage(size, n)
@@ -302,7 +302,7 @@ def test_S7_a_self_point_never_covers_the_clue_card(size: tuple[int, int], n: in
     """A player who points at themselves gets a round arrow by their plate; it must not sit on the
     clue card (a Persian clue starts at the card's right edge, where a side seat's loop fell) nor
     on the clue counter above it or the host line below (the top seat's loop covered the counter)."""
-    from game.render.games.speakeasy.table import self_loop_centre, stage
+    from game.games.speakeasy.screen.table import self_loop_centre, stage
 
     st = stage(size, n)
     for seat in range(n):
@@ -341,7 +341,7 @@ def test_S7_no_reveal_arrow_crosses_the_clue_card_or_its_words(size: tuple[int, 
     """The reveal's arrows (pointer to pointed-at seat) went straight across the clue card and the
     host line under it; they go round the whole middle (counter, card, host and timer) instead,
     and round the other seats' plates."""
-    from game.render.games.speakeasy.table import stage
+    from game.games.speakeasy.screen.table import stage
 
     st = stage(size, n)
     assert arrow_ink_in(size, [s.plate for s in st.lay.spots], st.middle) == []
@@ -371,7 +371,7 @@ def middle_pixels(moment: Moment, size: tuple[int, int], middle: pygame.Rect) ->
 def test_S7_the_revealed_table_draws_its_arrows_round_the_clue_card_and_its_words(lang):
     """The reveal's arrows went straight across the card (the tape's Mina -> Tom and Ali -> Tom):
     the middle (counter, card, host line, timer) looks the same with the arrows as without."""
-    from game.render.games.speakeasy.table import stage
+    from game.games.speakeasy.screen.table import stage
 
     moment = by_name(lang)["s08_revealed"]
     assert any(p is not None and p != s for s, p in enumerate(moment.snapshots[-1].public_view["reveal"]["pointing"]))

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from game.rules.collusion import (
+from game.games.collusion.rules import (
     AMBUSH,
     ENGINE,
     LOCK,

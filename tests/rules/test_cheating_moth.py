@@ -8,19 +8,8 @@ from typing import Any
 
 import pytest
 
-from game.rules import get_engine
-from game.rules.base import (
-    BadSettings,
-    GameOver,
-    IllegalAction,
-    MalformedAction,
-    NotYourTurn,
-    RaceMode,
-    RacePress,
-    StaleState,
-    UnknownSeat,
-)
-from game.rules.cheating_moth import (
+from game.catalog import get_engine
+from game.games.cheating_moth.rules import (
     ENGINE,
     Accuse,
     CheatCancel,
@@ -38,6 +27,17 @@ from game.rules.cheating_moth import (
     Timeout,
     build_deck,
     card_count,
+)
+from game.rules.base import (
+    BadSettings,
+    GameOver,
+    IllegalAction,
+    MalformedAction,
+    NotYourTurn,
+    RaceMode,
+    RacePress,
+    StaleState,
+    UnknownSeat,
 )
 
 LETTERS = {"m": Kind.MOTH, "a": Kind.ANT, "s": Kind.SPIDER, "q": Kind.MOSQUITO, "b": Kind.BEETLE}
@@ -860,7 +860,7 @@ def test_the_view_doc_lists_every_action_and_event_with_its_fields():
     rows = {m.group(1): m.group(2) for m in re.finditer(r"^\| `(\w+)` \| ([^|]*) \|", doc, re.M)}
     for codec in (ENGINE.actions, ENGINE.events):
         for tag in codec.tags:
-            assert tag in rows, f"{tag} is missing from docs/views/cheating_moth.md"
+            assert tag in rows, f"{tag} is missing from game/games/cheating_moth/views.md"
             cls = codec._by_tag[tag]
             named = set(re.findall(r"`(\w+)`", rows[tag]))
             if "see below" in rows[tag]:

@@ -9,9 +9,9 @@ import pytest
 
 from game.bots import Bot, UnknownBot
 from game.bots import make_bot as make_any_bot
-from game.bots.cheating_moth import HeuristicBot, RaceEntry, RandomBot, make_bot
-from game.rules.base import IllegalAction
-from game.rules.cheating_moth import (
+from game.games.cheating_moth.bots import make_bot
+from game.games.cheating_moth.bots.heuristic import HeuristicBot, RaceEntry, RandomBot
+from game.games.cheating_moth.rules import (
     ENGINE,
     Accuse,
     CheatCancel,
@@ -25,6 +25,7 @@ from game.rules.cheating_moth import (
     State,
     build_deck,
 )
+from game.rules.base import IllegalAction
 
 
 def table(hands: list[list[tuple[Kind, int]]], top: tuple[Kind, int] = (Kind.NUMBER, 3), guard: int = 0,

@@ -8,8 +8,7 @@ from typing import Any
 
 import pytest
 
-from game.rules.base import GameOver, IllegalAction, MalformedAction, NotYourTurn, RaceMode, RacePress
-from game.rules.cheating_moth_companion import (
+from game.games.cheating_moth.companion import (
     ENGINE,
     Call,
     CallKind,
@@ -26,6 +25,7 @@ from game.rules.cheating_moth_companion import (
     UndoPoints,
     WrongWin,
 )
+from game.rules.base import GameOver, IllegalAction, MalformedAction, NotYourTurn, RaceMode, RacePress
 from game.rules.scorepad import BadEntry, EntryProblem
 
 GOLDEN = Path(__file__).with_name("golden_cheating_moth_companion.json")

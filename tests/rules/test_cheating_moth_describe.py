@@ -1,9 +1,9 @@
 """`tabletop replay` tells a Cheating Moth game in plain words: every event type has its own sentence."""
 from __future__ import annotations
 
+from game.games.cheating_moth.rules import ENGINE, EVENTS, describe_event
 from game.records import load, replay
 from game.rules.base import GameEngine
-from game.rules.cheating_moth import ENGINE, EVENTS, describe_event
 from game.simulate import run
 
 

@@ -13,8 +13,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from game.rules.base import IllegalAction
-from game.rules.cheating_moth import (
+from game.games.cheating_moth.rules import (
     ENGINE,
     PENALTY,
     CheatFinish,
@@ -25,6 +24,7 @@ from game.rules.cheating_moth import (
     State,
     card_count,
 )
+from game.rules.base import IllegalAction
 
 OVER = (Phase.ROUND_OVER, Phase.GAME_OVER)
 

@@ -6,9 +6,8 @@ from typing import Any
 
 import pytest
 
-from game.rules import collusion as table
-from game.rules.base import GameOver, IllegalAction, MalformedAction, NotYourTurn, StaleState
-from game.rules.collusion_companion import (
+from game.games.collusion import rules as table
+from game.games.collusion.companion import (
     ENGINE,
     UNKNOWN_BAR,
     ConfirmTotals,
@@ -19,6 +18,7 @@ from game.rules.collusion_companion import (
     State,
     UndoEntry,
 )
+from game.rules.base import GameOver, IllegalAction, MalformedAction, NotYourTurn, StaleState
 from game.rules.scorepad import BadEntry, EntryProblem
 
 A = "ambush"
@@ -361,7 +361,7 @@ def test_companion_settings_gold_is_a_checked_setting() -> None:
 
 # ------------------------------------------------------------------------------------ bots
 def test_companion_bots_play_digital_gold_and_never_answer_for_real_bars() -> None:
-    from game.bots.collusion_companion import make_bot
+    from game.games.collusion.bots.companion import make_bot
     state = new(5, "digital", target_score=12)
     bots = [make_bot("heuristic", s, s) for s in range(5)]
     for _ in range(5_000):

@@ -10,9 +10,9 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from game.rules import collusion as table
+from game.games.collusion import rules as table
+from game.games.collusion.companion import ENGINE, ConfirmTotals, EnterTotal, Phase, State, UndoEntry, total_range
 from game.rules.base import RulesError
-from game.rules.collusion_companion import ENGINE, ConfirmTotals, EnterTotal, Phase, State, UndoEntry, total_range
 from game.rules.scorepad import replay_cells
 
 GOLDEN = Path(__file__).with_name("golden") / "collusion_companion.json"

@@ -10,8 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from game.bots import make_bot
+from game.games.collusion.rules import DEATH_RULE, ENGINE, DeathKind, Phase, State
 from game.records import Recorder, new_record, replay
-from game.rules.collusion import DEATH_RULE, ENGINE, DeathKind, Phase, State
 from game.simulate import bot_seed, play_game, seat_kinds
 
 MAX_STEPS = 20_000

@@ -6,8 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from game.rules.base import BadSettings, IllegalAction, NotYourTurn, StaleState
-from game.rules.collusion import (
+from game.games.collusion.rules import (
     AMBUSH,
     ENGINE,
     LOCK,
@@ -22,6 +21,7 @@ from game.rules.collusion import (
     evolve,
     showdown_payout,
 )
+from game.rules.base import BadSettings, IllegalAction, NotYourTurn, StaleState
 
 SPLIT, STEAL, TAKE = ShowdownChoice.SPLIT, ShowdownChoice.STEAL, ShowdownChoice.TAKE_ONE
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from game.rules.collusion import ENGINE, ShowdownChoice, showdown_payout
+from game.games.collusion.rules import ENGINE, ShowdownChoice, showdown_payout
 
 SPLIT, STEAL, TAKE = ShowdownChoice.SPLIT, ShowdownChoice.STEAL, ShowdownChoice.TAKE_ONE
 

@@ -1,4 +1,4 @@
-"""Collusion wire forms, views (docs/views/collusion.md), settings, typed errors, timers."""
+"""Collusion wire forms, views (game/games/collusion/views.md), settings, typed errors, timers."""
 from __future__ import annotations
 
 import json
@@ -7,9 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from game.rules import get_engine
-from game.rules.base import BadSettings, GameOver, IllegalAction, MalformedAction, UnknownSeat
-from game.rules.collusion import (
+from game.catalog import get_engine
+from game.games.collusion.rules import (
     AMBUSH,
     ENGINE,
     LOCK,
@@ -21,6 +20,7 @@ from game.rules.collusion import (
     Timeout,
     Vote,
 )
+from game.rules.base import BadSettings, GameOver, IllegalAction, MalformedAction, UnknownSeat
 
 SPLIT, STEAL = ShowdownChoice.SPLIT, ShowdownChoice.STEAL
 

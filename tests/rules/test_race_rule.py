@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.rules import cheating_moth as table_mode
-from game.rules import cheating_moth_companion as companion
+from game.games.cheating_moth import companion
+from game.games.cheating_moth import rules as table_mode
 from game.rules import race as race_rule
 from game.rules.base import RaceMode
 from game.rules.rng import Rng

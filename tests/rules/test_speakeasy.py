@@ -7,9 +7,8 @@ import json
 import pytest
 from test_speakeasy_helpers import play_clue, scores, settings, table
 
-from game.rules import get_engine
-from game.rules.base import BadSettings, GameOver, IllegalAction, MalformedAction, NotYourTurn, StaleState, UnknownSeat
-from game.rules.speakeasy import (
+from game.catalog import get_engine
+from game.games.speakeasy.rules import (
     ENGINE,
     ChooseSubject,
     ClueDrawn,
@@ -29,6 +28,7 @@ from game.rules.speakeasy import (
     TieBreak,
     Timeout,
 )
+from game.rules.base import BadSettings, GameOver, IllegalAction, MalformedAction, NotYourTurn, StaleState, UnknownSeat
 
 
 def _scored(events: list) -> list[tuple[int, int, str]]:
@@ -516,7 +516,7 @@ def test_engine_imports_nothing_impure() -> None:
     from pathlib import Path
 
     probe = (
-        "import sys, game.rules.speakeasy, game.bots.speakeasy; "
+        "import sys, game.games.speakeasy.rules, game.games.speakeasy.bots.heuristic; "
         "print(sorted(m for m in ('pygame', 'asyncio', 'aiohttp', 'socket', 'serial', 'selectors') "
         "if m in sys.modules))"
     )

@@ -7,8 +7,9 @@ from collections import Counter
 import pytest
 from test_speakeasy_helpers import table
 
-from game.bots.speakeasy import HeuristicBot, RandomBot, clue_fit, make_bot
-from game.rules.speakeasy import ENGINE, ChooseSubject, Continue, Phase, Point, SeatState, State
+from game.games.speakeasy.bots import make_bot
+from game.games.speakeasy.bots.heuristic import HeuristicBot, RandomBot, clue_fit
+from game.games.speakeasy.rules import ENGINE, ChooseSubject, Continue, Phase, Point, SeatState, State
 
 
 def _run(state: State, bots: dict[int, object]) -> State:

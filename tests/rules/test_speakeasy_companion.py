@@ -6,10 +6,7 @@ from typing import Any
 
 import pytest
 
-from game.rules.base import BadSettings, GameOver, IllegalAction, MalformedAction, NotYourTurn, StaleState
-from game.rules.scorepad import BadEntry
-from game.rules.speakeasy import ChooseSubject, Continue, Identity, Point
-from game.rules.speakeasy_companion import (
+from game.games.speakeasy.companion import (
     ENGINE,
     EditScore,
     Phase,
@@ -20,6 +17,9 @@ from game.rules.speakeasy_companion import (
     UndoPoint,
     UndoScore,
 )
+from game.games.speakeasy.rules import ChooseSubject, Continue, Identity, Point
+from game.rules.base import BadSettings, GameOver, IllegalAction, MalformedAction, NotYourTurn, StaleState
+from game.rules.scorepad import BadEntry
 
 INF, CIT = Identity.INFORMANT, Identity.CITIZEN
 

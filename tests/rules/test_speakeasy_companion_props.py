@@ -10,9 +10,9 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from game.games.speakeasy.companion import ENGINE, EditScore, State
 from game.rules.base import RulesError
 from game.rules.scorepad import replay_cells
-from game.rules.speakeasy_companion import ENGINE, EditScore, State
 
 GOLDEN = Path(__file__).with_name("golden") / "speakeasy_companion.json"
 PROPS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

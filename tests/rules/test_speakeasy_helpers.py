@@ -5,7 +5,7 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
-from game.rules.speakeasy import ENGINE, ChooseSubject, Identity, Point, SeatState, Settings, State
+from game.games.speakeasy.rules import ENGINE, ChooseSubject, Identity, Point, SeatState, Settings, State
 
 I, C = Identity.INFORMANT, Identity.CITIZEN
 

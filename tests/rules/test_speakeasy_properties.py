@@ -11,8 +11,7 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as hyp_settings
 from hypothesis import strategies as st
 
-from game.rules.base import RulesError
-from game.rules.speakeasy import (
+from game.games.speakeasy.rules import (
     ENGINE,
     SCORE_RULES,
     ClueDrawn,
@@ -25,6 +24,7 @@ from game.rules.speakeasy import (
     Scored,
     State,
 )
+from game.rules.base import RulesError
 
 PROPS = hyp_settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from game.config import TableConfig
-from game.rules.speakeasy import ENGINE
+from game.games.speakeasy.rules import ENGINE
 from game.session.journal import Journal
 from game.session.scheduler import VirtualTime
 from game.session.session import Session

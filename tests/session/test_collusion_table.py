@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from game.config import TableConfig
-from game.rules.collusion import ENGINE
+from game.games.collusion.rules import ENGINE
 from game.session.journal import Journal
 from game.session.scheduler import VirtualTime
 from game.session.session import Session

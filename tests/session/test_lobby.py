@@ -10,8 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from game import catalog
+from game.catalog import get_engine
 from game.config import LANGUAGES, TableConfig
-from game.rules import get_engine
 from game.rules.base import BadSettings, IllegalAction, MalformedAction, RulesError, UnknownSeat
 from game.seating import MAX_SEATS
 from game.session import lobby

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from game.catalog import get_engine
 from game.config import LANGUAGES, TableConfig
 from game.kiosk.config import KioskConfig, Timers
-from game.rules import get_engine
 from game.session.journal import SavedTimer
 from game.session.policy import (
     HAND_OVER_KEY,

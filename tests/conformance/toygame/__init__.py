@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from game.catalog import GameDescriptor, PlayMode
+from game.catalog import GameDescriptor, PlayMode, SeatRange
 from game.rules.base import (
     JSON,
     BadSettings,
@@ -39,9 +39,11 @@ from game.rules.rng import Rng
 DESCRIPTOR = GameDescriptor(
     id="toy_guess", family="toy_guess", mode=PlayMode.TABLE, engine="toygame:ENGINE", bots="toygame.bots:make_bot",
     screen="toygame.screen", phone="games/toy_guess.js", strings=("screen_toy_guess",), title_key="game.toy_guess",
-    views="tests/conformance/toygame/views.md", tapes="toygame.tapes:TAPES", phone_strings=("web_toy_guess",),
-    folder=__path__[0],  # its phone module and string files are in this folder
+    tapes="toygame.tapes:TAPES", phone_strings=("web_toy_guess",), seats=SeatRange(2, 8),
+    races=frozenset({RaceMode.FASTEST_WINS}), rulebook="views.md",
+    folder=__path__[0],  # its pages, phone/ (its phone module) and strings/ (its words) are in this folder
 )
+DESCRIPTORS = (DESCRIPTOR,)  # what its entry point names when it is installed as a distribution
 
 NUMBERS = (1, 2, 3)
 
