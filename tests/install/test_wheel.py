@@ -5,6 +5,7 @@ outside the checkout with no PYTHONPATH, so only the installed package can answe
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -54,11 +55,25 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
     base = tmp_path_factory.mktemp("installed")
     dist, venv, work = base / "dist", base / "venv", base / "work"
     work.mkdir()
-    _run([sys.executable, "-m", "build", "--outdir", str(dist), str(ROOT)], cwd=work, timeout=600)
+    source = _clean_copy(base / "source")  # the build writes its egg-info beside the sources: not in the checkout
+    _run([sys.executable, "-m", "build", "--outdir", str(dist), str(source)], cwd=work, timeout=600)
     _run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], cwd=work)
     wheel = next(dist.glob("tabletop-*.whl"))
     _run([str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", "--no-deps", str(wheel)], cwd=work)
     return Installed(dist, venv, work)
+
+
+def _clean_copy(to: Path) -> Path:
+    """The checkout's tracked files (its working copies), as a release would build them."""
+    if not (ROOT / ".git").exists():
+        shutil.copytree(ROOT, to, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info", "build", "out", ".git"))
+        return to
+    listed = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
+    for name in filter(None, listed.decode().split("\0")):
+        if (ROOT / name).is_file():
+            (to / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, to / name)
+    return to
 
 
 def _runtime_files() -> set[str]:
