@@ -125,7 +125,8 @@ def test_the_installed_program_serves_the_join_page_headless(installed: Installe
         with urllib.request.urlopen(url, timeout=10) as page:
             body = page.read().decode()
         assert page.status == 200 and "<html" in body.lower()
-        for path in ("/i18n/fa.json", "/clues/th.json", "/static/js/main.js", "/static/fonts.css", "/fonts/NotoSansArabic.ttf"):
+        for path in ("/i18n/fa.json", "/games/speakeasy/clues_th.json", "/static/js/main.js", "/static/fonts.css",
+                     "/fonts/NotoSansArabic.ttf"):
             with urllib.request.urlopen(url.replace("/join", path), timeout=10) as shipped:
                 assert shipped.status == 200 and shipped.read(), path  # package data, read from the venv
     finally:
