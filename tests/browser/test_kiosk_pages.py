@@ -163,7 +163,8 @@ def test_the_owners_page_shows_each_crashs_cause_and_a_short_average_in_seconds(
     config = replace(kiosk_table.runtime.config, port=kiosk_table.runtime.port, new=False)
     kiosk_table.runtime.stop()
     cause = seed_crash_and_short_game(kiosk_table.tmp_path / "data")
-    kiosk_table.runtime = TableRuntime(config, bot_delay_scale=BOT_DELAY_SCALE)  # back after the crash
+    kiosk_table.runtime = TableRuntime(config, ServerSettings(extend=install_kiosk),  # back after the crash
+                                       bot_delay_scale=BOT_DELAY_SCALE)
     kiosk_table.runtime.start()
     kiosk_table.runtime.wait_ready()
     host = phones.open(f"{kiosk_table.url}/host", locale="en-US")
