@@ -1,7 +1,7 @@
 """Hostile messages: 10,000 (or more) fuzzed WebSocket messages against the real server app.
 
     python3 bench/bench_hostile.py [--messages 10000] [--game collusion] [--flood-tries 20] [--flood-only]
-                                   [--claims 1000] [--claims-only]
+                                   [--claims 1000] [--claims-only] [--reconnect-only] [--tries 10] [--busy 2]
 
 Hypothesis draws plans of up to 50 hostile frames (wrong fields, random JSON, lone surrogates,
 huge numbers, deep nesting, other seats' actions, replays, binary and oversized frames) sent by a
@@ -22,6 +22,16 @@ while its phone and the host's console watch; then the seat's phone dies and its
 new phone. Prints the requests waiting at once (claims pending max), the "give your seat?" cards
 the seat's phone got (holder prompts) and at most at once, its states during the flood, and how
 long the real "my phone died" request took to be seated once the host allowed the first one shown.
+
+Then the seated phone's way back under each flood of issue 33 (``tests/reliability/reconnect_kit.py``,
+``--reconnect-only`` for just this): a real table in a subprocess; quiet (the baseline), then each
+flood in its own process (one seated address's 4,000 half-open ``GET /ws``, 140 addresses' half-open
+connections, 140 × 4 hello-less WebSockets, one address re-opening ~1,000 connections a second, 20
+addresses claiming the away seat through ``/api/away``), ``--tries`` reconnects of the seated phone
+(its device key) and host logins each, and for the claim flood the lost phone's player asking again
+from a new browser until the host's first card seats it. Once on a quiet machine, once with
+``--busy`` processes spinning on the CPU. Prints p50/p99/max beside the quiet baseline, failures and
+tracebacks in the table's log; exit 1 if any p99 is over 2 s or anything failed.
 """
 from __future__ import annotations
 
@@ -37,6 +47,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "reliability")]
 
 import flood_kit  # noqa: E402
+import reconnect_kit  # noqa: E402
 from claim_flood_kit import claim_flood  # noqa: E402
 from hostile_kit import FAST_DIR, SENDERS, Frame, Run, make_plans, play_hostile  # noqa: E402
 from hypothesis import HealthCheck, given, settings  # noqa: E402
@@ -50,7 +61,14 @@ def main() -> int:
     parser.add_argument("--flood-only", action="store_true", help="only the half-open flood (and the claim flood)")
     parser.add_argument("--claims", type=int, default=1000, help="seat claims in the claim flood")
     parser.add_argument("--claims-only", action="store_true", help="only the seat-claim flood")
+    parser.add_argument("--reconnect-only", action="store_true", help="only the seated phone's way back under each flood")
+    parser.add_argument("--tries", type=int, default=10, help="reconnects measured per flood")
+    parser.add_argument("--busy", type=int, default=2, help="CPU-bound processes in the second pass (0: one quiet pass)")
+    parser.add_argument("--floods", default=",".join(reconnect_kit.FLOODS[1:]),
+                        help="which floods after the quiet baseline (comma-separated)")
     args = parser.parse_args()
+    if args.reconnect_only:
+        return reconnect_floods(args.tries, args.busy, tuple(args.floods.split(",")))
     if args.claims_only:
         return claims_flood(args.claims)
     if args.flood_only:
@@ -88,7 +106,8 @@ def main() -> int:
         print(f"BREACH: {breach}")
         return 1
     print("breaches: 0")
-    return half_open_flood(args.flood_tries) or claims_flood(args.claims)
+    return (half_open_flood(args.flood_tries) or claims_flood(args.claims)
+            or reconnect_floods(args.tries, args.busy))
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -140,7 +159,8 @@ def claims_flood(claims: int) -> int:
         result = asyncio.run(claim_flood(f"http://127.0.0.1:{table.port}/ws", table.seat_token, flood_kit.PIN,
                                          claims=claims))
         tracebacks = flood_kit.tracebacks(table.log_text())
-    print(f"claim flood: {result.sent} claims from 4 addresses in {result.seconds:.1f} s, {result.waiting} told to wait")
+    print(f"claim flood: {result.sent} claims from 4 addresses in {result.seconds:.1f} s, {result.waiting} told to wait, "
+          f"{result.refused} refused over their address's connection rate")
     print(f"  claims pending max {result.pending_max}; holder prompts {result.prompts} "
           f"(at most {result.prompts_open_max} at once), holder states during the flood {result.holder_states}")
     real = f"{result.real_claim_s * 1000:.0f} ms" if result.real_claim_s is not None else "NOT SEATED"
@@ -148,6 +168,57 @@ def claims_flood(claims: int) -> int:
           + (f"; problems: {result.problems}" if result.problems else ""))
     ok = result.real_claim_s is not None and result.prompts_open_max <= 1 and tracebacks == 0
     return 0 if ok else 1
+
+
+def reconnect_floods(tries: int, busy: int, floods: tuple[str, ...] = reconnect_kit.FLOODS[1:]) -> int:
+    """See module docs; 1 when a p99 is over 2 s, something failed or a traceback reached the log."""
+    worst, failures = 0.0, 0
+    for load in sorted({0, busy}):
+        spinners = reconnect_kit.busy_processes(load)
+        try:
+            pass_worst, pass_failures = reconnect_pass(tries, load, floods)
+        finally:
+            for p in spinners:
+                p.kill()
+                p.join()
+        worst, failures = max(worst, pass_worst), failures + pass_failures
+    print(f"reconnect under floods: worst p99 {worst * 1000:.0f} ms, failures and tracebacks {failures}")
+    return 0 if failures == 0 and worst <= 2.0 else 1
+
+
+def reconnect_pass(tries: int, busy: int, floods: tuple[str, ...]) -> tuple[float, int]:
+    """Every flood against one fresh table; the worst p99 and the failures (tracebacks included)."""
+    worst, failures = 0.0, 0
+    with tempfile.TemporaryDirectory(prefix="reconnect-") as tmp, flood_kit.table(Path(tmp)) as table:
+        tokens = reconnect_kit.seat_tokens((Path(tmp) / "server.out").read_text(encoding="utf-8"))
+        device_key = asyncio.run(flood_kit.seat_phone(table.port, table.seat_token))
+        asyncio.run(reconnect_kit.seat_guest(table.port, tokens[1]))
+        print(f"reconnect under floods ({'quiet machine' if not busy else f'{busy} busy processes'}), {tries} tries each:")
+        base: dict[str, list[float]] = {}
+        for kind in ("quiet", *floods):
+            before = table.log_text().count("Traceback (most recent call last)")
+            with reconnect_kit.flood(kind, table.port):
+                if kind == "claims":
+                    times = asyncio.run(reconnect_kit.lost_phone_back(table.port, device_key, tries))
+                    device_key = times.key or device_key
+                else:
+                    times = asyncio.run(reconnect_kit.measure(table.port, device_key, tries))
+                    if kind == "quiet":
+                        lost = asyncio.run(reconnect_kit.lost_phone_back(table.port, device_key, max(2, tries // 3)))
+                        times.lost, times.failed = lost.lost, times.failed + lost.failed
+                        device_key = lost.key or device_key
+            time.sleep(2.0)  # the table closes what the flood left
+            tracebacks = table.log_text().count("Traceback (most recent call last)") - before
+            for name, values in (("seated", times.seated), ("host", times.host), ("lost", times.lost)):
+                if kind == "quiet":
+                    base[name] = values
+                if values:
+                    print(f"  {kind:>16} {name:>6}: {spread(values)}  (quiet {spread(base.get(name, []))})")
+                    worst = max(worst, percentile(values, 0.99))
+            failures += len(times.failed) + tracebacks
+            if times.failed or tracebacks:
+                print(f"  {kind:>16} failures {len(times.failed)} (first: {times.failed[:1]}), tracebacks {tracebacks}")
+    return worst, failures
 
 
 if __name__ == "__main__":

@@ -16,7 +16,6 @@ import enum
 import importlib
 from collections.abc import Iterable
 from dataclasses import dataclass
-from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -163,6 +162,8 @@ def _as_descriptors(value: object, where: str) -> tuple[GameDescriptor, ...]:
 def _discover() -> tuple[GameDescriptor, ...]:
     """Every installed game: the ``tabletop.games`` entry points (this distribution's own games and
     any game installed as a distribution of its own), in ``rank`` order."""
+    from importlib import metadata  # lazily: it imports email and socket, which an engine never needs
+
     found: dict[str, GameDescriptor] = {}
     for point in metadata.entry_points(group=ENTRY_POINT_GROUP):
         for desc in _as_descriptors(point.load(), f"{point.name} = {point.value}"):

@@ -15,7 +15,7 @@ from game.display_check import no_display, quiet_audio
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_item21_no_display_is_told_from_the_environment() -> None:
+def test_no_display_is_told_from_the_environment() -> None:
     def no_gpu() -> bool:
         return False
 
@@ -28,7 +28,7 @@ def test_item21_no_display_is_told_from_the_environment() -> None:
     assert not no_display({}, "darwin", no_gpu) and not no_display({}, "win32", no_gpu)
 
 
-def test_item21_no_sound_card_means_sdls_dummy_audio(tmp_path: Path) -> None:
+def test_no_sound_card_means_sdls_dummy_audio(tmp_path: Path) -> None:
     env: dict[str, str] = {}
     quiet_audio(env, str(tmp_path / "missing"))
     assert env == {"SDL_AUDIODRIVER": "dummy"}
@@ -48,7 +48,7 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def test_item21_tabletop_without_a_display_runs_headless_with_a_clean_terminal(tmp_path: Path) -> None:
+def test_tabletop_without_a_display_runs_headless_with_a_clean_terminal(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY") and not k.startswith("SDL_")}
     env.update(PYTHONPATH=str(ROOT), PYTHONUNBUFFERED="1")
     if no_display(env) is False:  # this machine has a console GPU: the window would open for real
@@ -72,12 +72,12 @@ def test_item21_tabletop_without_a_display_runs_headless_with_a_clean_terminal(t
     assert not [line for line in lines if "ALSA" in line or "XDG" in line], err
 
 
-def test_item21_tools_test_says_it_needs_root_or_sudo_before_apt_get() -> None:
+def test_tools_test_says_it_needs_root_or_sudo_before_apt_get() -> None:
     script = (ROOT / "tools" / "test").read_text(encoding="utf-8")
     notice = script.find("needs root or sudo")
     assert 0 <= notice < script.find("apt-get update")
 
 
-def test_item21_the_phone_readme_says_phones_press_in_races() -> None:
+def test_the_phone_readme_says_phones_press_in_races() -> None:
     readme = (ROOT / "game" / "web" / "README.md").read_text(encoding="utf-8")
     assert "no phone\n  `press` message" not in readme and "`press`" in readme

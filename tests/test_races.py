@@ -132,7 +132,7 @@ def test_wire_form_for_the_result_screen():
     judge = armed(seats=(0, 1, 2))
     judge.press(Press(0, 900.0, A))
     judge.press(Press(1, 1250.25, A, 0.25))
-    judge.press(Press(2, 1251.25, P, 4))
+    judge.press(Press(2, 1251.25, P, 4, clamped=True))  # its phone claimed earlier than it could have pressed
     wire = judge.result(now_ms=1300.0).to_wire()
     assert wire == {
         "race": "r1",
@@ -146,6 +146,7 @@ def test_wire_form_for_the_result_screen():
         "false_starts": [{"seat": 0, "early_by_ms": 100.0, "source": "arcade"}],
         "missing": [0],
         "timed_out": False,
+        "clamped": [2],
     }
     secret = judge.result(now_ms=1300.0).to_wire(public=False)  # eligibility is private (a Beetle's holders)
     assert secret == {k: v for k, v in wire.items() if k not in ("missing", "timed_out")} | {"false_starts": []}

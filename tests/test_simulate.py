@@ -153,7 +153,6 @@ def test_watch_prints_one_game_in_plain_words(capsys):
 def test_clocked_games_stamp_times_and_replay(kind, tmp_path):
     """Cheating Moth's actions carry times: the simulator runs it on a virtual clock (think_ms,
     t_ms stamps, timers at their deadline, races from race_press) and its record replays."""
-    pytest.importorskip("game.games.cheating_moth.bots.heuristic")
     path = tmp_path / "moth.json"
     assert main(["--game", "cheating_moth", "--players", "4", "--games", "2", "--seed", "5",
                  "--bots", kind, "--record", str(path)]) == 0
@@ -167,8 +166,6 @@ def test_clocked_games_stamp_times_and_replay(kind, tmp_path):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_every_game_with_an_engine_and_bots_simulates(game, capsys):
-    pytest.importorskip(f"game.rules.{game}")
-    pytest.importorskip(f"game.bots.{game}")
     engine = get_engine(game)
     players = max(engine.min_seats, min(5, engine.max_seats))
     assert main(["--game", game, "--players", str(players), "--games", "3", "--seed", "2", "--json"]) == 0

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pygame
 
+from game import i18n
 from game.seating import look
 from game.session.snapshot import ClaimInfo, RunMode
 
@@ -56,6 +57,8 @@ def draw_claims(surface: pygame.Surface, frame: Frame, ctx: RenderContext) -> No
                   TextStyle(round(40 * u), theme.TEXT, bold=True, align=Align.CENTER, max_lines=2, min_px=round(18 * u)))
     keys = pygame.Rect(text_x, line.bottom + pad // 3, text_w, round(box.height * 0.22))
     keys_text = frame.s("claim.keys_kiosk") if frame.snapshot.mode is RunMode.KIOSK else frame.s("claim.keys")
+    if claim.others > 0:  # a flood on one seat is one prompt, with its count
+        keys_text = f"{keys_text}{frame.s('sep')}{frame.s('claim.others', n=i18n.number(frame.lang, claim.others))}"
     ctx.text.draw(surface, keys_text, frame.lang, keys,
                   TextStyle(round(34 * u), theme.GOLD, bold=True, align=Align.CENTER, max_lines=1, min_px=round(16 * u)))
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import functools
+import math
 import types
 import typing
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -111,6 +112,8 @@ def _decode_value(hint: Any, value: Any, where: str) -> Any:
         if isinstance(value, str):
             return value
         raise MalformedAction(f"{where}: expected text")
+    if dataclasses.is_dataclass(hint) and isinstance(hint, type):  # a value inside a view's copy (a score line)
+        return from_fields(hint, value, where)
     raise TypeError(f"unsupported wire type {hint!r} at {where}")
 
 
@@ -148,7 +151,136 @@ def decode_fields(cls: type, data: Mapping[str, Any], *, partial: bool = False, 
     return out
 
 
+# ---------------------------------------------------------------------------------- typed fields
+Check = Callable[[Any], bool]
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _is_bool(value: Any) -> bool:
+    return value is True or value is False
+
+
+def _tuple_check(hint: Any) -> Check:
+    args = typing.get_args(hint)
+    if len(args) == 2 and args[1] is Ellipsis:
+        item = field_check(args[0])
+        return lambda v: isinstance(v, tuple) and all(item(x) for x in v)
+    items = tuple(field_check(a) for a in args)
+    return lambda v: isinstance(v, tuple) and len(v) == len(items) and all(c(x) for c, x in zip(items, v))
+
+
+_SCALARS: dict[Any, Check] = {int: _is_int, float: _is_number, bool: _is_bool, type(None): lambda v: v is None,
+                              Any: lambda v: True}
+
+
+def field_check(hint: Any) -> Check:
+    """A predicate for values of type ``hint`` as a field holds them: ints are never bools, floats
+    are finite numbers, sequences are tuples (a frozen value is hashable), enums their members."""
+    if hint in _SCALARS:
+        return _SCALARS[hint]
+    origin = typing.get_origin(hint)
+    if origin in (Union, types.UnionType):
+        options = tuple(field_check(o) for o in typing.get_args(hint))
+        return lambda v: any(c(v) for c in options)
+    if origin is typing.Literal:
+        allowed = typing.get_args(hint)
+        return lambda v: any(type(v) is type(a) and v == a for a in allowed)
+    if origin is tuple:
+        return _tuple_check(hint)
+    if origin in (frozenset, set, list, dict):
+        return lambda v: isinstance(v, origin)  # not met in actions or events; type only, items unchecked
+    if isinstance(hint, type):
+        return lambda v: isinstance(v, hint)
+    raise TypeError(f"no check for field type {hint!r}")
+
+
+@functools.cache
+def _field_checks(cls: type) -> tuple[tuple[str, Any, Check], ...]:
+    hints = _field_types(cls)
+    return tuple((f.name, hints[f.name], field_check(hints[f.name])) for f in dataclasses.fields(cls))
+
+
+# The common field types as one inline test each, so a class's whole check is one generated
+# function (as dataclasses builds __init__): events are built on every move of every bot's search.
+_FAST: dict[Any, str] = {int: "(type(v) is int)", bool: "(v is True or v is False)", str: "(type(v) is str)",
+                         float: "(type(v) is float and v - v == 0.0 or type(v) is int)",
+                         int | None: "(v is None or type(v) is int)", tuple[int, ...]: "(v == () or type(v) is tuple "
+                         "and all([type(x) is int for x in v]))"}
+
+
+@functools.cache
+def _compiled_check(cls: type) -> Callable[[Any], bool]:
+    """One function testing every field of ``cls`` at once (True: all fit). A value the inline test
+    refuses goes to the exact predicate, which alone decides (an int subclass, an enum's member)."""
+    lines = ["def check(obj):"]
+    names: dict[str, Any] = {}
+    for i, (name, hint, ok) in enumerate(_field_checks(cls)):
+        names[f"ok{i}"] = ok
+        fast = _FAST.get(hint)
+        if fast is None and isinstance(hint, type):
+            names[f"t{i}"] = hint
+            fast = f"isinstance(v, t{i})"
+        lines += [f"    v = obj.{name}", f"    if not ({fast or 'False'} or ok{i}(v)): return False"]
+    lines.append("    return True")
+    exec("\n".join(lines), names)  # the source is built above from field names only
+    check: Callable[[Any], bool] = names["check"]
+    return check
+
+
+def check_fields(obj: Any, error: type[RulesError] = MalformedAction) -> None:
+    """Raise ``error`` naming the first field of dataclass ``obj`` whose value does not fit its annotation."""
+    if _compiled_check(obj.__class__)(obj):
+        return
+    for name, hint, ok in _field_checks(obj.__class__):
+        value = getattr(obj, name)
+        if not ok(value):
+            shown = hint.__name__ if isinstance(hint, type) else str(hint).replace("typing.", "")
+            raise error(f"{type(obj).__name__}.{name}: {value!r} does not fit {shown}")
+
+
+def typed_fields(cls: type) -> type:
+    """Make dataclass ``cls`` refuse wrong field values at construction with :class:`MalformedAction`
+    (``Accuse('1')``, a missing or unknown argument), never TypeError: an action or event built in
+    Python (a bot, a tool, a plug-in) is checked as strictly as one decoded from the wire. Checks
+    are compiled from the annotations on first use (they may name types defined later)."""
+    if getattr(cls, "__typed_fields__", None) is cls:
+        return cls
+    init = cls.__init__  # type: ignore[misc]
+    fits: list[Callable[[Any], bool]] = []  # the compiled check, once the annotations resolve
+
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        try:
+            init(self, *args, **kwargs)
+        except TypeError as exc:  # a missing, extra or unknown argument
+            raise MalformedAction(f"{cls.__name__}: {exc}") from None
+        if not fits:
+            fits.append(_compiled_check(cls))
+        if not fits[0](self):
+            check_fields(self)  # says which field
+
+    __init__.__qualname__ = f"{cls.__qualname__}.__init__"
+    __init__.__doc__ = init.__doc__
+    cls.__init__ = __init__  # type: ignore[misc]
+    cls.__typed_fields__ = cls  # type: ignore[attr-defined]
+    return cls
+
+
 T = TypeVar("T")
+
+
+def from_fields(cls: type[T], data: Any, where: str = "") -> T:
+    """A dataclass ``cls`` decoded from its wire fields (``encode_fields``'s inverse): a view's copy
+    of an engine value is read back as that value, never re-typed by its reader."""
+    if not isinstance(data, Mapping):
+        raise MalformedAction(f"{where or cls.__name__} must be an object")
+    return cls(**decode_fields(cls, data, where=where))
 
 
 class WireCodec(Generic[T]):
@@ -173,6 +305,11 @@ class WireCodec(Generic[T]):
         def deco(cls: type) -> type:
             if tag in self._by_tag:
                 raise ValueError(f"{self.kind} tag {tag!r} registered twice")
+            if self.kind != "event":
+                # an action is input (a phone, a bot, a tool, a plug-in): checked when built. An
+                # event is the engine's own output, built on every move of every bot's search
+                # (checking each cost ~15% of Collusion's throughput); from_wire checks it on the way in
+                typed_fields(cls)
             self._by_tag[tag] = cls
             self._by_cls[cls] = tag
             return cls
@@ -186,6 +323,10 @@ class WireCodec(Generic[T]):
     @property
     def classes(self) -> tuple[type, ...]:
         return tuple(self._by_tag.values())
+
+    def holds(self, obj: Any) -> bool:
+        """Whether ``obj`` is an instance of one of this codec's classes (exactly: no subclasses)."""
+        return type(obj) in self._by_cls
 
     def tag_of(self, obj: T) -> str:
         return self._by_cls[type(obj)]
@@ -277,7 +418,23 @@ class RaceRequest:
 
 # ------------------------------------------------------------------------------------ the engine
 class GameEngine(Generic[T]):
-    """The contract every game module implements (as a module-level ``ENGINE`` instance)."""
+    """The contract every game module implements (as a module-level ``ENGINE`` instance).
+
+    Its entry points check their arguments' types before the engine sees them (see
+    :func:`_guard`): a subclass's ``new_game``, ``apply``, ``view``… are wrapped when the class is
+    made, so an engine is written for well-typed values and a caller's wrong ones (``view(state,
+    True)``, ``new_game(settings, '4', seed)``, another game's state) get typed errors."""
+
+    state_type: ClassVar[type] = object
+    """The engine's state class, read from ``GameEngine[State]`` (``object``: not checked)."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for base in getattr(cls, "__orig_bases__", ()):
+            args = typing.get_args(base)
+            if args and args[0] is not Any and isinstance(args[0], type) and issubclass(typing.get_origin(base) or object, GameEngine):
+                cls.state_type = args[0]
+        _guard_entry_points(cls)
 
     name: str = ""
     min_seats: int = 1
@@ -373,7 +530,8 @@ class GameEngine(Generic[T]):
 
     def seats_to_act(self, state: T) -> tuple[Seat, ...]:
         """Seats that have at least one legal action now (the session asks their bots)."""
-        return tuple(s for s in range(self.n_seats(state)) if self.legal_actions(state, s))
+        legal = _unguarded(type(self), "legal_actions")  # this call's guard checked the state; seats are in range
+        return tuple(s for s in range(self.n_seats(state)) if legal(self, state, s))
 
     def n_seats(self, state: T) -> int:
         """``state.n`` when the state keeps its seat count there, else ``len(state.seats)``."""
@@ -405,8 +563,165 @@ class GameEngine(Generic[T]):
         return f"{event.get('type', '?')}: {fields}" if fields else str(event.get("type", "?"))
 
 
+# ------------------------------------------------------------------------ the entry points' guards
+def _check_state(engine: GameEngine[Any], state: Any) -> None:
+    if type(state) is not engine.state_type and not isinstance(state, engine.state_type):
+        raise MalformedAction(f"{engine.name or type(engine).__name__}: a {type(state).__name__} is not its state")
+
+
+def _check_state_seat(engine: GameEngine[Any], state: Any, seat: Any) -> None:
+    # flat on purpose: apply and legal_actions pass here on every move of every bot's search
+    if type(state) is not engine.state_type:
+        _check_state(engine, state)
+    if seat is not None and (type(seat) is not int or not 0 <= seat < engine.n_seats(state)):
+        check_seat(seat, engine.n_seats(state))  # an int subclass passes; anything else is UnknownSeat
+
+
+def _check_preset(preset: Any) -> None:
+    if preset is not None and not isinstance(preset, str):
+        raise BadSettings(f"a preset is named by text, not {preset!r}")
+
+
+def _check_new_game(engine: GameEngine[Any], settings: Any, n_seats: Any, seed: Any) -> None:
+    if not _is_int(n_seats):
+        raise BadSettings(f"the number of players is a whole number, not {n_seats!r}")
+    if not _is_int(seed):
+        raise BadSettings(f"the seed is a whole number, not {seed!r}")
+    try:
+        expected = type(engine.default_settings())
+    except NotImplementedError:
+        expected = object
+    if not isinstance(settings, expected):
+        raise BadSettings(f"{engine.name} needs its {expected.__name__}, not a {type(settings).__name__}")
+    if dataclasses.is_dataclass(settings):
+        check_fields(settings, BadSettings)
+
+
+def _check_action(engine: GameEngine[Any], action: Any) -> None:
+    if not engine.actions.holds(action):
+        raise MalformedAction(f"{type(action).__name__} is not a {engine.name} action")
+
+
+def _check_apply(engine: GameEngine[Any], state: Any, seat: Any, action: Any) -> None:
+    _check_state_seat(engine, state, seat)
+    if type(action) not in engine.actions._by_cls:
+        _check_action(engine, action)
+
+
+def _check_button(engine: GameEngine[Any], state: Any, seat: Any, presses: Any) -> None:
+    _check_state_seat(engine, state, seat)
+    if seat is None or not _is_int(presses):
+        raise MalformedAction("a button gesture is a seat's whole number of presses")
+
+
+def _check_wire_settings(engine: GameEngine[Any], data: Any, preset: Any = None) -> None:
+    _check_preset(preset)
+
+
+def _check_default_settings(engine: GameEngine[Any], preset: Any = None) -> None:
+    _check_preset(preset)
+
+
+# each entry point's check: called with the entry point's own arguments (a missing or extra one
+# is a MalformedAction too); plain functions, not ``inspect`` binding: ``apply`` is hot in bots
+_CHECKS: dict[str, Callable[..., None]] = {
+    "new_game": _check_new_game, "settings_from_wire": _check_wire_settings,
+    "default_settings": _check_default_settings, "legal_form": _check_action,
+    "legal_actions": _check_state_seat, "view": _check_state_seat, "apply": _check_apply,
+    "button_action": _check_button, "is_over": _check_state, "timer": _check_state, "race": _check_state,
+    "table_actions": _check_state, "start_events": _check_state, "seats_to_act": _check_state,
+}
+
+
+class _Missing:
+    """An entry point's argument its caller left out (the guard's check then says so)."""
+
+    def __repr__(self) -> str:
+        return "(missing)"
+
+
+_MISSING = _Missing()
+
+
+def _guard_state(method: Callable[..., Any]) -> Callable[..., Any]:
+    """The guard of an entry point taking ``(state)``, inlined: bots call these on every move."""
+
+    @functools.wraps(method)
+    def guarded(self: GameEngine[Any], state: Any = _MISSING, *args: Any, **kwargs: Any) -> Any:
+        if type(state) is not self.state_type:
+            _check_state(self, state)
+        return method(self, state, *args, **kwargs)
+
+    return guarded
+
+
+def _guard_state_seat(method: Callable[..., Any]) -> Callable[..., Any]:
+    """The guard of ``legal_actions(state, seat)`` and ``view(state, seat)``, inlined (see above)."""
+
+    @functools.wraps(method)
+    def guarded(self: GameEngine[Any], state: Any = _MISSING, seat: Any = _MISSING, *args: Any, **kwargs: Any) -> Any:
+        if type(state) is not self.state_type or (seat is not None and type(seat) is not int):
+            _check_state_seat(self, state, seat)
+        return method(self, state, seat, *args, **kwargs)  # an int seat: the engine checks its range
+
+    return guarded
+
+
+def _guard_apply(method: Callable[..., Any]) -> Callable[..., Any]:
+    """The guard of ``apply(state, seat, action)``, inlined (see above)."""
+
+    @functools.wraps(method)
+    def guarded(self: GameEngine[Any], state: Any = _MISSING, seat: Any = _MISSING, action: Any = _MISSING,
+                *args: Any, **kwargs: Any) -> Any:
+        if (type(state) is not self.state_type or (seat is not None and type(seat) is not int)
+                or type(action) not in self.actions._by_cls):
+            _check_apply(self, state, seat, action)
+        return method(self, state, seat, action, *args, **kwargs)  # an int seat: the engine checks its range
+
+    return guarded
+
+
+_INLINE: dict[str, Callable[[Callable[..., Any]], Callable[..., Any]]] = {
+    "apply": _guard_apply,
+    "is_over": _guard_state, "timer": _guard_state, "race": _guard_state, "table_actions": _guard_state,
+    "seats_to_act": _guard_state, "legal_actions": _guard_state_seat, "view": _guard_state_seat,
+}
+
+
+def _guard(name: str, method: Callable[..., Any]) -> Callable[..., Any]:
+    if name in _INLINE:
+        guarded_inline = _INLINE[name](method)
+        guarded_inline.__guarded__ = True  # type: ignore[attr-defined]
+        return guarded_inline
+    check = _CHECKS[name]
+
+    @functools.wraps(method)
+    def guarded(self: GameEngine[Any], *args: Any, **kwargs: Any) -> Any:
+        try:
+            check(self, *args, **kwargs)
+        except TypeError as exc:  # a missing, extra or misnamed argument
+            raise MalformedAction(str(exc).replace(f"{check.__name__}()", f"{name}()")) from None
+        return method(self, *args, **kwargs)
+
+    guarded.__guarded__ = True  # type: ignore[attr-defined]
+    return guarded
+
+
+def _unguarded(cls: type, name: str) -> Callable[..., Any]:
+    method = getattr(cls, name)
+    return getattr(method, "__wrapped__", method)
+
+
+def _guard_entry_points(cls: type) -> None:
+    for name in _CHECKS:
+        method = cls.__dict__.get(name)
+        if isinstance(method, types.FunctionType) and not getattr(method, "__guarded__", False):
+            setattr(cls, name, _guard(name, method))
+
+
 def check_seat(seat: Seat | None, n_seats: int) -> None:
-    if seat is not None and not (isinstance(seat, int) and 0 <= seat < n_seats):
+    """``seat`` is one of this table's seats or ``None`` (the table); ``True`` is not seat 1."""
+    if seat is not None and not (_is_int(seat) and 0 <= seat < n_seats):
         raise UnknownSeat(f"no seat {seat!r} at this table")
 
 
@@ -414,3 +729,6 @@ def pairs(items: Sequence[T]) -> Iterable[tuple[T, T]]:
     for i, a in enumerate(items):
         for b in items[i + 1 :]:
             yield a, b
+
+
+_guard_entry_points(GameEngine)  # the defaults too: GameEngine.timer(another game's state) is refused

@@ -89,12 +89,13 @@ def check_points(points: Any, low: int = 0, high: int = DEFAULT_HIGH) -> int:
 
 
 def parse_points(text: Any, low: int = 0, high: int = DEFAULT_HIGH) -> int:
-    """Typed text (a host's keyboard, a form field) as points; Persian and Thai digits welcome."""
+    """Typed text (a host's keyboard, a form field) as points; Persian, Arabic-Indic and Thai digits
+    welcome, any other digit form (superscripts, circled, full-width) refused as not a number."""
     if not isinstance(text, str):
         return check_points(text, low, high)
     digits = text.strip().translate(_DIGITS)
     body = digits[1:] if digits[:1] in "+-" else digits
-    if not body.isdigit():
+    if not (body.isascii() and body.isdigit()):  # '²', '①', '１': digits int() misreads or refuses
         raise BadEntry(EntryProblem.NOT_A_NUMBER, f"{text!r} is not a whole number")
     return check_points(int(digits), low, high)
 

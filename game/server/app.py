@@ -20,7 +20,7 @@ from aiohttp import WSMsgType, web
 from game import catalog
 from game.config import TableConfig
 from game.package_files import package_path
-from game.session.api import HOUSEKEEPING_S, Journal, Session, normalise_code
+from game.session.api import HOUSEKEEPING_S, Journal, Session, away_token, normalise_code
 from game.session.snapshot import SeatStatus
 
 from .capacity import connection_room, current_fd_limit, size_sockets
@@ -29,7 +29,7 @@ from .heap import Collector, collecting
 from .hub import MAX_SPECTATORS, Hub, SocketLimits
 from .linger import linger_after_too_big
 from .metrics import FrameClock
-from .noise import NetworkNoise, quiet_aiohttp_noise
+from .noise import NetworkNoise, NoiseKind, quiet_aiohttp_noise
 from .protocol import HARD_MAX_MESSAGE_BYTES
 from .ratelimit import Backoff, PinGuard, RateLimit
 
@@ -154,9 +154,10 @@ async def api_join(request: web.Request) -> web.Response:
 
 async def api_away(request: web.Request) -> web.Response:
     """Held seats whose phone is away, for the join page's "Phone died? Tap your seat": each link
-    only asks the host (who allows it on the TV or the host console), so listing them gives nothing away."""
+    is the seat's away link, not its own (anyone on the LAN reads this list): it only asks the host
+    (who allows it on the TV or the host console), ranked after the seat's own device and own link."""
     session = request.app[SESSION]
-    seats = [{**session.seat_card(r.seat), "url": f"/s/{r.token}"} for r in session.offered
+    seats = [{**session.seat_card(r.seat), "url": f"/s/{away_token(r)}"} for r in session.offered
              if r.status is SeatStatus.JOINED and not session.is_connected(r.seat)]
     return web.json_response({"seats": seats}, headers={"Cache-Control": "no-store"})
 
@@ -249,18 +250,23 @@ async def safety_headers(request: web.Request, handler: Callable[[web.Request], 
 
 
 # -------------------------------------------------------------------------------- websocket
-async def websocket(request: web.Request) -> web.WebSocketResponse:
+async def websocket(request: web.Request) -> web.StreamResponse:
     settings = request.app[SETTINGS]
     hub = request.app[HUB]
-    refusal = hub.admit(settings.address_of(request))
-    if refusal is not None:
-        raise web.HTTPServiceUnavailable(text=f"Not now: {refusal}.")
+    address = settings.address_of(request)
+    refusal = hub.admit(address)
+    if refusal is not None:  # answered before any upgrade: a few bytes, and the phone backs off
+        raise web.HTTPServiceUnavailable(text=f"Not now: {refusal}.", headers={"Retry-After": "1"})
     # no permessage-deflate: messages are small, the LAN is fast, and compressing every state for
     # every socket would cost more than it saves
     ws = web.WebSocketResponse(heartbeat=settings.heartbeat_s, max_msg_size=HARD_MAX_MESSAGE_BYTES, compress=False)
-    await ws.prepare(request)
+    try:
+        await ws.prepare(request)
+    except ConnectionResetError:  # it went away (or a cap closed it) before the upgrade was written: noise
+        hub.noise.count(NoiseKind.DROPPED, address)
+        return web.Response(status=503)  # never written (the connection is gone): aiohttp lets it go quietly
     linger_after_too_big(ws, request.transport)  # a huge frame still closes with 1009, not a reset
-    client = hub.add(ws, settings.address_of(request), request.transport)
+    client = hub.add(ws, address, request.transport, request.protocol)
     try:
         async for msg in ws:
             if msg.type is WSMsgType.TEXT:
@@ -353,8 +359,8 @@ def make_app(session: Session, settings: ServerSettings | None = None) -> web.Ap
     noise = NetworkNoise()
     hub = Hub(session, settings.rate, clock, PinGuard(clock), socket_limits(settings), noise)
     guard = ConnectionGuard(clock, header_s=settings.header_s, per_address=settings.per_address_connections,
-                            exempt=settings.uncapped, room=connection_room(_fd_limit(settings)),
-                            trusted=hub.trusts, noise=noise)
+                            exempt=settings.uncapped, room=connection_room(_fd_limit(settings)), noise=noise)
+    hub.prove = guard.prove  # a seated phone's or the host's socket leaves its address's budgets
     # keep-alive connections idle between requests close sooner than aiohttp's 75 s
     app = web.Application(client_max_size=64 * 1024, middlewares=[guard_middleware(guard), safety_headers],
                           handler_args={"keepalive_timeout": KEEPALIVE_S})

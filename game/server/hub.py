@@ -27,6 +27,7 @@ from game.session.api import (
     AskHost,
     Claim,
     ClaimEnd,
+    ClaimRank,
     HandedOver,
     JournalError,
     NameNeeded,
@@ -100,7 +101,7 @@ REVOKE_CLOSE: dict[NoticeCode, tuple[CloseCode, str]] = {
 
 
 CARD_GAP_S = 2.0  # a seated phone's "give your seat?" card: the next one at least this long after the last
-TRUSTED_ADDRESSES = 64  # addresses of seated phones and host links remembered (the most recent)
+HELLO_LESS_PER_ADDRESS = 4  # sockets from one address that have not said hello yet (a phone says it at once)
 SEAT_RESERVE = 2 * MAX_SEATS + 8  # seated phones (one reconnecting while its old socket closes) and host links
 MAX_SPECTATORS = 1000  # the gallery: /watch sockets at once, if the open-file limit allows
 
@@ -405,9 +406,10 @@ class SpectatorFeed:
 
 class Client:
     def __init__(self, ws: web.WebSocketResponse, address: str, bucket: TokenBucket,
-                 clock: Callable[[], float], transport: asyncio.Transport | None = None) -> None:
+                 clock: Callable[[], float], transport: asyncio.Transport | None = None, connection: object = None) -> None:
         self.ws = ws
         self.address = address
+        self.connection = connection  # its HTTP connection's handler: what the connection guard knows it by
         self.bucket = bucket
         self.transport = transport
         self.outbox = Outbox(ws, transport)
@@ -465,7 +467,7 @@ class Hub:
                  pin_failures: PinGuard, sockets: SocketLimits | None = None, noise: NetworkNoise | None = None) -> None:
         self.session = session
         self.noise = noise or NetworkNoise()
-        self._trusted: collections.OrderedDict[str, None] = collections.OrderedDict()  # seated phones' and hosts' addresses
+        self.prove: Callable[[object], None] = lambda connection: None  # the connection guard's (app.py)
         self.limit = limit
         self.sockets = sockets or SocketLimits()
         self.clock = clock
@@ -473,37 +475,43 @@ class Hub:
         self.token_failures = Backoff(clock, free=TOKEN_FREE_FAILURES)
         self.clients: set[Client] = set()
         self.by_seat: dict[int, Client] = {}
+        self._held_from: dict[int, str] = {}  # seat -> the address of the phone that last held it
         self._cards: dict[int, int | None] = {}  # seat: the claim its phone is asked about (None: a pause)
         self.feed = SpectatorFeed(self)
         session.attach(self)
 
     # ---------------------------------------------------------------------- registration
     def admit(self, address: str) -> str | None:
-        """Room for a new socket from ``address``, or why not. Sockets that have not said hello and
-        spectators share what the seat reserve leaves; when that is full, the oldest silent socket
-        makes room (a phone says hello at once, a flood never does), so seated phones' reconnects
-        and the host are never refused by a flood."""
+        """Room for a new socket from ``address``, or why not (the caller answers without an
+        upgrade). No address is exempt but the table's own: at most ``per_address`` sockets, and
+        of them at most :data:`HELLO_LESS_PER_ADDRESS` that have not said hello — one more and the
+        address's own oldest silent socket makes room, so a seated phone's socket (it says hello
+        at once with its device key) always gets in, whatever its address holds. Sockets that have
+        not said hello and spectators share what the seat reserve leaves; when that is full, the
+        oldest silent socket makes room (a phone says hello at once, a flood never does), so seated
+        phones' reconnects and the host are never refused by a flood."""
         limits, live = self.sockets, [c for c in self.clients if not c.closing]
-        if address not in limits.exempt and sum(1 for c in live if c.address == address) >= limits.per_address:
+        mine = [c for c in live if c.address == address] if address not in limits.exempt else []
+        silent = [c for c in mine if not c.greeted and c.claim is None]
+        if len(silent) >= HELLO_LESS_PER_ADDRESS:
+            self._make_room(min(silent, key=lambda c: c.opened_at))
+        elif len(mine) >= limits.per_address:
             self.noise.count(NoiseKind.OVER_CAP, address)
             return "too many connections from this device"
-        shared = [c for c in live if c.role in (None, Role.SPECTATOR)]
+        shared = [c for c in live if c.role in (None, Role.SPECTATOR) and not c.closing]
         if len(shared) >= limits.shared() or len(live) >= limits.total:
-            silent = [c for c in shared if not c.greeted and c.claim is None]
+            silent = [c for c in shared if not c.greeted and c.claim is None and not c.closing]
             if not silent:
                 if len(live) < limits.total:
                     return None
                 self.noise.count(NoiseKind.OVER_CAP, address)
                 return "the table has too many connections"
-            oldest = min(silent, key=lambda c: c.opened_at)
-            self.noise.count(NoiseKind.OVER_CAP, oldest.address)
-            oldest.close(CloseCode.POLICY, "making room")
+            self._make_room(min(silent, key=lambda c: c.opened_at))
         return None
 
-    def trusts(self, address: str) -> bool:
-        """``address`` has held a seat or the host link (recently): its connections are never
-        capped or evicted by the connection guard (:class:`game.server.guard.ConnectionGuard`)."""
-        return address in self._trusted
+    def _make_room(self, victim: Client) -> None:
+        self.noise.count(NoiseKind.OVER_CAP, victim.address)
+        victim.close(CloseCode.POLICY, "making room")
 
     def reap(self) -> int:
         """Close the sockets that have not said hello within the hello deadline."""
@@ -515,9 +523,11 @@ class Hub:
             client.close(CloseCode.POLICY, "no hello")
         return len(late)
 
-    def add(self, ws: web.WebSocketResponse, address: str, transport: asyncio.Transport | None = None) -> Client:
-        """A new socket; ``transport`` (the request's) lets the crowd's feed write frames straight to it."""
-        client = Client(ws, address, TokenBucket(self.limit, self.clock), self.clock, transport)
+    def add(self, ws: web.WebSocketResponse, address: str, transport: asyncio.Transport | None = None,
+            connection: object = None) -> Client:
+        """A new socket; ``transport`` (the request's) lets the crowd's feed write frames straight to
+        it; ``connection`` (the request's handler) is what the connection guard knows it by."""
+        client = Client(ws, address, TokenBucket(self.limit, self.clock), self.clock, transport, connection)
         self.clients.add(client)
         return client
 
@@ -676,9 +686,11 @@ class Hub:
         return client.phone.to_session(t, self.session.clock())[0]
 
     def _press(self, client: Client, seat: int, body: PressMsg, message_id: MessageId) -> None:
-        t_ms, error_ms = client.phone.to_session(body.t, self.session.clock())
-        verdict = self.session.press(seat, t_ms, PressSource.PHONE, error_ms=error_ms, race=body.race)
-        client.send(press_result_message(body.race, verdict.value, t_ms, error_ms, message_id))
+        stamp = client.phone.stamp(body.t, self.session.clock())
+        verdict = self.session.press(seat, stamp.t_ms, PressSource.PHONE, error_ms=stamp.error_ms, race=body.race,
+                                     clamped=stamp.clamped)
+        client.send(press_result_message(body.race, verdict.value, stamp.t_ms, stamp.error_ms, message_id,
+                                         clamped=stamp.clamped))
 
     # ------------------------------------------------------------------------ clock sync
     def _probe(self, client: Client) -> None:
@@ -739,7 +751,8 @@ class Hub:
     def _ask_host(self, client: Client, seat: int, hello: Hello) -> None:
         """A held seat's link or code on a new phone: it waits until the host allows or refuses."""
         try:
-            claim = client.claim = self.session.request_claim(seat, hello.name, hello.lang, client.address)
+            claim = client.claim = self.session.request_claim(seat, hello.name, hello.lang, client.address,
+                                                              self._claim_rank(client, seat, hello))
         except TableError as exc:
             client.send_error(exc)
             client.close(CloseCode.REFUSED, "cannot ask now")
@@ -749,6 +762,13 @@ class Hub:
             earlier.close(CloseCode.TAKEN_OVER, "asked again from another page")
         client.send(claim_message("waiting", self._seat_card(seat)))
         self._ask_holder(seat)
+
+    def _claim_rank(self, client: Client, seat: int, hello: Hello) -> ClaimRank:
+        """What this asking phone shows of being the seat's own player: the address that held the
+        seat, then the seat's own link (not the public away link)."""
+        if self._held_from.get(seat) == client.address:
+            return ClaimRank.HOLDER
+        return ClaimRank.OWN_LINK if hello.token == self.session.table.seats[seat].token else ClaimRank.OTHER
 
     def _ask_holder(self, seat: int) -> None:
         """The seated phone may give its seat itself: it is asked about one waiting phone at a time
@@ -789,6 +809,7 @@ class Hub:
             previous.send_error(TakenOver("this seat was opened on another device"))
             previous.close(CloseCode.TAKEN_OVER, "taken over")
         self.by_seat[seat] = client
+        self._held_from[seat] = client.address  # its player asking again from this device ranks first
         self._greet(client, Role.SEAT, seat, hello)
         self.session.set_connected(seat, True)
         self._probe(client)  # the join burst of clock-sync round trips
@@ -797,31 +818,31 @@ class Hub:
         self._ask_holder(seat)
 
     def _hello_host(self, client: Client, hello: Hello) -> None:
-        wait = self.pin_failures.wait_s(client.address)
+        device = hello.token  # the staff key this console got with its last right PIN, if any
+        wait = self.pin_failures.wait_s(client.address, device)
         if wait > 0:
             client.send_error(BadPin(f"too many wrong PINs from this device; wait {math.ceil(wait)} s"))
             client.close(CloseCode.REFUSED, "too many wrong PINs")
             return
         if not self.session.check_pin(hello.pin):
-            self.pin_failures.failed(client.address)
+            self.pin_failures.failed(client.address, device)
             client.pin_failures += 1
             audit.warning("wrong admin PIN from %s on the host console", client.address)
             client.send_error(BadPin("wrong PIN"))
             if client.pin_failures >= MAX_PIN_TRIES:
                 client.close(CloseCode.REFUSED, "wrong PIN")
             return
-        self.pin_failures.succeeded(client.address)
+        key = self.pin_failures.succeeded(client.address, device)
         audit.info("host console opened from %s with the PIN", client.address)
-        self._greet(client, Role.HOST, None, hello)
+        self._greet(client, Role.HOST, None, hello, staff_key=key)
 
-    def _greet(self, client: Client, role: Role, seat: int | None, hello: Hello | None) -> None:
+    def _greet(self, client: Client, role: Role, seat: int | None, hello: Hello | None, *,
+               staff_key: str | None = None) -> None:
         client.role, client.seat = role, seat
         if role is not Role.SPECTATOR:
-            self._trusted[client.address] = None
-            self._trusted.move_to_end(client.address)
-            while len(self._trusted) > TRUSTED_ADDRESSES:
-                self._trusted.popitem(last=False)
-        client.send(framed("welcome", self.session.welcome_json(seat, role.value)))
+            self.prove(client.connection)  # a seated phone's or the host's socket: out of its address's budgets
+        welcome = self.session.welcome_json(seat, role.value)
+        client.send(framed("welcome", welcome if staff_key is None else {**welcome, "staff_key": staff_key}))
         if hello is not None and hello.last_version is not None and hello.last_version > self.session.version:
             client.send(notice_message(NoticeCode.NEW_TABLE.value, NOTICE_TEXT[NoticeCode.NEW_TABLE]))
         self.send_state(client)

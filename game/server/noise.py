@@ -30,12 +30,14 @@ class NoiseKind(enum.StrEnum):
     BAD_REQUEST = "bad_request"  # not HTTP, or HTTP the server cannot parse (answered 400, closed)
     OVER_CAP = "over_cap"  # a connection over its address's cap, or making room for others: closed
     HANDSHAKE_TIMEOUT = "handshake_timeout"  # no request headers, or no hello, within the deadline: closed
+    DROPPED = "dropped"  # gone (or closed over a cap) before its WebSocket upgrade could be written
 
 
 WORDS: dict[NoiseKind, str] = {
     NoiseKind.BAD_REQUEST: "bad requests",
     NoiseKind.OVER_CAP: "connections closed over a cap",
     NoiseKind.HANDSHAKE_TIMEOUT: "connections closed for silence (no headers or no hello in time)",
+    NoiseKind.DROPPED: "connections gone before their upgrade was answered",
 }
 
 

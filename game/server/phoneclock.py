@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-from typing import Any
+from typing import Any, NamedTuple
 
 from game.rules.base import MalformedAction
 from game.session.clocksync import BadSample, ClockSync
@@ -17,8 +17,17 @@ REFRESH = 3  # round trips every EVERY_S
 EVERY_S = 4.0
 MAX_PENDING = 8  # unanswered probes kept (older ones are forgotten)
 UNSYNCED_ERROR_MS = 250.0  # a press from a phone with no estimate yet: arrival time, this error
-MAX_PRESS_AGE_MS = 5_000.0  # a gesture mapped further back than this is taken at arrival
 SESSION_TICK_MS = 1.0  # the session clock counts whole ms: "now" may read up to this much early
+
+
+class Stamp(NamedTuple):
+    """A phone's claimed time on the session clock. ``clamped``: the claim was earlier than the
+    server's evidence allows (arrival minus the measured one-way delay and the clock error, M16)
+    and ``t_ms`` is that bound instead."""
+
+    t_ms: float
+    error_ms: float
+    clamped: bool = False
 
 
 class PhoneClock:
@@ -53,13 +62,24 @@ class PhoneClock:
         self.left = size
 
     def to_session(self, phone_ms: Any, now_ms: float) -> tuple[float, float]:
-        """A phone time as ``(session ms, error bound ms)``; arrival time when not synced yet or
-        when the mapping is not believable (in the future, or long ago)."""
+        """A phone time as ``(session ms, error bound ms)`` (see :meth:`stamp`)."""
+        stamp = self.stamp(phone_ms, now_ms)
+        return stamp.t_ms, stamp.error_ms
+
+    def stamp(self, phone_ms: Any, now_ms: float) -> Stamp:
+        """A phone time on the session clock, never earlier than the server's own evidence allows:
+        ``now_ms`` (the arrival) minus the longest one-way delay measured from this phone and the
+        clock error. A modified phone cannot backdate a press further than an honest message could
+        have travelled (M16). Arrival time when not synced yet or when the mapping is in the future."""
         if isinstance(phone_ms, bool) or not isinstance(phone_ms, (int, float)):
             raise MalformedAction("'t' must be a number")
-        if self.sync.ready:
-            mapped = self.sync.to_server_ms(phone_ms)
-            error = self.sync.error_ms(now_ms)
-            if now_ms - MAX_PRESS_AGE_MS <= mapped <= now_ms + error + SESSION_TICK_MS:
-                return min(mapped, float(now_ms)), error
-        return float(now_ms), UNSYNCED_ERROR_MS
+        if not self.sync.ready:
+            return Stamp(float(now_ms), UNSYNCED_ERROR_MS)
+        mapped = self.sync.to_server_ms(phone_ms)
+        error = self.sync.error_ms(now_ms)
+        if mapped > now_ms + error + SESSION_TICK_MS:
+            return Stamp(float(now_ms), UNSYNCED_ERROR_MS)
+        earliest = now_ms - (self.sync.upload_ms() + error + SESSION_TICK_MS)
+        if mapped < earliest:
+            return Stamp(earliest, error, True)
+        return Stamp(min(mapped, float(now_ms)), error)

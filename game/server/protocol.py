@@ -349,10 +349,11 @@ def sync_message(s: int) -> dict[str, Any]:
 
 
 def press_result_message(race: int, verdict: str, t_ms: float, error_ms: float,
-                         message_id: MessageId = None) -> dict[str, Any]:
-    """The judge's verdict on a phone's press (``accepted``, ``false_start``, ``too_late``, ...)."""
+                         message_id: MessageId = None, *, clamped: bool = False) -> dict[str, Any]:
+    """The judge's verdict on a phone's press (``accepted``, ``false_start``, ``too_late``, ...);
+    ``clamped``: its claimed time was held to the server's bound (M16)."""
     out: dict[str, Any] = {"v": PROTOCOL_VERSION, "kind": "press_result", "race": race, "verdict": verdict,
-                           "t_ms": round(t_ms, 1), "error_ms": round(error_ms, 1)}
+                           "t_ms": round(t_ms, 1), "error_ms": round(error_ms, 1), "clamped": clamped}
     if message_id is not None:
         out["id"] = message_id
     return out

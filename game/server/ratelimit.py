@@ -2,6 +2,8 @@
 and backoffs on failed guesses (per address, and per target for the admin PIN)."""
 from __future__ import annotations
 
+import secrets
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -72,27 +74,61 @@ class Backoff:
 PIN_TARGET = "admin-pin"
 
 
+STAFF_DEVICES = 32  # staff keys remembered (the newest kept)
+SLIPS_FORGIVEN = 1  # an address's own wrong PINs before the table-wide backoff may hold it back
+
+
 class PinGuard:
-    """Wrong admin PINs: a backoff per address, and one for the PIN itself (every address's
-    failures together) that only holds back addresses which have failed themselves: a neighbour's
-    mistakes never lock out the right PIN from a device that has not guessed wrong."""
+    """Wrong admin PINs, counted per address and per device, so that nobody is locked out by
+    someone else's guesses.
+
+    * Per address: a backoff of its own (``per_address`` free tries).
+    * Table-wide: every unknown device's failures together (``table_wide`` free), which holds back
+      only addresses that have themselves failed more than :data:`SLIPS_FORGIVEN` times: a
+      neighbour's guessing never locks out the right PIN from a device that has not guessed wrong,
+      nor a host who mistyped once.
+    * Per device: a device that once gave the right PIN gets a staff key (144 random bits, sent
+      back in the welcome and by the console in its next hellos). A known key is judged by its own
+      backoff only: a staff phone is never held back by other devices' guesses, whatever its
+      address, and its own mistakes never count towards the table-wide backoff."""
 
     def __init__(self, clock: Callable[[], float], *, per_address: int = 5, table_wide: int = 20) -> None:
         self.by_address = Backoff(clock, free=per_address)
+        self.by_device = Backoff(clock, free=per_address)
         self.target = Backoff(clock, free=table_wide)
+        self._staff: OrderedDict[str, None] = OrderedDict()
 
-    def wait_s(self, address: str) -> float:
+    def known(self, device: str | None) -> bool:
+        return bool(device) and device in self._staff
+
+    def wait_s(self, address: str, device: str | None = None) -> float:
+        if device is not None and self.known(device):
+            return self.by_device.wait_s(device)
         own = self.by_address.wait_s(address)
-        if own > 0 or self.by_address.failures(address) == 0:
+        if own > 0 or self.by_address.failures(address) <= SLIPS_FORGIVEN:
             return own
         return self.target.wait_s(PIN_TARGET)
 
-    def blocked(self, address: str) -> bool:
-        return self.wait_s(address) > 0
+    def blocked(self, address: str, device: str | None = None) -> bool:
+        return self.wait_s(address, device) > 0
 
-    def failed(self, address: str) -> None:
+    def failed(self, address: str, device: str | None = None) -> None:
+        if device is not None and self.known(device):
+            self.by_device.failed(device)
+            return
         self.by_address.failed(address)
         self.target.failed(PIN_TARGET)
 
-    def succeeded(self, address: str) -> None:
+    def succeeded(self, address: str, device: str | None = None) -> str:
+        """The right PIN: this address's and device's failures forgiven; returns the device's staff
+        key (its own if it had one, else a new one)."""
         self.by_address.forget(address)
+        if device is not None and self.known(device):
+            self.by_device.forget(device)
+            self._staff.move_to_end(device)
+            return device
+        key = secrets.token_urlsafe(18)
+        self._staff[key] = None
+        while len(self._staff) > STAFF_DEVICES:
+            self._staff.popitem(last=False)
+        return key

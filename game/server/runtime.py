@@ -26,8 +26,9 @@ from game.seating import look
 from game.session.api import CorruptJournal, Journal, Session, move_aside
 from game.session.snapshot import InputEvent, TablePhase, TableSnapshot
 
-from .app import FRAMES, ServerSettings, guard_server, make_app
+from .app import FRAMES, GUARD, ServerSettings, guard_server, make_app
 from .capacity import raise_fd_limit
+from .guard import GuardedSite
 from .netaddr import AddressWatch, base_url, lan_address, phones_cannot_reach
 
 log = logging.getLogger(__name__)
@@ -116,7 +117,7 @@ async def start_table(config: TableConfig, settings: ServerSettings | None = Non
     assert runner.server is not None
     guard_server(app, runner.server)  # header deadline and per-address caps (game/server/guard.py)
     bind = config.host or ALL_INTERFACES
-    site = web.TCPSite(runner, bind, config.port, reuse_address=True)
+    site = GuardedSite(runner, app[GUARD], bind, config.port, reuse_address=True)  # the guard's door first
     try:
         await site.start()
     except OSError as exc:

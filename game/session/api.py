@@ -2,7 +2,7 @@
 ``game.session.session`` or the session's other rooms): :class:`Session` and what its callers
 handle. (``game/session/__init__.py`` stays empty: ``game.config`` imports the snapshot types.)"""
 from .arcade import ARCADE_UNPLUGGED
-from .claims import Claim, ClaimEnd
+from .claims import Claim, ClaimEnd, ClaimRank, away_token, first_per_seat
 from .journal import CorruptJournal, Journal, JournalError, move_aside, prune_set_aside
 from .lobby import HostCommand
 from .policy import RETIRED_TOKENS, KioskPolicy, TablePolicy
@@ -11,7 +11,7 @@ from .scheduler import VirtualTime
 from .seats import AskHost, NameNeeded, SeatRecord, normalise_code
 from .session import ADMIN_PIN_DIGITS, HOUSEKEEPING_S, HandedOver, NoticeCode, Session, SessionListener
 
-__all__ = ["ADMIN_PIN_DIGITS", "ARCADE_UNPLUGGED", "HOUSEKEEPING_S", "RETIRED_TOKENS", "AskHost", "Claim", "ClaimEnd",
+__all__ = ["ADMIN_PIN_DIGITS", "ARCADE_UNPLUGGED", "HOUSEKEEPING_S", "RETIRED_TOKENS", "AskHost", "Claim", "ClaimEnd", "ClaimRank",
            "CorruptJournal", "HandedOver", "HostCommand", "Journal", "JournalError", "KioskPolicy", "NameNeeded",
            "NoticeCode", "PressSource", "SeatRecord", "Session", "SessionListener", "TablePolicy", "VirtualTime",
-           "move_aside", "normalise_code", "prune_set_aside"]
+           "away_token", "first_per_seat", "move_aside", "normalise_code", "prune_set_aside"]

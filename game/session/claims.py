@@ -9,17 +9,27 @@ may ask and for how long, so that no address on the LAN can lock the table's sea
   again replaces the old request (the same seat: it keeps its id, place and deadline);
 - a request expires :data:`CLAIM_TTL_MS` after it was made (on the session's scheduler);
 - a refused asker waits before it may ask again, longer after each refusal (:data:`REFUSED_WAIT_MS`);
-- at most :data:`MAX_CLAIMS` open at once; when full, a new asker's request pushes out the oldest
-  one that is not more urgent, and "my phone died" (the seat's own phone is not connected) comes
-  first and is only pushed out by another such request, so a flood never refuses it;
-- the TV and the seat's holder see one request at a time, the first of :meth:`ClaimQueue.ordered`.
+- requests are ranked by the evidence the asker brings (:class:`ClaimRank`): the device that held
+  the seat (its address), then a phone with the seat's own link (its QR or code, shown on the TV
+  while the seat was free), then the rest (the public "phone died?" link of ``/api/away``, which
+  anyone on the LAN can read); within a rank "my phone died" (the seat's phone is away) first, then
+  the oldest;
+- at most :data:`MAX_PER_SEAT` open for one seat and :data:`MAX_CLAIMS` in all; when full, the
+  first request of each seat stays (a flood never pushes it out, only a better-ranked request
+  takes its place), and of the others the lowest ranked leaves, the oldest of that rank: a
+  newcomer gets in unless every place it could take ranks higher (then it is refused);
+- the TV shows one request at a time, the first of :meth:`ClaimQueue.ordered`; the host console
+  one card per seat (its first) with the number of other phones asking for it (:meth:`firsts`).
 
 Ids are ones a restarted table never reuses.
 """
 from __future__ import annotations
 
+import base64
 import collections
 import enum
+import hashlib
+import hmac
 import math
 import secrets
 from collections.abc import Callable, Container, Iterator
@@ -34,10 +44,12 @@ from .seats import AskHost, NameNeeded, SeatRecord, clean_name, shown_name
 from .snapshot import ClaimInfo, TablePhase
 from .table import TableRecord
 
-__all__ = ["CLAIM_TTL_MS", "CLAIM_ID_START", "MAX_CLAIMS", "REFUSED_WAIT_MS", "AskLater", "Claim", "ClaimEnd",
-           "ClaimQueue", "HandedOver", "check_lang", "granted_record", "join"]
+__all__ = ["CLAIM_TTL_MS", "CLAIM_ID_START", "MAX_CLAIMS", "MAX_PER_SEAT", "REFUSED_WAIT_MS", "AskLater", "Claim",
+           "ClaimEnd", "ClaimQueue", "ClaimRank", "HandedOver", "QueueFull", "away_token", "check_lang",
+           "first_per_seat", "granted_record", "join"]
 
 MAX_CLAIMS = 8  # phones waiting at once for the host to hand them a held seat
+MAX_PER_SEAT = 4  # of them, for one seat (a flood on one seat leaves room for the others)
 CLAIM_TTL_MS = 60_000  # a request nobody answered ends after this (its phone may ask again)
 REFUSED_WAIT_MS = (10_000, 600_000)  # a refused asker's wait: the first, doubling after each refusal up to the last
 REFUSALS_KEPT = 1024  # askers whose refusals are remembered (oldest forgotten first)
@@ -51,6 +63,18 @@ class AskLater(IllegalAction):
     """This asker was refused a moment ago (or the queue is full of more urgent requests)."""
 
     code = "rate_limited"
+
+
+class QueueFull(IllegalAction):
+    """Every place (the seat's, or the table's) is taken by a request that ranks at least as high."""
+
+
+class ClaimRank(enum.IntEnum):
+    """What a request shows of being the seat's own player (lower: shown and kept first)."""
+
+    HOLDER = 0  # from the device (address) that held the seat: its browser lost the seat's key
+    OWN_LINK = 1  # the seat's own link (its QR or code): only its player saw it while the seat was free
+    OTHER = 2  # the public "phone died?" link, or anything else
 
 
 class ClaimEnd(enum.Enum):
@@ -76,17 +100,46 @@ def check_lang(lang: Any) -> str:
     return lang
 
 
+AWAY_KEY = secrets.token_bytes(16)  # the away links of this run of the program (a restart makes new ones)
+
+
+def away_token(record: SeatRecord, key: bytes = AWAY_KEY) -> str:
+    """The public "phone died?" link of a held seat (``/api/away``): not its own link, so a phone
+    that read it from the list asks with the lowest rank (:class:`ClaimRank`). Derived from the
+    seat's link with ``key``: a new link (the seat moved) makes a new one."""
+    digest = hmac.new(key, record.token.encode(), hashlib.sha256).digest()[:18]
+    return base64.urlsafe_b64encode(digest).decode().rstrip("=")
+
+
+def seat_by_away(table: TableRecord, token: str, key: bytes = AWAY_KEY) -> SeatRecord | None:
+    """The held seat whose away link is ``token``."""
+    return next((r for r in table.seats if r.joined and hmac.compare_digest(away_token(r, key), token)), None)
+
+
+def first_per_seat(ordered: tuple[Claim, ...]) -> tuple[tuple[Claim, int], ...]:
+    """One entry per seat asked for, from requests in their order: its first request and how many
+    other phones ask for it (the host's cards)."""
+    per_seat: dict[int, list[Claim]] = {}
+    for claim in ordered:
+        per_seat.setdefault(claim.seat, []).append(claim)
+    return tuple((claims[0], len(claims) - 1) for claims in per_seat.values())
+
+
 def join(table: TableRecord, token: Any, name: Any, lang: Any, retired: Container[str]) -> tuple[SeatRecord, SeatRecord]:
     """A phone says hello with ``token``: the seat it takes, as (before, after). Its own device
     key: back in its seat. The link of a free seat: the seat becomes this phone's (a new device
     key). The link of a bot seat: with a name, in the lobby, the bot steps aside. Anything else (a
-    held seat, a bot mid-game) raises :class:`AskHost`: only the host hands it over (a claim)."""
+    held seat, a bot mid-game, a held seat's away link) raises :class:`AskHost`: only the host
+    hands it over (a claim)."""
     if not isinstance(token, str) or not token:
         raise UnknownSeat("this seat link is not valid at this table")
     record = table.seat_by_device(token)
     if record is not None:
         return record, _named(record, name, lang, names_beside(table, record.seat))
     record = table.seat_by_token(token)
+    away = seat_by_away(table, token) if record is None else None
+    if away is not None:
+        raise AskHost("this seat is taken: the host must allow this phone", away.seat)
     if record is None:
         if token in retired:
             raise HandedOver("this table has a new game: scan the big screen to play again")
@@ -131,16 +184,23 @@ class Claim:
     lang: str | None
     asker: str = ""  # who asks: the phone's address ("" : unknown, never limited with others)
     urgent: bool = False  # the seat's own phone is not connected: likely "my phone died"
+    rank: ClaimRank = ClaimRank.OTHER
 
-    def info(self, table: TableRecord) -> ClaimInfo:
-        """The request as the TV shows it."""
+    @property
+    def order(self) -> tuple[int, bool, int]:
+        """Its place: the better rank first, then "my phone died", then the older."""
+        return (self.rank, not self.urgent, self.id)
+
+    def info(self, table: TableRecord, others: int = 0) -> ClaimInfo:
+        """The request as the TV shows it (``others``: more phones asking for the same seat)."""
         record = table.seats[self.seat]
-        return ClaimInfo(self.id, self.seat, self.name, shown_name(record, table.language), record.bot is not None)
+        return ClaimInfo(self.id, self.seat, self.name, shown_name(record, table.language), record.bot is not None, others)
 
-    def to_json(self, table: TableRecord) -> dict[str, Any]:
+    def to_json(self, table: TableRecord, others: int = 0) -> dict[str, Any]:
         """The request as the host console reads it."""
-        info = self.info(table)
-        return {"id": info.id, "seat": info.seat, "name": info.name, "seat_name": info.seat_name, "bot": info.bot}
+        info = self.info(table, others)
+        return {"id": info.id, "seat": info.seat, "name": info.name, "seat_name": info.seat_name, "bot": info.bot,
+                "others": info.others}
 
 
 @dataclass(slots=True)
@@ -171,12 +231,17 @@ class ClaimQueue:
         return len(self._open)
 
     def ordered(self) -> tuple[Claim, ...]:
-        """The open requests in the order they are shown: urgent ones first, each oldest first."""
-        return tuple(sorted(self, key=lambda c: not c.urgent))
+        """The open requests in the order they are shown (:attr:`Claim.order`)."""
+        return tuple(sorted(self, key=lambda c: c.order))
 
-    def request(self, seat: int, name: str, lang: str | None, asker: str = "", urgent: bool = False) -> Claim:
+    def firsts(self) -> tuple[tuple[Claim, int], ...]:
+        """One entry per seat asked for: its first request and how many other phones ask for it."""
+        return first_per_seat(self.ordered())
+
+    def request(self, seat: int, name: str, lang: str | None, asker: str = "", urgent: bool = False,
+                rank: ClaimRank = ClaimRank.OTHER) -> Claim:
         """A new request for ``seat`` (the caller checked the seat, the name and the language)."""
-        return self._add(seat, name, lang, asker, urgent)
+        return self._add(seat, name, lang, asker, urgent, rank)
 
     def get(self, claim_id: int) -> Claim | None:
         entry = self._open.get(claim_id)
@@ -190,10 +255,11 @@ class ClaimQueue:
         return claim
 
     def ask(self, table: TableRecord, seat: Any, name: Any, lang: Any, asker: str = "",
-            connected: Container[int] = ()) -> Claim:
+            connected: Container[int] = (), rank: ClaimRank = ClaimRank.OTHER) -> Claim:
         """A phone (``asker``: its address) asks for ``seat`` of ``table`` with its ``name`` and
         ``lang`` (either None); ``connected``: the seats whose phones are here (a person's seat
-        whose phone is away makes the request urgent: "my phone died")."""
+        whose phone is away makes the request urgent: "my phone died"); ``rank``: what it shows of
+        being the seat's own player (:class:`ClaimRank`)."""
         if not isinstance(seat, int) or not 0 <= seat < table.seat_count:
             raise UnknownSeat(f"no seat {seat} at this table")
         wait = self.wait_ms(asker)
@@ -201,20 +267,19 @@ class ClaimQueue:
             raise AskLater(f"the host said no a moment ago; ask again in {math.ceil(wait / 1000)} s")
         name = clean_name(name, names_beside(table, seat)) if name is not None else ""
         lang = check_lang(lang) if lang is not None else None
-        return self._add(seat, name, lang, asker, table.seats[seat].joined and seat not in connected)
+        return self._add(seat, name, lang, asker, table.seats[seat].joined and seat not in connected, rank)
 
-    def _add(self, seat: int, name: str, lang: str | None, asker: str, urgent: bool) -> Claim:
-        ended: list[tuple[Claim, ClaimEnd]] = []
+    def _add(self, seat: int, name: str, lang: str | None, asker: str, urgent: bool, rank: ClaimRank) -> Claim:
         earlier = next((o for o in self._open.values() if asker and o.claim.asker == asker), None)
         if earlier is not None and earlier.claim.seat == seat:  # asked again: renewed in place
-            earlier.claim = replace(earlier.claim, name=name, lang=lang, urgent=earlier.claim.urgent or urgent)
+            earlier.claim = replace(earlier.claim, name=name, lang=lang, urgent=earlier.claim.urgent or urgent,
+                                    rank=min(earlier.claim.rank, rank))
             return earlier.claim
-        if earlier is not None:
-            ended.append((self._remove(earlier.claim.id), ClaimEnd.REPLACED))
-        if len(self._open) >= MAX_CLAIMS:
-            ended.append((self._push_out(urgent), ClaimEnd.PUSHED_OUT))
+        claim = Claim(self._seq + 1, seat, name, lang, asker, urgent, rank)
+        leaving = self._room_for(claim, None if earlier is None else earlier.claim)
         self._seq += 1
-        claim = Claim(self._seq, seat, name, lang, asker, urgent)
+        ended = [] if earlier is None else [(self._remove(earlier.claim.id), ClaimEnd.REPLACED)]
+        ended += [(self._remove(c.id), ClaimEnd.PUSHED_OUT) for c in leaving]
         entry = self._open[claim.id] = _Open(claim)
         if self._scheduler is not None:
             entry.handle = self._scheduler.call_later(CLAIM_TTL_MS, lambda: self._expire(claim.id))
@@ -222,12 +287,25 @@ class ClaimQueue:
             self._ended(old, why)
         return claim
 
-    def _push_out(self, urgent: bool) -> Claim:
-        """Room for a new request: the oldest one not more urgent than it leaves."""
-        victim = next((o.claim for o in self._open.values() if urgent or not o.claim.urgent), None)
-        if victim is None:
-            raise IllegalAction("too many phones are asking for seats; try again in a moment")
-        return self._remove(victim.id)
+    def _room_for(self, claim: Claim, leaving: Claim | None) -> list[Claim]:
+        """The requests ``claim`` pushes out to fit under the seat's cap, then the table's. The
+        first request of each seat (in :attr:`Claim.order`, ``claim`` counted) never leaves; of the
+        others the lowest ranked goes, the oldest of that rank, so a newcomer gets in unless every
+        place it could take ranks higher. Raises :class:`QueueFull` (nothing changed) then."""
+        staying = [c for c in self if c is not leaving]
+        firsts = {min((c for c in [*staying, claim] if c.seat == seat), key=lambda c: c.order).id
+                  for seat in {c.seat for c in [*staying, claim]}}
+        out: list[Claim] = []
+        for cap, group in ((MAX_PER_SEAT, lambda c: c.seat == claim.seat), (MAX_CLAIMS, lambda c: True)):
+            members = [c for c in staying if group(c) and c not in out]
+            if len(members) < cap:
+                continue
+            movable = [c for c in members if c.id not in firsts]
+            victim = max(movable, key=lambda c: (c.rank, c.urgent is False, -c.id), default=None)
+            if victim is None or (victim.rank, not victim.urgent) < (claim.rank, not claim.urgent):
+                raise QueueFull("too many phones are asking for this seat; try again in a moment")
+            out.append(victim)
+        return out
 
     def _expire(self, claim_id: int) -> None:
         entry = self._open.pop(claim_id, None)

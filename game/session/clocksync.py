@@ -243,6 +243,13 @@ class ClockSync:
         """A phone clock reading on the session clock."""
         return self.estimate().to_server_ms(phone_ms)
 
+    def upload_ms(self) -> float:
+        """The longest phone-to-server delay measured among the kept samples: each answer's arrival
+        ``t2`` minus its phone reading ``t1`` mapped to the session clock (never below 0). An honest
+        message from this phone has not, so far, taken longer than this (plus the mapping's error)."""
+        estimate = self.estimate()
+        return max(0.0, max(s.t2 - estimate.to_server_ms(s.t1) for s in self._samples))
+
     def error_ms(self, at_server_ms: float | None = None) -> float:
         """The error bound of :meth:`to_server_ms` near ``at_server_ms`` (default: the newest sample)."""
         estimate = self.estimate()

@@ -7,12 +7,18 @@ Noto fonts draw (no emoji, no controls); it has at least one visible letter or d
 only U+200C, U+200E and spaces would show blank); accent marks sit on a character, at most
 :data:`MAX_MARKS` on each (stacked marks would draw over the names around it); and it can be told
 apart from the other names at the table: two names that draw the same (the same text once invisible
-characters and look-alike forms are set aside) are refused.
+characters and look-alike forms are set aside) are refused, and so are two that a person could mix up:
+the same confusable skeleton (Unicode TR39's idea: "Sаra" with a Cyrillic а is "Sara"; "Ian" is "lan")
+or the same once case-folded ("sara" is "Sara"). The look-alike table is data in the package
+(``confusables.json``), never fetched.
 """
 from __future__ import annotations
 
+import functools
+import json
 import unicodedata
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 from game.rules.base import MalformedAction
@@ -62,6 +68,12 @@ class NameTaken(MalformedAction):
     """Another seat's name draws the same: players could not tell the two apart."""
 
     code = "name_taken"
+
+
+class NameLookalike(NameTaken):
+    """Another seat's name differs only by look-alike letters or by case: players would mix them up."""
+
+    code = "name_lookalike"
 
 
 def drawable(ch: str) -> bool:
@@ -135,6 +147,60 @@ def name_key(name: str) -> str:
     return " ".join(folded.split())
 
 
+@functools.cache
+def _confusables() -> tuple[dict[str, str], int]:
+    """The look-alike table (each key to its final prototype) and its longest key."""
+    raw: dict[str, str] = json.loads((Path(__file__).with_name("confusables.json")).read_text(encoding="utf-8"))["map"]
+    table = {unicodedata.normalize("NFD", k): unicodedata.normalize("NFD", v) for k, v in raw.items()}
+    for key, value in table.items():  # "۱" -> "1" -> "l": one step to the prototype
+        seen = {key}
+        while value in table and value not in seen:
+            seen.add(value)
+            value = table[value]
+        table[key] = value
+    return table, max(map(len, table))
+
+
+def _fold(text: str) -> str:
+    """``text`` (NFD) with each look-alike (longest match first) replaced by its prototype."""
+    table, longest = _confusables()
+    out: list[str] = []
+    i = 0
+    while i < len(text):
+        for size in range(min(longest, len(text) - i), 0, -1):
+            piece = text[i : i + size]
+            if piece in table:
+                out.append(table[piece])
+                i += size
+                break
+        else:
+            out.append(text[i])
+            i += 1
+    return "".join(out)
+
+
+def skeletons(name: str) -> frozenset[str]:
+    """The forms a person could take ``name`` for (TR39-style skeletons): look-alikes folded as
+    drawn, and the same after case-folding (before and after the fold, since "I" looks like "l"
+    but "i" does not). Two names with a skeleton in common are too alike to seat together."""
+    drawn = unicodedata.normalize("NFD", name_key(name))
+    look = _fold(drawn)
+    return frozenset({look, _fold(unicodedata.normalize("NFD", look.casefold())),
+                      _fold(unicodedata.normalize("NFD", drawn.casefold()))})
+
+
+def _check_apart(name: str, taken: Iterable[str]) -> None:
+    """Refuse ``name`` if it draws like another seat's, or could be taken for one."""
+    key, mine = name_key(name), skeletons(name)
+    for other in taken:
+        if not other:
+            continue
+        if name_key(other) == key:
+            raise NameTaken(f"{name} is already at the table: add an initial")
+        if mine & skeletons(other):
+            raise NameLookalike(f"{name} looks too much like {other}, already at the table: add an initial")
+
+
 def clean_name(name: Any, taken: Iterable[str] = ()) -> str:
     """A player's name as the table keeps it (NFC, trimmed), or a typed error saying why not.
     ``taken``: the names of the other seats (a name that draws the same as one is refused)."""
@@ -158,7 +224,5 @@ def clean_name(name: Any, taken: Iterable[str] = ()) -> str:
         raise BlankName("a name needs at least one letter or digit")
     if not marks_fit(name):
         raise MarkedName(f"at most {MAX_MARKS} accent marks on each letter")
-    key = name_key(name)
-    if any(name_key(other) == key for other in taken if other):
-        raise NameTaken(f"{name} is already at the table: add an initial")
+    _check_apart(name, taken)
     return name

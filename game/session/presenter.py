@@ -15,7 +15,7 @@ from game.rules.base import GameEngine, TimerRequest
 from game.seating import MAX_SEATS, look
 
 from .arcade import ArcadeBoard
-from .claims import Claim
+from .claims import Claim, first_per_seat
 from .intro import Intro
 from .lobby import free_seats, has_bots
 from .race_floor import RaceFloor
@@ -102,7 +102,7 @@ class Presenter:
             timer=running.info if running else None, clock_ms=s.clock(),
             join_url=f"{s.base_url}/join", spectator_url=f"{s.base_url}/watch",
             notices=s.notices, lobby=self.lobby_info(), arcade=self._board.info(t.arcade_map), race=self._races.info(),
-            claims=tuple(c.info(t) for c in s.claims[:1]), how_to_play=s.intro,
+            claims=tuple(c.info(t, others) for c, others in first_per_seat(s.claims)[:1]), how_to_play=s.intro,
         )
 
     def _seat_infos(self, t: TableRecord) -> Iterable[SeatInfo]:
@@ -144,7 +144,7 @@ class Presenter:
             "seats": [{**seat_public_json(r, s.is_connected(r.seat), secrets_too=host, base_url=s.base_url),
                        "name": shown_name(r, t.language)}
                       for r in t.offered],
-            **({"claims": [c.to_json(t) for c in s.claims]} if host else {}),
+            **({"claims": [c.to_json(t, others) for c, others in first_per_seat(s.claims)]} if host else {}),
         }
 
     def state_message(self, seat: int | None, *, host: bool = False) -> dict[str, Any]:

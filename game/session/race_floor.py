@@ -111,6 +111,7 @@ class Press:
     race_id: str | None = None
     clock: str = ""  # presses stamped by one shared clock (one arcade board, one clock map) ...
     resolution_ms: float = 0.0  # ... compare to within their resolution, not their error_ms
+    clamped: bool = False  # the source claimed an earlier time than the server's evidence allows (M16)
 
     def __post_init__(self) -> None:
         if not isinstance(self.seat, int) or isinstance(self.seat, bool) or self.seat < 0:
@@ -152,6 +153,7 @@ class RaceOutcome:
     error_per_seat: dict[int, float] = field(default_factory=dict)  # seat -> its counted press's error_ms
     clock_per_seat: dict[int, str] = field(default_factory=dict)  # seat -> the clock that stamped it
     resolution_per_seat: dict[int, float] = field(default_factory=dict)  # seat -> that clock's resolution
+    clamped: tuple[int, ...] = ()  # seats (in ``order``) whose claimed press time was held to the bound (M16)
 
     @property
     def winner(self) -> int | None:
@@ -182,7 +184,7 @@ class RaceOutcome:
             round(self.error_bound_ms, 3), self.ties,
             () if not public else tuple(FalseStartInfo(f.seat, round(f.early_by_ms, 3), f.source.wire)
                                         for f in self.false_starts),
-            self.missing if public else None, self.timed_out if public else None)
+            self.missing if public else None, self.timed_out if public else None, self.clamped)
 
     def to_wire(self, *, public: bool = True) -> dict[str, Any]:
         """The outcome as JSON. ``public=False`` (a race whose eligible seats are secret) keeps only
@@ -203,6 +205,7 @@ class RaceOutcome:
             ],
             "missing": list(self.missing),
             "timed_out": self.timed_out,
+            "clamped": list(self.clamped),
         }
         if not public:
             del out["missing"], out["timed_out"]
@@ -380,6 +383,7 @@ class RaceJudge:
             error_per_seat={p.seat: p.error_ms for p in ranked},
             clock_per_seat={p.seat: p.clock for p in ranked},
             resolution_per_seat={p.seat: p.resolution_ms for p in ranked},
+            clamped=tuple(p.seat for p in ranked if p.clamped),
         )
 
     def _require(self) -> _Race:
@@ -604,10 +608,11 @@ class RaceFloor:
 
     # ---------------------------------------------------------------------------- presses
     def press(self, seat: Seat, t_ms: float, source: PressSource, *, error_ms: float = 0.0,
-              race: int | str | None = None) -> PressVerdict:
-        """A press already on the session clock; bad input raises MalformedAction, nothing changed."""
+              race: int | str | None = None, clamped: bool = False) -> PressVerdict:
+        """A press already on the session clock (``clamped``: its source claimed an earlier time
+        than the server's evidence allows, M16); bad input raises MalformedAction, nothing changed."""
         try:
-            verdict = self._press(Press(seat, float(t_ms), source, float(error_ms), race_id_of(race)))
+            verdict = self._press(Press(seat, float(t_ms), source, float(error_ms), race_id_of(race), clamped=clamped))
         except RaceError as exc:
             raise MalformedAction(str(exc)) from None
         if source is not PressSource.BOT:  # bots racing must not keep an idle kiosk awake
@@ -709,7 +714,8 @@ class RaceFloor:
         else:
             presses = ()
             self.last = {"race": request.key, "mode": request.mode.value, "order": [], "reaction_ms": [],
-                         "margins_ms": [], "sources": [], "error_bound_ms": 0, "ties": [], "false_starts": []}
+                         "margins_ms": [], "sources": [], "error_bound_ms": 0, "ties": [], "false_starts": [],
+                         "clamped": []}
             if not request.secret:
                 self.last.update(missing=[], timed_out=True)
             self._last_info = RaceDone(request.key, request.mode.value, (), (), (), (), 0.0, (), (),

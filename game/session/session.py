@@ -26,7 +26,7 @@ from . import claims, lobby
 from .arcade import ARCADE_UNPLUGGED, ArcadeBoard, ArcadeButtons, ArcadeLink, device_input
 from .bot_driver import BotDriver
 from .bots import BotFactory, default_bot_factory
-from .claims import Claim, ClaimEnd, ClaimQueue, HandedOver, check_lang
+from .claims import Claim, ClaimEnd, ClaimQueue, ClaimRank, HandedOver, check_lang
 from .intro import HowToPlay, Intro
 from .journal import Journal, JournalError, Saved, TableWrites
 from .legal import LegalBook, is_timed, legal_form
@@ -175,7 +175,7 @@ class Session:
 
     @property
     def claims(self) -> tuple[Claim, ...]:
-        """The open requests as shown: urgent ("my phone died") first, each oldest first."""
+        """The open requests as shown: the best ranked first (``claims.py``)."""
         return self._claims.ordered()
 
     @property
@@ -403,9 +403,9 @@ class Session:
         self._refresh()
 
     # ------------------------------------------------------------------------ seat claims
-    def request_claim(self, seat: int, name: Any = None, lang: Any = None, asker: str = "") -> Claim:
-        """A phone (``asker``: its address) asks for a held seat (the rules: ``claims.py``)."""
-        claim = self._claims.ask(self.table, seat, name, lang, asker, self._connected)
+    def request_claim(self, seat: int, name: Any = None, lang: Any = None, asker: str = "", rank: ClaimRank = ClaimRank.OTHER) -> Claim:
+        """A phone (``asker``: its address, ``rank``: its evidence) asks for a held seat (``claims.py``)."""
+        claim = self._claims.ask(self.table, seat, name, lang, asker, self._connected, rank)
         self._publish(claims_only=True)
         return claim
 
@@ -548,12 +548,12 @@ class Session:
 
     # ------------------------------------------------------------------------------ races
     def press(self, seat: int, t_ms: float, source: PressSource, *, error_ms: float = 0.0,
-              race: int | str | None = None) -> PressVerdict:
-        """A race press from any source, already on the session clock (see ``race_floor.py``).
-        ``race``: the key of the race the press was meant for (``None``: the armed one). Returns
-        the judge's verdict; the race is decided on the session's scheduler."""
+              race: int | str | None = None, clamped: bool = False) -> PressVerdict:
+        """A race press from any source, already on the session clock (see ``race_floor.py``). ``race``:
+        the key of the race it was meant for (``None``: the armed one); ``clamped``: its time was held to the
+        server's bound (M16). Returns the judge's verdict; the race is decided on the session's scheduler."""
         check_seat(seat, self.table.seat_count)
-        return self._races.press(seat, t_ms, source, error_ms=error_ms, race=race)
+        return self._races.press(seat, t_ms, source, error_ms=error_ms, race=race, clamped=clamped)
 
     def _race_decided(self, action: Any) -> None:
         """Apply the table's action the engine made of a race's presses (journaled like any action)."""

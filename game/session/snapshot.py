@@ -138,6 +138,7 @@ class RaceDone:
     false_starts: tuple[FalseStartInfo, ...]
     missing: tuple[int, ...] | None
     timed_out: bool | None
+    clamped: tuple[int, ...] = ()  # seats whose claimed press time was held to the server's bound (M16)
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,11 +171,13 @@ class ClaimInfo:
     name: str  # the asker's name ("" when they gave none)
     seat_name: str  # the seat holder's name as shown
     bot: bool  # the seat is a bot's
+    others: int = 0  # more phones asking for the same seat (the host sees one card per seat)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> ClaimInfo:
+        others = data.get("others", 0)
         return cls(int(data["id"]), int(data["seat"]), str(data.get("name") or ""), str(data.get("seat_name") or ""),
-                   bool(data.get("bot", False)))
+                   bool(data.get("bot", False)), others if isinstance(others, int) and not isinstance(others, bool) else 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,7 +261,7 @@ def _race_done(d: Mapping[str, Any]) -> RaceDone:
                     _floats(d.get("margins_ms")), tuple(str(x) for x in d.get("sources", []) or []),
                     float(d.get("error_bound_ms", 0) or 0), ties, _false_starts(d.get("false_starts")),
                     _ints(missing) if isinstance(missing, list) else None,
-                    bool(d["timed_out"]) if "timed_out" in d else None)
+                    bool(d["timed_out"]) if "timed_out" in d else None, _ints(d.get("clamped")))
 
 
 class InputSource(enum.Enum):

@@ -10,9 +10,8 @@ import time
 import pytest
 
 from firmware_bridge.bridge import ButtonDown, monotonic_ms
+from game.games.cheating_moth import rules as cm
 from game.session.race_floor import PressSource, RaceJudge, RaceMode, RaceOutcome
-
-cm = pytest.importorskip("game.games.cheating_moth.rules")
 
 pytestmark = pytest.mark.timeout(60)
 

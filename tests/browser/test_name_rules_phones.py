@@ -54,7 +54,7 @@ def table_verdict(name: str) -> str | None:
     return None
 
 
-def test_item4_the_phone_and_the_table_judge_names_alike(table: Table, phones: Phones) -> None:
+def test_the_phone_and_the_table_judge_names_alike(table: Table, phones: Phones) -> None:
     page = phones.open(table.seat_url(0))
     page.wait_for_selector("[data-testid=name-input]")
     typed = random_names(random.Random(19))
@@ -74,7 +74,7 @@ def test_item4_the_phone_and_the_table_judge_names_alike(table: Table, phones: P
 
 
 @pytest.mark.parametrize("lang", ["en", "fa", "th"])
-def test_item4_the_form_says_why_a_name_is_refused(lang: str, table: Table, phones: Phones, shots: Path) -> None:
+def test_the_form_says_why_a_name_is_refused(lang: str, table: Table, phones: Phones, shots: Path) -> None:
     table.host("set_language", language=lang)
     sara = phones.open(table.seat_url(0))
     join(sara, "Sara")

@@ -38,7 +38,7 @@ def message_look(page: Any) -> tuple[str, str, str]:
 
 
 @pytest.mark.parametrize("lang", ["en", "fa", "th"])
-def test_item1_a_held_seats_code_on_a_new_phone_asks_the_host_who_allows_it(lang: str, table: Table, phones: Phones,
+def test_a_held_seats_code_on_a_new_phone_asks_the_host_who_allows_it(lang: str, table: Table, phones: Phones,
                                                                            shots: Path) -> None:
     table.host("set_language", language=lang)
     ali = phones.open(table.seat_url(0))
@@ -82,7 +82,7 @@ def test_item1_a_held_seats_code_on_a_new_phone_asks_the_host_who_allows_it(lang
     host.wait_for_selector("[data-testid=claims]", state="detached")
 
 
-def test_item1_the_host_refuses_and_the_seat_stays(table: Table, phones: Phones) -> None:
+def test_the_host_refuses_and_the_seat_stays(table: Table, phones: Phones) -> None:
     ali = phones.open(table.seat_url(0))
     join(ali, "Ali")
     stranger = phones.open(table.seat_url(0))  # a photo of the QR taken before Ali joined
@@ -94,7 +94,7 @@ def test_item1_the_host_refuses_and_the_seat_stays(table: Table, phones: Phones)
     assert ali.inner_text("[data-testid=my-name]") == "Ali" and ali.locator(".full-message").count() == 0
 
 
-def test_item2_a_bot_seats_link_mid_game_needs_a_name_and_the_host(table: Table, phones: Phones) -> None:
+def test_a_bot_seats_link_mid_game_needs_a_name_and_the_host(table: Table, phones: Phones) -> None:
     ali = phones.open(table.seat_url(0))
     join(ali, "Ali")
     table.host("set_setting", name="conspiracy_ms", value=120_000)
@@ -116,7 +116,7 @@ def test_item2_a_bot_seats_link_mid_game_needs_a_name_and_the_host(table: Table,
     assert seat.status.value == "joined" and seat.name == "Nok"
 
 
-def test_item17_a_name_with_an_emoji_is_refused_on_the_phone(table: Table, phones: Phones) -> None:
+def test_a_name_with_an_emoji_is_refused_on_the_phone(table: Table, phones: Phones) -> None:
     page = phones.open(table.seat_url(1))
     page.wait_for_selector("[data-testid=name-input]")
     page.fill("[data-testid=name-input]", "Sara 😀")
@@ -130,7 +130,7 @@ def test_item17_a_name_with_an_emoji_is_refused_on_the_phone(table: Table, phone
 
 
 @pytest.mark.parametrize("lang", ["en", "fa"])
-def test_item1_a_dead_phones_player_taps_their_seat_and_the_host_lets_them_in(lang: str, table: Table, phones: Phones,
+def test_a_dead_phones_player_taps_their_seat_and_the_host_lets_them_in(lang: str, table: Table, phones: Phones,
                                                                               shots: Path) -> None:
     table.host("set_language", language=lang)
     ali = phones.open(table.seat_url(0))
@@ -150,7 +150,7 @@ def test_item1_a_dead_phones_player_taps_their_seat_and_the_host_lets_them_in(la
     assert new_phone.inner_text("[data-testid=my-name]") == NAMES[lang]
 
 
-def test_item1_the_seated_phone_gives_its_seat_to_its_players_new_phone(table: Table, phones: Phones, shots: Path) -> None:
+def test_the_seated_phone_gives_its_seat_to_its_players_new_phone(table: Table, phones: Phones, shots: Path) -> None:
     old = phones.open(table.seat_url(0))
     join(old, "Ali")
     new_phone = phones.open(table.seat_url(0))  # the same link on the player's new phone
@@ -162,3 +162,22 @@ def test_item1_the_seated_phone_gives_its_seat_to_its_players_new_phone(table: T
     assert "You gave your seat to another phone" in old.inner_text(".full-message")  # not "the host"
     new_phone.wait_for_selector("[data-testid=me-card]")
     assert new_phone.inner_text("[data-testid=my-name]") == "Ali"
+
+
+OTHERS = {"en": "3 other phones are asking for this seat too", "fa": "۳ گوشی دیگر هم این صندلی را می‌خواهند"}
+
+
+@pytest.mark.parametrize("lang", ["en", "fa"])
+def test_a_flood_on_one_seat_is_one_host_card_with_the_count_of_other_askers(lang: str, table: Table, phones: Phones,
+                                                                                  shots: Path) -> None:
+    table.host("set_language", language=lang)
+    ali = phones.open(table.seat_url(0))
+    join(ali, NAMES[lang])
+    ali.close()  # away: "my phone died"
+    for n in range(5):  # five devices of the LAN ask for it through the public away link (four are kept)
+        table.call(lambda session, n=n: session.request_claim(0, "Sara", None, f"10.0.9.{n}"))
+    host = host_console(table, phones, lang)
+    host.wait_for_selector("[data-testid=claim-others-0]")
+    assert len(host.query_selector_all(".claim-row")) == 1  # one card for the seat, not five "Sara"s
+    assert host.inner_text("[data-testid=claim-others-0]").startswith(OTHERS[lang][:12])
+    shoot(host, shots, lang, "claim_others")

@@ -108,7 +108,7 @@ def tap(page: Any, x: float, y: float) -> None:
 
 
 @pytest.mark.parametrize(("game", "lang"), [("cheating_moth", "en"), ("collusion", "fa"), ("speakeasy", "th")])
-def test_item1_a_request_mid_tap_on_the_busiest_screen_never_gives_the_seat(game: str, lang: str, table: Table,
+def test_a_request_mid_tap_on_the_busiest_screen_never_gives_the_seat(game: str, lang: str, table: Table,
                                                                              phones: Phones, shots: Path) -> None:
     screen = SCREENS[game]
     table.host("set_language", language=lang)
@@ -166,7 +166,7 @@ def test_item1_a_request_mid_tap_on_the_busiest_screen_never_gives_the_seat(game
     assert key_after != key_before and asking == 0
 
 
-def test_item1_keep_my_seat_goes_back_to_the_game_and_the_host_still_decides(table: Table, phones: Phones) -> None:
+def test_keep_my_seat_goes_back_to_the_game_and_the_host_still_decides(table: Table, phones: Phones) -> None:
     pages = [phones.open(table.seat_url(i)) for i in range(3)]
     for page, name in zip(pages, NAMES):
         join(page, name)
@@ -186,7 +186,7 @@ def test_item1_keep_my_seat_goes_back_to_the_game_and_the_host_still_decides(tab
     assert MOVED["en"] in old.inner_text(".full-message")  # the host did it: the old phone says so
 
 
-def test_item5_the_address_bar_shows_the_seat_link_never_the_key(table: Table, phones: Phones) -> None:
+def test_the_address_bar_shows_the_seat_link_never_the_key(table: Table, phones: Phones) -> None:
     first = phones.open(table.seat_url(0))
     join(first, "Sara")
     key = table.call(lambda s: s.table.seats[0].device)

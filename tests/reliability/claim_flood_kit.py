@@ -33,17 +33,22 @@ def hello_text(**fields: Any) -> str:
     return json.dumps({"v": 1, "kind": "hello", **fields})
 
 
-async def ask_for_seat(url: str, address: str, token: str, count: int, first: int = 0) -> int:
+async def ask_for_seat(url: str, address: str, token: str, count: int, first: int = 0) -> tuple[int, int]:
     """``count`` requests for the seat of ``token``, each on a new socket from ``address``; how
-    many were told "waiting"."""
-    waiting = 0
+    many were told "waiting", and how many connections the table refused (over the address's
+    rate of new connections: reset before any upgrade)."""
+    waiting = refused = 0
     connector = aiohttp.TCPConnector(local_addr=(address, 0), force_close=True)
     async with aiohttp.ClientSession(connector=connector) as http:
         previous: aiohttp.ClientWebSocketResponse | None = None
         for i in range(count):
-            ws = await http.ws_connect(url)
-            await ws.send_str(hello_text(token=token, name=f"Sara {first + i}"))
-            reply = await ws.receive(timeout=WAIT_S)
+            try:
+                ws = await http.ws_connect(url)
+                await ws.send_str(hello_text(token=token, name=f"Sara {first + i}"))
+                reply = await ws.receive(timeout=WAIT_S)
+            except (aiohttp.ClientError, OSError):
+                refused += 1
+                continue
             if reply.type == aiohttp.WSMsgType.TEXT and json.loads(reply.data).get("state") == "waiting":
                 waiting += 1
             if previous is not None:
@@ -51,7 +56,7 @@ async def ask_for_seat(url: str, address: str, token: str, count: int, first: in
             previous = ws
         if previous is not None:
             await previous.close()
-    return waiting
+    return waiting, refused
 
 
 @dataclass
@@ -106,6 +111,7 @@ async def host_list(host: Watcher, until: Any) -> list[dict[str, Any]]:
 class ClaimFlood:
     sent: int = 0
     waiting: int = 0  # requests told "waiting"
+    refused: int = 0  # connections refused over their address's rate (never upgraded)
     seconds: float = 0.0
     pending_max: int = 0  # requests waiting at once, as the host's console listed them
     prompts: int = 0  # "give your seat?" cards the seat's phone got
@@ -137,7 +143,8 @@ async def claim_flood(url: str, seat_token: str, pin: str, *, claims: int = 1000
         per = claims // addresses
         told = await asyncio.gather(*(ask_for_seat(url, attacker(a), seat_token, per, a * per) for a in range(addresses)))
         out.seconds = time.monotonic() - started
-        out.waiting = sum(told)
+        out.waiting = sum(w for w, _ in told)
+        out.refused = sum(r for _, r in told)
         await asyncio.sleep(0.3)
         out.prompts = sum(1 for m in holder.seen if m["kind"] == "claim" and m["state"] == "asked")
         out.prompts_open_max = open_cards_max(holder.seen)

@@ -34,6 +34,7 @@ NEW_PHONE_ADDRESS = "127.0.0.202"  # the same phone after its address changed (a
 HOST_ADDRESS = "127.0.0.201"  # the host's phone: never seen before the flood
 START_S = 30.0
 WELCOME_S = 10.0  # how long a reconnect is waited for at most (the measure, not the bound)
+CONNECT_S = 2.0  # a malformed request's connection: an address backing off is dropped by the kernel
 
 SERVER = """
 import resource, sys
@@ -220,9 +221,14 @@ BAD_REQUEST = b"GET / HTTP/1.1\r\nHost: table\r\nBad Header\r\n\r\n"
 async def bad_requests(port: int, n: int, addresses: int = 20, at_once: int = 25,
                        payloads: Sequence[bytes] = (BAD_REQUEST,)) -> int:
     """``n`` malformed HTTP requests (``payloads`` in turn) from 127.0.0.2 … (1 + ``addresses``),
-    ``at_once`` at a time; how many were answered 400."""
+    ``at_once`` at a time; how many were answered 400 (the others were reset over their address's
+    rate of new connections, or closed over a cap, before they were read)."""
     async def one(i: int) -> bool:
-        reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(f"127.0.0.{2 + i % addresses}", 0))
+        try:
+            reader, writer = await asyncio.wait_for(
+                asyncio.open_connection("127.0.0.1", port, local_addr=(f"127.0.0.{2 + i % addresses}", 0)), CONNECT_S)
+        except (ConnectionError, TimeoutError):  # its address is over its rate: reset, or kept out by the kernel
+            return False
         try:
             writer.write(payloads[i % len(payloads)])
             await writer.drain()

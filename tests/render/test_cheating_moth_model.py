@@ -51,7 +51,7 @@ def test_neighbours_wrap_around_m5():
 
 def test_the_race_verdict_joins_the_judges_sources_and_false_starts():
     race = race_from(DECIDED, RaceInfo.from_json({"last": OUTCOME}).last)
-    assert race is not None and race.kind is Kind.MOSQUITO
+    assert race is not None and race.decided.kind is Kind.MOSQUITO
     assert race.sources == (Source.ARCADE, Source.PHONE, Source.KEYBOARD)
     assert race.false_starts == ((0, 140.0),)
     assert race.error_bound_ms == 6.0

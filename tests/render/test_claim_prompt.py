@@ -46,7 +46,7 @@ def shown(snap: TableSnapshot) -> list[str]:
 
 
 @pytest.mark.parametrize("lang", ["en", "fa", "th"])
-def test_item1_the_tv_asks_the_host_with_the_seats_name_and_the_keys(lang: str) -> None:
+def test_the_tv_asks_the_host_with_the_seats_name_and_the_keys(lang: str) -> None:
     texts = shown(with_claims(lang, ALI, SARA_FOR_BOT))
     assert i18n.text(lang, "screen", "claim.phone", name="Ali") in texts
     assert i18n.text(lang, "screen", "claim.keys") in texts
@@ -54,11 +54,11 @@ def test_item1_the_tv_asks_the_host_with_the_seats_name_and_the_keys(lang: str) 
     assert i18n.text(lang, "screen", "claim.keys") not in shown(with_claims(lang))
 
 
-def test_item2_a_guest_asking_for_a_bots_seat_is_named() -> None:
+def test_a_guest_asking_for_a_bots_seat_is_named() -> None:
     assert "A phone calling itself “Sara” asks to take over from the bot Red" in shown(with_claims("en", SARA_FOR_BOT))
 
 
-def test_item1_y_allows_and_n_refuses_the_first_request(shared_ctx: RenderContext) -> None:
+def test_y_allows_and_n_refuses_the_first_request(shared_ctx: RenderContext) -> None:
     screen = screen_for(with_claims("en", ALI, SARA_FOR_BOT), shared_ctx)
     answers = [i.payload() for k in (pygame.K_y, pygame.K_n) for i in screen.handle(key(k), SIZE) if isinstance(i, HostIntent)]
     assert answers == [{"command": "claim", "id": 7, "allow": True}, {"command": "claim", "id": 7, "allow": False}]
@@ -75,3 +75,11 @@ def test_a_kiosks_keyboard_does_not_answer_only_the_host_console_does(shared_ctx
     screen = screen_for(snap, shared_ctx)
     assert all(i.payload()["command"] != "claim" for i in screen.handle(key(pygame.K_y), SIZE) if isinstance(i, HostIntent))
     assert i18n.text("en", "screen", "claim.keys_kiosk") in shown(snap)
+
+
+@pytest.mark.parametrize("lang", ["en", "fa", "th"])
+def test_a_flood_on_one_seat_is_one_prompt_with_the_count_of_other_askers(lang: str) -> None:
+    texts = " ".join(shown(with_claims(lang, {**ALI, "others": 7})))
+    assert i18n.text(lang, "screen", "claim.others", n=i18n.number(lang, 7)) in texts
+    assert i18n.text(lang, "screen", "claim.phone", name="Ali") in texts
+    assert i18n.text(lang, "screen", "claim.others", n=i18n.number(lang, 0)) not in " ".join(shown(with_claims(lang, ALI)))

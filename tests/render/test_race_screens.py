@@ -169,3 +169,34 @@ def test_M16_mixed_sources_each_say_their_own_precision(lang: str) -> None:
     both = i18n.text(lang, "screen", "list.sep").join([words["source.arcade"], words["source.phone"]])
     one_figure = words["result.error"].format(ms=i18n.digits(lang, "9"), sources=both)
     assert one_figure not in texts  # not the phones' 9 ms for the button too
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_M16_a_clamped_phone_press_is_named_on_the_companion_result(lang: str) -> None:
+    """A phone that claimed an earlier press than the table could believe: the result names it."""
+    m = MothCompanionTable(lang)
+    t = m.t
+    m.call("mosquito")
+    armed = t.session.snapshot.race.current.armed_at_ms
+    for seat, after, clamped in ((2, 212, False), (1, 260, True), (3, 330, False)):
+        t.vt.advance(max(0.0, armed + after - t.vt.now_ms()))
+        t.session.press(seat, armed + after, PressSource.PHONE, error_ms=4.0, race=m.race_id, clamped=clamped)
+    m.decide()
+    moment = Moment("mosquito_clamped", (t.snapshot(),))
+    assert moment.snapshots[-1].race.last.clamped == (1,)
+    assert words_of(lang, "result.clamped").strip() in " ".join(drawn_texts(moment))
+    assert_no_text_overflows([moment], (1280, 720))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_M16_a_clamped_phone_press_is_named_on_the_table_result(lang: str) -> None:
+    moment = next(m for m in moth_moments(lang) if m.name == "m12_mosquito_result")
+    snap = moment.snapshots[-1]
+    last = snap.race.last
+    assert last is not None and last.order
+    clamped = dataclasses.replace(snap, race=dataclasses.replace(snap.race, last=dataclasses.replace(
+        last, clamped=(last.order[0],))))
+    texts = " ".join(drawn_texts(dataclasses.replace(moment, snapshots=(*moment.snapshots[:-1], clamped))))
+    fixed = max(re.split(r"\{\w+\}", i18n.load(lang, "screen_cheating_moth")["result.clamped"]), key=len).strip()
+    assert fixed in texts
+    assert fixed not in " ".join(drawn_texts(moment))

@@ -13,8 +13,8 @@ from scene_checks import SIZES
 
 from game.config import TableConfig
 from game.kiosk.config import KioskConfig, Timers, Venue
-from game.kiosk.screen import KioskLayer, attract_column, demo_rect, draw_table
-from game.render.app import Screen
+from game.kiosk.screen import KioskLayer, attract_column, demo_rect
+from game.render.app import Screen, draw_table
 from game.render.kit.qr import QrCache
 from game.render.kit.scene import RenderContext
 from game.render.kit.sound import SoundBank

@@ -856,7 +856,7 @@ def test_the_view_doc_lists_every_action_and_event_with_its_fields():
     import re
     from pathlib import Path
 
-    doc = (Path(__file__).resolve().parents[2] / "docs" / "views" / "cheating_moth.md").read_text()
+    doc = (Path(__file__).resolve().parents[2] / "game" / "games" / "cheating_moth" / "views.md").read_text()
     rows = {m.group(1): m.group(2) for m in re.finditer(r"^\| `(\w+)` \| ([^|]*) \|", doc, re.M)}
     for codec in (ENGINE.actions, ENGINE.events):
         for tag in codec.tags:

@@ -188,10 +188,12 @@ def test_C2_companion_a_total_must_fit_the_bars_held() -> None:
     state = reach_count(new(5))
     assert ENGINE.view(state, 4)["me"]["total_range"] == [12, 20]
     assert ENGINE.view(state, 0)["me"]["total_range"] == [0, 0]
-    for bad, problem in ((21, EntryProblem.OUT_OF_RANGE), (-1, EntryProblem.NEGATIVE), (True, EntryProblem.NOT_A_NUMBER)):
+    for bad, problem in ((21, EntryProblem.OUT_OF_RANGE), (-1, EntryProblem.NEGATIVE)):
         with pytest.raises(BadEntry) as err:
             ENGINE.apply(state, 4, EnterTotal(bad))
         assert err.value.reason is problem
+    with pytest.raises(MalformedAction):  # a bool is no total: refused when the action is built
+        EnterTotal(True)
     assert ENGINE.legal_actions(state, 4) == [EnterTotal(p) for p in (0, *range(12, 21))]
     assert ENGINE.legal_actions(state, 0) == [EnterTotal(0)]
     assert ENGINE.legal_form(EnterTotal(17)) == EnterTotal(0)
@@ -361,7 +363,7 @@ def test_companion_settings_gold_is_a_checked_setting() -> None:
 
 # ------------------------------------------------------------------------------------ bots
 def test_companion_bots_play_digital_gold_and_never_answer_for_real_bars() -> None:
-    from game.games.collusion.bots.companion import make_bot
+    from game.games.collusion.bots import make_companion_bot as make_bot
     state = new(5, "digital", target_score=12)
     bots = [make_bot("heuristic", s, s) for s in range(5)]
     for _ in range(5_000):

@@ -178,7 +178,7 @@ def test_describe_event_speaks_plain_english(ct):
 
 
 def test_the_views_page_documents_every_action_and_event():
-    page = (Path(__file__).resolve().parents[2] / "docs" / "views" / "collusion.md").read_text(encoding="utf-8")
+    page = (Path(__file__).resolve().parents[2] / "game" / "games" / "collusion" / "views.md").read_text(encoding="utf-8")
     documented = set(re.findall(r'\{"type": "(\w+)"', page))
     assert set(ENGINE.actions.tags) <= documented
     assert set(ENGINE.events.tags) <= documented

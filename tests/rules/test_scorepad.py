@@ -72,6 +72,17 @@ def test_parse_points_reads_persian_and_thai_digits_and_refuses_words() -> None:
     assert check_points(-3, low=-10, high=10) == -3
 
 
+@pytest.mark.parametrize("text", ["²", "①", "１２", "𝟓", "٣²", "⁵", "5\u0661\u06f2x"])
+def test_parse_points_refuses_digit_forms_it_does_not_read(text: str) -> None:
+    with pytest.raises(BadEntry) as caught:
+        parse_points(text)
+    assert caught.value.reason is EntryProblem.NOT_A_NUMBER
+
+
+def test_parse_points_reads_arabic_indic_and_mixed_known_digits() -> None:
+    assert parse_points("٤٢") == 42 and parse_points("۱2๓") == 123
+
+
 def test_to_wire_lists_rows_totals_and_trace() -> None:
     pad = ScorePad.empty(2).enter(0, 1, 3, by=0).enter(1, 1, 0, by=None).enter(0, 2, 4, by=0).edit(0, 2, 6, by=None)
     wire = pad.to_wire()

@@ -42,7 +42,7 @@ async def settle(condition: Callable[[], bool]) -> None:
     raise AssertionError("the server did not get there")
 
 
-async def test_item7_http_connections_without_headers_are_closed_at_the_deadline(make_table: MakeTable) -> None:
+async def test_http_connections_without_headers_are_closed_at_the_deadline(make_table: MakeTable) -> None:
     clock = Clock()
     t = await make_table(server={"clock": clock, "uncapped": frozenset()})
     guard = t.client.app[GUARD]
@@ -62,7 +62,7 @@ async def test_item7_http_connections_without_headers_are_closed_at_the_deadline
         w.close()
 
 
-async def test_item7_one_address_holds_a_bounded_number_of_connections(make_table: MakeTable) -> None:
+async def test_one_address_holds_a_bounded_number_of_connections(make_table: MakeTable) -> None:
     t = await make_table(server={"per_address_connections": 4, "uncapped": frozenset()})
     guard = t.client.app[GUARD]
     held = [await raw(t) for _ in range(4)]
@@ -75,7 +75,7 @@ async def test_item7_one_address_holds_a_bounded_number_of_connections(make_tabl
     extra_w.close()
 
 
-async def test_item7_sockets_that_never_say_hello_are_closed_at_the_hello_deadline(make_table: MakeTable) -> None:
+async def test_sockets_that_never_say_hello_are_closed_at_the_hello_deadline(make_table: MakeTable) -> None:
     clock = Clock()
     t = await make_table(server={"clock": clock})
     silent = [await t.connect("10.0.0.66") for _ in range(3)]
@@ -92,7 +92,7 @@ async def test_item7_sockets_that_never_say_hello_are_closed_at_the_hello_deadli
     assert (await watcher.recv("pong"))["t"] == 1
 
 
-async def test_item7_a_flood_of_silent_sockets_never_refuses_a_seated_phone(make_table: MakeTable) -> None:
+async def test_a_flood_of_silent_sockets_never_refuses_a_seated_phone(make_table: MakeTable) -> None:
     t = await make_table(max_sockets=40, server={"per_address_sockets": 1000})
     ali, _, _ = await t.seat(0, name="Ali")
     await ali.ws.close()
@@ -107,7 +107,7 @@ async def test_item7_a_flood_of_silent_sockets_never_refuses_a_seated_phone(make
     assert (await host.recv("pong"))["t"] == 2
 
 
-async def test_item7_one_device_holds_a_bounded_number_of_sockets(make_table: MakeTable) -> None:
+async def test_one_device_holds_a_bounded_number_of_sockets(make_table: MakeTable) -> None:
     t = await make_table(server={"per_address_sockets": 3})
     for _ in range(3):
         await t.connect("10.0.0.66")
@@ -116,3 +116,37 @@ async def test_item7_one_device_holds_a_bounded_number_of_sockets(make_table: Ma
     assert refused.value.status == 503
     phone, _, _ = await t.seat(1)  # another device: not affected
     assert phone is not None
+
+
+async def test_a_seated_address_holds_at_most_four_hello_less_sockets_and_its_phone_always_gets_back(
+        make_table: MakeTable) -> None:
+    t = await make_table()
+    hub = t.client.app[HUB]
+    phone = await t.connect("10.0.0.7")
+    await phone.send("hello", token=t.session.table.seats[0].token, name="Ali")
+    key = (await phone.recv("welcome"))["token"]
+    await phone.ws.close()
+    silent = [await t.connect("10.0.0.7") for _ in range(12)]  # the seated guest floods from its own address
+
+    def hello_less() -> int:
+        return sum(1 for c in hub.clients if c.address == "10.0.0.7" and not c.closing and not c.greeted)
+
+    await settle(lambda: hello_less() <= 4)
+    assert [await s.closed() for s in silent[:8]] == [1008] * 8  # its own oldest made room, each in turn
+    back = await t.connect("10.0.0.7")  # its phone's own socket: always admitted, seated by its device key
+    await back.send("hello", token=key)
+    assert (await back.recv("welcome"))["seat"] == 0
+
+
+async def test_a_seated_address_is_held_to_the_per_address_socket_cap(make_table: MakeTable) -> None:
+    t = await make_table(server={"per_address_sockets": 3})
+    phone = await t.connect("10.0.0.7")
+    await phone.send("hello", token=t.session.table.seats[0].token, name="Ali")
+    await phone.recv("welcome")
+    for _ in range(2):
+        watcher = await t.connect("10.0.0.7")
+        await watcher.send("hello", role="spectator")
+        await watcher.recv("welcome")
+    with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+        await t.connect("10.0.0.7")  # no exemption for the address of a seated phone
+    assert refused.value.status == 503 and refused.value.headers.get("Retry-After") == "1"

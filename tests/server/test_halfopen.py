@@ -1,17 +1,20 @@
 """On the connection guard itself (fake transports, an injected clock): the table
-holds a bounded number of connections; seated phones' and the host's addresses always get in;
-strangers share what is left (the busiest address's oldest silent connection makes room); every
-connection closed for noise is counted, and the counts are logged one line per kind per minute."""
+holds a bounded number of connections; every address — a seated phone's too — lives within its
+budgets (connections, half-open ones, new ones a second with a back-off); a proven socket (a seated
+phone's or the host's) is never evicted and leaves its address's budgets; strangers share what is
+left (the busiest address's oldest silent connection makes room); every connection closed for
+noise is counted, and the counts are logged one line per kind per minute."""
 from __future__ import annotations
 
 import asyncio
 import logging
+import socket
 from typing import Any
 
 import pytest
 
 from game.server.capacity import connection_room
-from game.server.guard import ConnectionGuard
+from game.server.guard import BACKOFF_S, SO_ATTACH_FILTER, ConnectionGuard, Pace, syn_filter
 from game.server.noise import NetworkNoise, NoiseKind
 
 
@@ -24,6 +27,9 @@ class Transport:
         return (self.address, 40000) if name == "peername" else None
 
     def close(self) -> None:
+        self.closed = True
+
+    def abort(self) -> None:
         self.closed = True
 
 
@@ -52,8 +58,15 @@ def quiet_noise() -> NetworkNoise:
     return NetworkNoise(logger=logging.getLogger("test.noise"))
 
 
+def unpaced(clock: Clock) -> Pace:
+    """No rate budget to speak of: the tests of the other budgets open many connections at once."""
+    return Pace(clock, rate=1e9, burst=1e9)
+
+
 async def test_strangers_share_the_room_the_busiest_address_makes_room() -> None:
-    guard = ConnectionGuard(Clock(), room=40, reserve=10, per_address=100, exempt=frozenset(), noise=quiet_noise())
+    clock = Clock()
+    guard = ConnectionGuard(clock, room=40, reserve=10, per_address=100, silent_per_address=100, exempt=frozenset(),
+                            pace=unpaced(clock), noise=quiet_noise())
     flood = open_from(guard, "10.0.0.66", 30)  # the whole strangers' room (40 - 10)
     phone = open_from(guard, "10.0.0.7")  # a phone that has just connected: room is made for it
     await closes_done()
@@ -66,20 +79,65 @@ async def test_strangers_share_the_room_the_busiest_address_makes_room() -> None
     assert guard.noise.total(NoiseKind.OVER_CAP) == 21
 
 
-async def test_seated_and_host_addresses_always_get_in_even_over_their_address_cap() -> None:
-    seated = {"10.0.0.7"}
-    guard = ConnectionGuard(Clock(), room=40, reserve=10, per_address=4, exempt=frozenset(),
-                            trusted=lambda a: a in seated, noise=quiet_noise())
-    for n in range(10):
-        open_from(guard, f"10.0.1.{n}", 4)  # strangers fill their room (30) and more
-    back = open_from(guard, "10.0.0.7", 8)  # the seated phone's browser: over the per-address cap
+async def test_a_seated_address_is_held_to_the_same_half_open_budget_as_anyone() -> None:
+    """The issue's repro: an address that held a seat opened 4,000 half-open connections; now it
+    holds at most its silent budget, only its own connections make room, and its proven socket
+    stays."""
+    clock = Clock()
+    guard = ConnectionGuard(clock, room=3800, reserve=128, exempt=frozenset(), pace=unpaced(clock), noise=quiet_noise())
+    seated = open_from(guard, "10.0.0.7")
+    guard.requested(seated[0][0])
+    guard.prove(seated[0][0])  # its phone's socket said hello with its device key
+    flood = open_from(guard, "10.0.0.7", 4000)
     await closes_done()
-    assert not any(t.closed for _, t in back)
-    assert guard.connections("10.0.0.7") == 8
+    assert guard.silent("10.0.0.7") == guard.silent_per_address
+    assert sum(not t.closed for _, t in flood) == guard.silent_per_address
+    assert not seated[0][1].closed
+    neighbour = open_from(guard, "10.0.0.8", 6)  # a new phone: its browser's connections all get in
+    await closes_done()
+    assert not any(t.closed for _, t in neighbour)
+
+
+async def test_a_proven_socket_leaves_its_addresses_budgets_and_is_never_evicted() -> None:
+    clock = Clock()
+    guard = ConnectionGuard(clock, room=40, reserve=10, per_address=4, silent_per_address=4, exempt=frozenset(),
+                            pace=unpaced(clock), noise=quiet_noise())
+    phone = open_from(guard, "10.0.0.7")
+    guard.requested(phone[0][0])
+    guard.prove(phone[0][0])
+    assert guard.connections("10.0.0.7") == 0
+    for n in range(20):
+        open_from(guard, f"10.0.1.{n}", 4)  # strangers fill their room and more: the busiest make room
+    more = open_from(guard, "10.0.0.7", 4)  # its browser's other connections: within the address's budget
+    await closes_done()
+    assert not phone[0][1].closed and not any(t.closed for _, t in more)
+
+
+async def test_new_connections_a_second_are_budgeted_per_address_with_a_doubling_back_off() -> None:
+    clock = Clock()
+    pace = Pace(clock, rate=10, burst=20)
+    guard = ConnectionGuard(clock, exempt=frozenset(), silent_per_address=1000, pace=pace, noise=quiet_noise())
+    burst = open_from(guard, "10.0.0.66", 25)
+    await closes_done()
+    assert sum(t.closed for _, t in burst) == 5 and guard.refused == 5  # the burst, then refused
+    assert pace.wait_s("10.0.0.66") == BACKOFF_S[0]
+    clock.now += BACKOFF_S[0] + 0.05
+    early = open_from(guard, "10.0.0.66")  # the back-off over, but its bucket starts empty: no burst
+    await closes_done()
+    assert early[0][1].closed and pace.wait_s("10.0.0.66") == 2 * BACKOFF_S[0]  # a second back-off, twice as long
+    clock.now += 2 * BACKOFF_S[0] + 0.2  # then within its rate (10 a second): one gets in
+    later = open_from(guard, "10.0.0.66")
+    await closes_done()
+    assert not later[0][1].closed
+    other = open_from(guard, "10.0.0.7", 6)
+    await closes_done()
+    assert not any(t.closed for _, t in other)  # another address is not held back
 
 
 async def test_a_stranger_with_nothing_silent_to_evict_is_refused_and_counted() -> None:
-    guard = ConnectionGuard(Clock(), room=20, reserve=10, per_address=100, exempt=frozenset(), noise=quiet_noise())
+    clock = Clock()
+    guard = ConnectionGuard(clock, room=20, reserve=10, per_address=100, silent_per_address=100, exempt=frozenset(),
+                            pace=unpaced(clock), noise=quiet_noise())
     busy = open_from(guard, "10.0.0.66", 10)
     for handler, _ in busy:
         guard.requested(handler)  # every connection sent its request: none is silent
@@ -130,3 +188,33 @@ def test_today_starts_again_at_midnight() -> None:
     assert noise.today(NoiseKind.BAD_REQUEST) == 0 and noise.total(NoiseKind.BAD_REQUEST) == 1
     noise.count(NoiseKind.BAD_REQUEST)
     assert noise.today(NoiseKind.BAD_REQUEST) == 1
+
+
+def test_the_kernels_filter_keeps_an_address_backing_off_out_and_lets_others_in() -> None:
+    """The door's filter on a real listening socket: a connection from the blocked address never
+    completes (its first packet is dropped by the kernel, nothing reaches the loop); a neighbour's
+    connects at once."""
+    with socket.create_server(("127.0.0.1", 0)) as server:
+        program = syn_filter(frozenset({"127.0.0.9"}))  # alive while the kernel copies it
+        server.setsockopt(socket.SOL_SOCKET, SO_ATTACH_FILTER, program.fprog)
+        port = server.getsockname()[1]
+        outcomes = {}
+        for source in ("127.0.0.8", "127.0.0.9"):
+            with socket.socket() as phone:
+                phone.settimeout(0.3)
+                phone.bind((source, 0))
+                try:
+                    phone.connect(("127.0.0.1", port))
+                    outcomes[source] = "connected"
+                except TimeoutError:
+                    outcomes[source] = "dropped"
+        assert outcomes == {"127.0.0.8": "connected", "127.0.0.9": "dropped"}
+
+
+def test_the_pace_lists_the_addresses_backing_off_for_the_filter() -> None:
+    clock = Clock()
+    pace = Pace(clock, rate=1, burst=1)
+    assert pace.allow("10.0.0.66") and not pace.allow("10.0.0.66")
+    assert pace.blocked(10) == frozenset({"10.0.0.66"})
+    clock.now += BACKOFF_S[0] + 0.01
+    assert pace.blocked(10) == frozenset()

@@ -45,13 +45,13 @@ async def host_hello(t: Table, address: str, pin: str = PIN) -> dict[str, Any]:
             return message
 
 
-async def test_item8_a_fresh_table_has_a_six_digit_pin(tmp_path: Path) -> None:
+async def test_a_fresh_table_has_a_six_digit_pin(tmp_path: Path) -> None:
     session = Session.boot(TableConfig(data_dir=tmp_path), None, None)
     assert len(session.table.admin_pin) == ADMIN_PIN_DIGITS == 6 and session.table.admin_pin.isdigit()
     session.close()
 
 
-async def test_item8_wrong_pins_back_off_per_address_and_a_neighbour_still_gets_in(make_table: MakeTable) -> None:
+async def test_wrong_pins_back_off_per_address_and_a_neighbour_still_gets_in(make_table: MakeTable) -> None:
     clock = Clock()
     t = await make_table(server={"clock": clock})
     await wrong_pins(t, "10.0.0.66", 5)
@@ -65,16 +65,64 @@ async def test_item8_wrong_pins_back_off_per_address_and_a_neighbour_still_gets_
     assert (await host_hello(t, "10.0.0.66"))["kind"] == "welcome"
 
 
-async def test_item8_a_table_wide_attack_holds_back_only_addresses_that_guessed_wrong(make_table: MakeTable) -> None:
+async def test_a_table_wide_attack_holds_back_only_addresses_that_guessed_wrong(make_table: MakeTable) -> None:
     clock = Clock()
     t = await make_table(server={"clock": clock})
-    for n in range(21):  # many devices, one wrong guess each: the PIN itself is under attack
-        await wrong_pins(t, f"10.0.1.{n}", 1)
+    for n in range(21):  # many devices, two wrong guesses each: the PIN itself is under attack
+        await wrong_pins(t, f"10.0.1.{n}", 2)
     assert (await host_hello(t, "10.0.1.3"))["code"] == "bad_pin"  # a guesser waits even with the right PIN
     assert (await host_hello(t, "10.0.0.7"))["kind"] == "welcome"  # a device that never guessed wrong gets in
 
 
-async def test_item8_wrong_codes_never_lock_out_a_free_seat(make_table: MakeTable) -> None:
+async def test_during_an_attack_a_host_who_mistypes_once_still_gets_in(make_table: MakeTable) -> None:
+    clock = Clock()
+    t = await make_table(server={"clock": clock})
+    for n in range(30):
+        await wrong_pins(t, f"10.0.1.{n}", 2)
+    await wrong_pins(t, "10.0.0.7", 1)  # the host's slip
+    assert (await host_hello(t, "10.0.0.7"))["kind"] == "welcome"
+
+
+async def staff_hello(t: Table, address: str, key: str, pin: str = PIN) -> dict[str, Any]:
+    host = await t.connect(address)
+    await host.send("hello", role="host", pin=pin, token=key)
+    while True:
+        message = await host._next()
+        if message["kind"] in ("welcome", "error"):
+            await host.ws.close()
+            return message
+
+
+async def test_a_staff_phone_is_judged_by_its_own_wrong_pins_never_by_others(make_table: MakeTable) -> None:
+    clock = Clock()
+    t = await make_table(server={"clock": clock})
+    key = (await host_hello(t, "10.0.0.7"))["staff_key"]  # a right PIN once: this console's staff key
+    assert isinstance(key, str) and len(key) >= 24
+    for n in range(30):  # the attack, from the staff phone's own address among others
+        await wrong_pins(t, f"10.0.1.{n}", 3)
+    await wrong_pins(t, "10.0.0.7", 3)
+    for _ in range(3):  # the staff phone mistypes (from an address the attack has locked)
+        assert (await staff_hello(t, "10.0.0.7", key, pin="000000"))["code"] == "bad_pin"
+    welcome = await staff_hello(t, "10.0.0.7", key)
+    assert welcome["kind"] == "welcome" and welcome["staff_key"] == key
+    assert (await staff_hello(t, "10.0.2.9", key))["kind"] == "welcome"  # a new address: the same device
+    assert (await staff_hello(t, "10.0.1.4", "forged-" + key[7:]))["code"] == "bad_pin"  # an unknown key is no key
+
+
+async def test_a_staff_phone_that_keeps_guessing_waits_on_its_own_backoff(make_table: MakeTable) -> None:
+    clock = Clock()
+    t = await make_table(server={"clock": clock})
+    key = (await host_hello(t, "10.0.0.7"))["staff_key"]
+    for _ in range(5):
+        assert (await staff_hello(t, "10.0.0.7", key, pin="000000"))["message"] == "wrong PIN"
+    refused = await staff_hello(t, "10.0.0.7", key)
+    assert refused["code"] == "bad_pin" and "wait 1 s" in refused["message"]
+    assert (await host_hello(t, "10.0.0.8"))["kind"] == "welcome"  # another console is not held back by it
+    clock.now += 1.0
+    assert (await staff_hello(t, "10.0.0.7", key))["kind"] == "welcome"
+
+
+async def test_wrong_codes_never_lock_out_a_free_seat(make_table: MakeTable) -> None:
     clock = Clock()
     t = await make_table(server={"clock": clock})
     codes = t.session.table.codes()
@@ -94,7 +142,7 @@ async def test_item8_wrong_codes_never_lock_out_a_free_seat(make_table: MakeTabl
     assert (await t.client.get(f"/api/join/{wrong[-1]}", headers=guesser)).status == 404
 
 
-async def test_item8_wrong_token_hellos_back_off_but_a_seated_phone_always_returns(make_table: MakeTable) -> None:
+async def test_wrong_token_hellos_back_off_but_a_seated_phone_always_returns(make_table: MakeTable) -> None:
     clock = Clock()
     t = await make_table(server={"clock": clock})
     ali, _, _ = await t.seat(0, name="Ali")

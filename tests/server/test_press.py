@@ -37,13 +37,16 @@ def table_ms() -> float:
     return float(VT.now_ms())
 
 
-async def answer_syncs(phone: Phone, offset_ms: float, rounds: int, rnd: random.Random) -> None:
-    """Answer ``rounds`` clock probes like a phone whose clock runs ``offset_ms`` ahead, 0–15 ms
-    after each probe left."""
-    for _ in range(rounds):
+async def answer_syncs(phone: Phone, offset_ms: float, rounds: int, rnd: random.Random,
+                       uploads: tuple[int, ...] = ()) -> None:
+    """Answer ``rounds`` clock probes like a phone whose clock runs ``offset_ms`` ahead: each probe
+    takes 0–15 ms to reach it and its answer 0–15 ms back (``uploads[i]``: answer i's way back)."""
+    for i in range(rounds):
         probe = await phone.recv("sync")
         VT.advance(rnd.randint(0, 15))
-        await phone.send("sync_reply", s=probe["s"], t=table_ms() + offset_ms)
+        reading = table_ms() + offset_ms
+        VT.advance(uploads[i] if i < len(uploads) else rnd.randint(0, 15))
+        await phone.send("sync_reply", s=probe["s"], t=reading)
     await settled(phone)
 
 
@@ -94,12 +97,13 @@ async def test_M16_phone_presses_with_offset_clocks_are_judged_in_true_order(mak
     race = session.snapshot.public_view["race"]
     armed = session.snapshot.race.current.armed_at_ms
     true_after = dict(zip(race["eligible"], (60.0, 25.0, 40.0)))  # >= 10 ms apart
-    VT.advance(100)
-    for s in sorted(race["eligible"], key=lambda s: -true_after[s]):  # sent latest first, later than pressed
+    travel = dict(zip(race["eligible"], (0.0, 15.0, 0.0)))  # on the way like the sync answers: 40 lands before 25
+    verdicts = []
+    for s in sorted(race["eligible"], key=lambda s: true_after[s] + travel[s]):
+        VT.advance(armed + true_after[s] + travel[s] - table_ms())
         await phones[s].send("press", race=race["id"], t=armed + true_after[s] + offsets[s])
-        VT.advance(rnd.randint(0, 20))
-    verdicts = [await phones[s].recv("press_result") for s in race["eligible"]]
-    assert {v["verdict"] for v in verdicts} == {"accepted"}
+        verdicts.append(await phones[s].recv("press_result"))
+    assert {v["verdict"] for v in verdicts} == {"accepted"} and not any(v["clamped"] for v in verdicts)
     assert all(v["error_ms"] < 20 for v in verdicts)
     last = await wait_decided(session, race["id"])
     assert last["order"] == sorted(race["eligible"], key=lambda s: true_after[s])
@@ -178,12 +182,12 @@ def test_phone_clock_ignores_unknown_and_impossible_answers() -> None:
 
 async def test_cheat_gesture_is_stamped_by_the_phones_own_clock(make_table: Any) -> None:
     table, phones = await seated_moth(make_table)
-    offset = -4_321.0
-    await answer_syncs(phones[1], offset, BURST, random.Random(3))
+    offset = -4_321.0  # one answer took 250 ms on its way back: messages from this phone may be that slow
+    await answer_syncs(phones[1], offset, BURST, random.Random(3), uploads=(250,))
     session = table.session
     legal = [a for a in session.legal_wire(1) if a["type"] == "cheat_start"]
     assert legal, "seat 1 (not the guard, a full hand) may cheat at the start"
-    touched = table_ms() - 200.0  # the finger went down 200 ms before the message is sent
+    touched = table_ms() - 200.0  # the finger went down 200 ms before the message arrives
     await phones[1].send("action", action={**legal[0], "t_ms": round(touched + offset)}, version=session.version)
     await phones[1].recv("state", lambda m: m["view"]["me"]["cheat"] is not None)
     started = session.state_personal(1)["view"]["me"]["cheat"]["started_ms"]

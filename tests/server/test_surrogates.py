@@ -25,7 +25,7 @@ BAD = [
 
 
 @pytest.mark.parametrize("text", BAD)
-async def test_item6_a_lone_surrogate_is_malformed_and_the_socket_lives(make_table: MakeTable, text: str,
+async def test_a_lone_surrogate_is_malformed_and_the_socket_lives(make_table: MakeTable, text: str,
                                                                        caplog: pytest.LogCaptureFixture) -> None:
     t = await make_table(seats=3)
     phone = await t.connect()
@@ -41,7 +41,7 @@ async def test_item6_a_lone_surrogate_is_malformed_and_the_socket_lives(make_tab
     assert len([r for r in caplog.records if "surrogate" in r.getMessage()]) == 1
 
 
-async def test_item6_a_seated_phones_surrogates_in_actions_and_names(make_table: MakeTable) -> None:
+async def test_a_seated_phones_surrogates_in_actions_and_names(make_table: MakeTable) -> None:
     t = await make_table(seats=3)
     phone, _, state = await t.seat(0, name="Ali")
     for text in (f'{{"v": 1, "kind": "set_name", "name": "{S}"}}',
@@ -52,7 +52,7 @@ async def test_item6_a_seated_phones_surrogates_in_actions_and_names(make_table:
     assert t.session.table.seats[0].name == "Ali"
 
 
-def test_item6_secrets_with_surrogates_never_match_and_never_raise(make_table: MakeTable) -> None:
+def test_secrets_with_surrogates_never_match_and_never_raise(make_table: MakeTable) -> None:
     from game.session.seats import fresh_seats
     from game.session.table import TableRecord
 
@@ -60,7 +60,7 @@ def test_item6_secrets_with_surrogates_never_match_and_never_raise(make_table: M
     assert table.seat_by_token("\ud800") is None and table.seat_by_device("a\udfff") is None
 
 
-def test_item6_encode_never_raises_on_text_that_is_not_unicode() -> None:
+def test_encode_never_raises_on_text_that_is_not_unicode() -> None:
     from game.server.protocol import encode
 
     assert encode({"m": "x\ud800"}) == b'{"m":"x?"}'

@@ -30,7 +30,7 @@ async def test_first_join_gives_the_phone_a_device_key_that_is_not_the_link(make
     assert welcome["token"] == record.device and record.device != link and record.joined
 
 
-async def test_item1_a_held_seats_link_on_a_new_phone_asks_the_host_and_shows_nothing(make_table: MakeTable) -> None:
+async def test_a_held_seats_link_on_a_new_phone_asks_the_host_and_shows_nothing(make_table: MakeTable) -> None:
     t = await make_table(seats=3)
     ali, _, _ = await t.seat(0, name="Ali")
     t.command("fill_bots", kind="random")
@@ -43,7 +43,7 @@ async def test_item1_a_held_seats_link_on_a_new_phone_asks_the_host_and_shows_no
     assert (await thief.error())["code"] == "malformed"  # not seated: nothing it says is an action
     host = await t.host()
     request = [m for m in host.seen if m["kind"] == "state"][-1]
-    assert request["lobby"]["claims"] == [{"id": t.session.claims[0].id, "seat": 0, "name": "", "seat_name": "Ali", "bot": False}]
+    assert request["lobby"]["claims"] == [{"id": t.session.claims[0].id, "seat": 0, "name": "", "seat_name": "Ali", "bot": False, "others": 0}]
     assert t.session.snapshot.claims[0].seat_name == "Ali"  # the TV draws the prompt
     await host.send("host", command="claim", args={"id": t.session.claims[0].id, "allow": False})
     assert (await thief.error())["code"] == "claim_refused"
@@ -53,7 +53,7 @@ async def test_item1_a_held_seats_link_on_a_new_phone_asks_the_host_and_shows_no
     assert (await ali.recv("pong"))["t"] == 1
 
 
-async def test_item1_the_host_hands_a_dead_phones_seat_to_a_new_phone_and_everything_rotates(make_table: MakeTable) -> None:
+async def test_the_host_hands_a_dead_phones_seat_to_a_new_phone_and_everything_rotates(make_table: MakeTable) -> None:
     t = await make_table(seats=3)
     ali, _, _ = await t.seat(0, name="Ali")
     old = t.session.table.seats[0]
@@ -73,7 +73,7 @@ async def test_item1_the_host_hands_a_dead_phones_seat_to_a_new_phone_and_everyt
     assert (await again.error())["code"] == "unknown_seat"
 
 
-async def test_item1_the_tv_shows_codes_and_links_only_for_free_seats(make_table: MakeTable) -> None:
+async def test_the_tv_shows_codes_and_links_only_for_free_seats(make_table: MakeTable) -> None:
     t = await make_table(seats=3)
     await t.seat(0, name="Ali")
     t.command("set_bot", seat=1, kind="random")
@@ -82,7 +82,7 @@ async def test_item1_the_tv_shows_codes_and_links_only_for_free_seats(make_table
     assert seats[2].code == t.session.table.seats[2].code and seats[2].url.endswith(t.session.table.seats[2].token)
 
 
-async def test_item1_a_code_claims_only_a_free_seat(make_table: MakeTable) -> None:
+async def test_a_code_claims_only_a_free_seat(make_table: MakeTable) -> None:
     t = await make_table(seats=3)
     free_code = t.session.table.seats[1].code
     res = await t.client.get(f"/api/join/{free_code}")
@@ -96,7 +96,7 @@ async def test_item1_a_code_claims_only_a_free_seat(make_table: MakeTable) -> No
     assert (await phone.recv("claim"))["state"] == "waiting"
 
 
-async def test_item1_the_asking_phone_leaving_clears_the_request(make_table: MakeTable) -> None:
+async def test_the_asking_phone_leaving_clears_the_request(make_table: MakeTable) -> None:
     t = await make_table(seats=3)
     await t.seat(0, name="Ali")
     asker, _ = await t.ask(0)
@@ -107,7 +107,7 @@ async def test_item1_the_asking_phone_leaving_clears_the_request(make_table: Mak
     assert t.session.claims == ()
 
 
-async def test_item2_a_bot_seats_link_without_a_name_never_unseats_the_bot(make_table: MakeTable) -> None:
+async def test_a_bot_seats_link_without_a_name_never_unseats_the_bot(make_table: MakeTable) -> None:
     t = await make_table(seats=3)
     t.command("fill_bots", kind="random")
     t.command("start")
@@ -122,7 +122,7 @@ async def test_item2_a_bot_seats_link_without_a_name_never_unseats_the_bot(make_
     assert welcome["name"] == "Sara" and t.session.table.seats[1].bot is None and t.session.table.seats[1].joined
 
 
-async def test_item2_in_the_lobby_a_named_join_takes_a_bot_seat(make_table: MakeTable) -> None:
+async def test_in_the_lobby_a_named_join_takes_a_bot_seat(make_table: MakeTable) -> None:
     t = await make_table(seats=3)
     t.command("set_bot", seat=2, kind="random")
     _, claim = await t.ask(2)
@@ -157,7 +157,7 @@ async def test_closing_the_only_socket_marks_the_seat_offline(make_table: MakeTa
     assert state["lobby"]["seats"][0]["status"] == "joined" and not t.session.is_connected(0)
 
 
-async def test_item1_the_join_page_lists_held_seats_whose_phone_is_away(make_table: MakeTable) -> None:
+async def test_the_join_page_lists_held_seats_whose_phone_is_away(make_table: MakeTable) -> None:
     t = await make_table(seats=3)
     ali, _, _ = await t.seat(0, name="Ali")
     await t.seat(1, name="Sara")
@@ -174,7 +174,7 @@ async def test_item1_the_join_page_lists_held_seats_whose_phone_is_away(make_tab
     assert (await phone.recv("claim"))["state"] == "waiting"  # the listed link only asks the host
 
 
-async def test_item1_the_seated_phone_may_give_its_seat_itself(make_table: MakeTable) -> None:
+async def test_the_seated_phone_may_give_its_seat_itself(make_table: MakeTable) -> None:
     t = await make_table(seats=3)
     old, _, _ = await t.seat(0, name="Ali")
     new, _ = await t.ask(0, name="Ali")
@@ -190,7 +190,7 @@ async def test_item1_the_seated_phone_may_give_its_seat_itself(make_table: MakeT
     assert welcome["seat"] == 0 and welcome["token"] == t.session.table.seats[0].device
 
 
-async def test_item1_the_seated_phones_card_goes_when_the_request_ends(make_table: MakeTable) -> None:
+async def test_the_seated_phones_card_goes_when_the_request_ends(make_table: MakeTable) -> None:
     t = await make_table(seats=3)
     old, _, _ = await t.seat(0, name="Ali")
     asker, _ = await t.ask(0)

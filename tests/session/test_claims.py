@@ -10,12 +10,15 @@ from game.session.claims import (
     CLAIM_ID_START,
     CLAIM_TTL_MS,
     MAX_CLAIMS,
+    MAX_PER_SEAT,
     REFUSED_WAIT_MS,
     AskLater,
     Claim,
     ClaimEnd,
     ClaimQueue,
+    ClaimRank,
     HandedOver,
+    QueueFull,
     granted_record,
     join,
 )
@@ -41,27 +44,53 @@ def test_a_restarted_table_numbers_its_requests_elsewhere() -> None:
     assert 0 < first <= CLAIM_ID_START and first < 2 ** 53
 
 
-def test_the_queue_holds_at_most_max_claims_the_oldest_makes_room() -> None:
+def test_the_queue_holds_at_most_max_claims_the_first_of_each_seat_stays_the_oldest_other_makes_room() -> None:
     ended: list[tuple[Claim, ClaimEnd]] = []
     queue = ClaimQueue(first_id=0, ended=lambda c, why: ended.append((c, why)))
-    first = [queue.request(1, "", None, f"10.0.0.{i}") for i in range(MAX_CLAIMS)]
+    first = [queue.request(i % 4, "", None, f"10.0.0.{i}") for i in range(MAX_CLAIMS)]  # two per seat
     newest = queue.request(1, "", None, "10.0.0.99")
-    assert len(queue) == MAX_CLAIMS and newest in queue and ended == [(first[0], ClaimEnd.PUSHED_OUT)]
+    assert len(queue) == MAX_CLAIMS and newest in queue and ended == [(first[4], ClaimEnd.PUSHED_OUT)]
+    assert all(c in queue for c in first[:4])  # each seat's first request stays
 
 
-def test_urgent_requests_are_shown_first_and_only_pushed_out_by_urgent_ones() -> None:
+def test_one_seat_holds_at_most_max_per_seat_and_a_flood_never_pushes_out_its_first() -> None:
+    ended: list[tuple[Claim, ClaimEnd]] = []
+    queue = ClaimQueue(first_id=0, ended=lambda c, why: ended.append((c, why)))
+    owner = queue.request(1, "Sara", None, "10.0.0.1", urgent=True)
+    for i in range(20):  # twenty addresses read the public away link and ask for the same seat
+        queue.request(1, "Sara", None, f"10.0.1.{i}", urgent=True)
+    assert owner in queue and queue.ordered()[0] == owner and len(queue) == MAX_PER_SEAT
+    assert len(ended) == 20 - (MAX_PER_SEAT - 1) and all(why is ClaimEnd.PUSHED_OUT for _, why in ended)
+    assert queue.request(2, "Bo", None, "10.0.2.1") in queue  # another seat still has room
+    assert queue.firsts() == ((owner, MAX_PER_SEAT - 1), (queue.ordered()[-1], 0))
+
+
+def test_claims_are_ranked_holder_then_own_link_then_the_rest_and_a_better_rank_takes_the_first_place() -> None:
+    queue = ClaimQueue(first_id=0)
+    flood = [queue.request(1, "Sara", None, f"10.0.1.{i}", urgent=True) for i in range(MAX_PER_SEAT)]
+    qr = queue.request(1, "", None, "10.0.0.7", urgent=True, rank=ClaimRank.OWN_LINK)
+    assert queue.ordered()[0] == qr and flood[0] not in queue and flood[1] in queue  # the oldest of the rest made room
+    holder = queue.request(1, "", None, "10.0.0.3", urgent=True, rank=ClaimRank.HOLDER)
+    assert queue.ordered()[:2] == (holder, qr)
+    assert queue.firsts() == ((holder, MAX_PER_SEAT - 1),)  # the host: one card for the seat, three more asking
+    for i in range(10):  # more of the rest: each pushes out another of the rest, never the two ranked above
+        queue.request(1, "Sara", None, f"10.0.3.{i}", urgent=True)
+    assert queue.ordered()[:2] == (holder, qr) and len(queue) == MAX_PER_SEAT
+
+
+def test_a_newcomer_that_ranks_below_every_movable_place_is_refused_and_changes_nothing() -> None:
+    queue = ClaimQueue(first_id=0)
+    kept = [queue.request(1, "", None, f"10.0.0.{i}", rank=ClaimRank.OWN_LINK) for i in range(MAX_PER_SEAT)]
+    with pytest.raises(QueueFull):
+        queue.request(1, "Sara", None, "10.0.1.1")
+    assert list(queue) == kept
+
+
+def test_urgent_requests_are_shown_first_within_their_rank() -> None:
     queue = ClaimQueue(first_id=0)
     plain = queue.request(1, "Eve", None, "10.0.0.1")
     died = queue.request(2, "", None, "10.0.0.2", urgent=True)
     assert queue.ordered() == (died, plain)
-    for i in range(3, 3 + MAX_CLAIMS):
-        queue.request(1, "", None, f"10.0.0.{i}")
-    assert died in queue and plain not in queue
-    only_urgent = ClaimQueue(first_id=0)
-    for i in range(MAX_CLAIMS):
-        only_urgent.request(1, "", None, f"10.0.1.{i}", urgent=True)
-    with pytest.raises(IllegalAction):
-        only_urgent.request(1, "", None, "10.0.2.1")  # a plain request never pushes out "my phone died"
 
 
 def test_one_open_request_per_address_asking_again_renews_it_in_place() -> None:

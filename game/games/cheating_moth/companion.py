@@ -13,6 +13,11 @@ race at once; :meth:`CheatingMothCompanion.race` hands the session a
 phones and the keyboard and gives the counted presses back as one :class:`RaceDone` (seat
 ``None``). False starts are the session's business (shown, never counted).
 
+What both modes share is the table engine's own (:mod:`game.games.cheating_moth.rules`): the
+``next_round`` action and the ``guard_passed`` event are its classes, registered here under the same
+tags; the companion declares only what a real table changes (calls, turns, entered points, races
+without cards).
+
 Pure: no clock, no I/O; the seeded :class:`Rng` in the state breaks ties (M14 [gap]). Wire forms
 and views: ``game/games/cheating_moth/companion_views.md``.
 """
@@ -23,6 +28,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from game.games.cheating_moth.rules import GuardPassed, NextRound
 from game.rules import race as race_rule
 from game.rules.base import (
     JSON,
@@ -164,10 +170,7 @@ class UndoPoints:
     """The host takes back the pad's latest change (kept as a trace line)."""
 
 
-@ACTIONS.register("next_round")
-@dataclass(frozen=True, slots=True)
-class NextRound:
-    """Every penalty is in: deal the next round (M18) or end the game (M19)."""
+ACTIONS.register("next_round")(NextRound)  # the table's: every penalty is in, the next round (M18) or the end (M19)
 
 
 @ACTIONS.register("race_done")
@@ -267,12 +270,7 @@ class RaceAnnulled:
     cause: str
 
 
-@EVENTS.register("guard_passed")
-@dataclass(frozen=True, slots=True)
-class GuardPassed:
-    old: int
-    new: int
-    cause: str = "M10"
+EVENTS.register("guard_passed")(GuardPassed)  # the table's: the caught cheater becomes the guard (M10)
 
 
 @EVENTS.register("round_ended")
@@ -426,7 +424,7 @@ def _on_pass_guard(state: State, by: int | None, action: PassGuard) -> tuple[Sta
     _require_phase(state, Phase.PLAY)
     _require(by is None or by == state.guard, "only the guard hands the guard bug on (M10)")
     _require(0 <= action.to < state.n and action.to != state.guard, "hand the guard bug to another player")
-    return replace(state, guard=action.to), [GuardPassed(state.guard, action.to)]
+    return replace(state, guard=action.to), [GuardPassed(state.guard, action.to, "M10")]
 
 
 def _annullable(state: State) -> tuple[int, CallKind, int, bool] | None:
@@ -512,18 +510,7 @@ def _ranking(state: State) -> GameEnded:
 
 
 # ---------------------------------------------------------------------------------------- races
-@dataclass(frozen=True, slots=True)
-class _Press:
-    """One counted press, read as :class:`game.rules.race.Timed`."""
-
-    seat: int
-    t_ms: float
-    error_ms: float
-    clock: str = ""
-    resolution_ms: float = 0.0
-
-
-def _presses(state: State, result: RaceDone) -> list[_Press]:
+def _presses(state: State, result: RaceDone) -> list[RacePress]:
     n = len(result.seats)
     if not n == len(result.times_ms) == len(result.error_ms) or any(
             len(column) not in (0, n) for column in (result.clocks, result.resolution_ms)):
@@ -537,7 +524,7 @@ def _presses(state: State, result: RaceDone) -> list[_Press]:
         raise MalformedAction("race times, errors and resolutions are never negative")
     clocks = result.clocks or ("",) * n
     resolutions = result.resolution_ms or (0.0,) * n
-    presses = [_Press(*p) for p in zip(result.seats, result.times_ms, result.error_ms, clocks, resolutions)]
+    presses = [RacePress(*p) for p in zip(result.seats, result.times_ms, result.error_ms, clocks, resolutions)]
     if result.rule == race_rule.LEGACY_RULE:
         return sorted(presses, key=lambda p: (p.t_ms, p.seat))
     return list(race_rule.ranked(presses))
@@ -551,7 +538,7 @@ def _open_kind(state: State) -> CallKind:
     return CallKind.MOSQUITO if state.phase is Phase.MOSQUITO_RACE else CallKind.BEETLE
 
 
-def _margins(presses: list[_Press]) -> tuple[float, ...]:
+def _margins(presses: list[RacePress]) -> tuple[float, ...]:
     return tuple(b.t_ms - a.t_ms for a, b in zip(presses, presses[1:]))
 
 
@@ -564,14 +551,14 @@ def _on_race_done(state: State, action: RaceDone) -> tuple[State, Events]:
     return _decide_beetle(state, presses, action.rule)
 
 
-def _legacy_slowest_candidates(presses: list[_Press]) -> tuple[int, ...]:
+def _legacy_slowest_candidates(presses: list[RacePress]) -> tuple[int, ...]:
     """Races journaled before :mod:`game.rules.race` (rule 0) replay with the rule they were decided
     by: the last press and any press within the two errors of it."""
     last = presses[-1]
     return tuple(p.seat for p in presses if last.t_ms - p.t_ms <= last.error_ms + p.error_ms)
 
 
-def _slowest(state: State, presses: list[_Press], missing: tuple[int, ...],
+def _slowest(state: State, presses: list[RacePress], missing: tuple[int, ...],
              rule: int) -> tuple[race_rule.Verdict, Rng]:
     """M14: a seat that never pressed (a draw among several); else the last press, a draw among
     the presses too close to call with it (M16, :func:`game.rules.race.decide`)."""
@@ -584,7 +571,7 @@ def _slowest(state: State, presses: list[_Press], missing: tuple[int, ...],
     return race_rule.decide(presses, race_rule.End.LAST, state.rng)
 
 
-def _decide_mosquito(state: State, presses: list[_Press], rule: int) -> tuple[State, Events]:
+def _decide_mosquito(state: State, presses: list[RacePress], rule: int) -> tuple[State, Events]:
     caller = _caller(state)
     pressed = {p.seat for p in presses}
     missing = tuple(s for s in _eligible(state.n, CallKind.MOSQUITO, caller) if s not in pressed)
@@ -602,7 +589,7 @@ def _decide_mosquito(state: State, presses: list[_Press], rule: int) -> tuple[St
             [event, TurnPassed(nxt)])
 
 
-def _decide_beetle(state: State, presses: list[_Press], rule: int) -> tuple[State, Events]:
+def _decide_beetle(state: State, presses: list[RacePress], rule: int) -> tuple[State, Events]:
     """M15: the fastest press wins (a draw among presses too close to call, M16); a wrong card
     passes the win to the next press in :attr:`LastRace.passes`."""
     caller = _caller(state)

@@ -603,6 +603,8 @@ class CollusionCompanionEngine(GameEngine[State]):
 
     def legal_actions(self, state: State, seat: Seat) -> list[Any]:
         check_seat(seat, state.n)
+        if seat is None:
+            return self.table_actions(state)
         if state.phase is Phase.PLAY:
             return TABLE.legal_actions(state.table, seat)
         if state.phase is Phase.CHECK:

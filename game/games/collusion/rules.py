@@ -1190,9 +1190,10 @@ class CollusionEngine(GameEngine[State]):
 
     def legal_actions(self, state: State, seat: Seat) -> list[Any]:
         """Cards first (targets in seat order, Ambush / showdown picks / ambush victims), then
-        ``Lock`` or ``Unlock`` last when one applies."""
+        ``Lock`` or ``Unlock`` last when one applies. The table (``None``) acts only by timers."""
         if not (type(seat) is int and 0 <= seat < state.n):
             check_seat(seat, state.n)
+            return []  # seat None: check_seat passed it
         phase = state.stage.phase
         if phase is Phase.VOTE:
             return self._legal_vote(state, seat)

@@ -17,6 +17,7 @@ const FOLLOW_TABLE = "table"; // the player's choice "same as the table"
 const OFFLINE_BANNER_DELAY_MS = 1200;
 const DEVICE_KEYS = "tabletop.devices";
 const DEVICE_KEYS_KEPT = 12; // seats this browser held (one per tab at most): older keys are forgotten
+const STAFF_KEY = "tabletop.staff"; // the key a right PIN earned: this console's wrong PINs are its own, never others'
 
 /** @enum {string} */
 const Page = Object.freeze({ SEAT: "seat", JOIN: "join", WATCH: "watch", HOST: "host" });
@@ -169,6 +170,8 @@ function helloFields() {
   } else {
     fields.role = "host";
     fields.pin = app.pin;
+    const staff = localStorage.getItem(STAFF_KEY);
+    if (staff) fields.token = staff;
   }
   return fields;
 }
@@ -235,6 +238,7 @@ async function onWelcome(msg) {
   if (app.page === Page.HOST) {
     app.pinError = null;
     if (app.pin) sessionStorage.setItem(PIN_KEY, app.pin);
+    if (typeof msg.staff_key === "string" && msg.staff_key) localStorage.setItem(STAFF_KEY, msg.staff_key);
   }
   await applyLang();
 }

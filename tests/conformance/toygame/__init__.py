@@ -194,7 +194,7 @@ class ToyEngine(GameEngine[State]):
 
     def legal_actions(self, state: State, seat: Seat) -> list[Any]:
         check_seat(seat, state.n)
-        if state.phase is not Phase.PICK or state.picks[seat]:
+        if seat is None or state.phase is not Phase.PICK or state.picks[seat]:
             return []
         return [Pick(n) for n in NUMBERS]
 

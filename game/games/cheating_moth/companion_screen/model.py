@@ -59,6 +59,7 @@ class DoneRace:
     error_ms: float
     false_starts: tuple[FalseStartModel, ...]
     within_ms: float = 0.0  # > 0: ``tied`` were within this many ms; a draw decided (game/rules/race.py)
+    clamped: tuple[int, ...] = ()  # seats whose phone claimed an earlier press than the table could believe (M16)
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,10 +151,11 @@ def _done_race(view: Mapping[str, Any], floor: RaceInfo) -> DoneRace | None:
                            errors[i] if i < len(errors) else 0.0)
                   for i, (s, t) in enumerate(zip(order, times)))
     starts = _starts(floor.last.false_starts) if floor.last is not None and sources else ()
+    clamped = floor.last.clamped if floor.last is not None and sources else ()
     return DoneRace(_int(last.get("race")), str(last.get("kind", "")), _int(last.get("caller")), str(last.get("rule", "")),
                     lines, _ints(last.get("missing")), _ints(last.get("tied")), _opt(last.get("loser")),
                     _opt(last.get("winner")), _ints(last.get("undone")), bool(last.get("undo_open")),
-                    max(_nums(last.get("error_ms")), default=0), starts, _num(last.get("within_ms")))
+                    max(_nums(last.get("error_ms")), default=0), starts, _num(last.get("within_ms")), clamped)
 
 
 def _trace(pad: Mapping[str, Any], annulled: Any) -> tuple[TraceLine, ...]:

@@ -350,6 +350,8 @@ def draw_result(surface: pygame.Surface, frame: Frame, ctx: RenderContext, m: Co
         notes.append(s(frame, "result.give", name=seat_name(frame, r.loser)))
     if r.undone:
         notes.append(s(frame, "result.undone", names=names(frame, r.undone)))
+    if r.clamped:
+        notes.append(s(frame, "result.clamped", names=names(frame, r.clamped)))
     if not mosquito and r.winner is not None and r.undo_open:
         notes.append(guest_hint(frame, "result.check", name=seat_name(frame, r.winner), button=frame.button("mothc.wrong_win")))
     note = pygame.Rect(box.x, head.bottom, box.width, round(44 * u) * max(1, len(notes)))

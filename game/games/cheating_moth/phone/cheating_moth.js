@@ -31,7 +31,8 @@ let raceRerender = null;
 /** The table's verdict on our press (the app hands over the messages it does not handle). @param {any} msg */
 function onMessage(msg) {
   if (msg.kind !== "press_result" || msg.race !== racePress.race) return;
-  racePress = { race: msg.race, verdict: msg.verdict };
+  // clamped: the table counted it when it arrived, not at the (earlier) time this phone's clock said (M16)
+  racePress = { race: msg.race, verdict: msg.verdict === "accepted" && msg.clamped === true ? "clamped" : msg.verdict };
   if (raceRerender) raceRerender();
 }
 

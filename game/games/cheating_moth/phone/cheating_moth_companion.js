@@ -41,7 +41,8 @@ let fixPick = null;
 /** @param {any} msg */
 function onMessage(msg) {
   if (msg.kind !== "press_result" || msg.race !== racePress.race) return;
-  racePress = { race: msg.race, verdict: msg.verdict };
+  // clamped: the table counted it when it arrived, not at the (earlier) time this phone's clock said (M16)
+  racePress = { race: msg.race, verdict: msg.verdict === "accepted" && msg.clamped === true ? "clamped" : msg.verdict };
   if (raceRerender) raceRerender();
 }
 

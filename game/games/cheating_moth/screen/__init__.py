@@ -62,7 +62,7 @@ def beats_for(snapshot: TableSnapshot, previous: TableSnapshot | None) -> list[S
     out: list[Scene] = []
     race = race_from(view.get("last_race"), snapshot.race.last)
     if race is not None and events_of(events, "race_decided"):
-        out.append(RaceResultBeat(dataclasses.replace(race, number=race_number(race.race, events, previous)), seats))
+        out.append(RaceResultBeat(dataclasses.replace(race, number=race_number(race.decided.race, events, previous)), seats))
     if phase(view) in (Phase.ROUND_OVER, Phase.GAME_OVER):
         return out  # the round's summary tells the rest; table beats would play over it
     for e in events_of(events, "accused"):

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import pygame
 
 from game import i18n
-from game.games.cheating_moth.screen.model import Accusation, Kind, RaceResult, Seat, seat_models
+from game.games.cheating_moth.screen.model import Accused, Kind, RaceResult, Seat, seat_models
 from game.games.cheating_moth.screen.table import (
     ACCUSE_S,
     _card_back_at,
@@ -40,7 +40,7 @@ class AccusationBeat(Scene):
     overlay = True
     duration_s = ACCUSE_S
 
-    def __init__(self, accusation: Accusation, seats: tuple[Seat, ...]) -> None:
+    def __init__(self, accusation: Accused, seats: tuple[Seat, ...]) -> None:
         super().__init__()
         self.accusation = accusation
         self.seats = seats
@@ -163,13 +163,13 @@ class RaceResultBeat(Scene):
         pygame.draw.rect(surface, theme.BACKGROUND, panel, border_radius=round(18 * u))
         pygame.draw.rect(surface, theme.GOLD, panel, max(2, round(3 * u)), border_radius=round(18 * u))
         title = pygame.Rect(panel.x, panel.y + round(h * 0.015), panel.width, round(h * 0.08))
-        if r.kind is Kind.MOSQUITO:
+        if r.decided.kind is Kind.MOSQUITO:
             head = s(frame, "result.mosquito")
         else:
             head = s(frame, "result.beetle", n=r.number) if r.number is not None else s(frame, "result.beetle_plain")
         ctx.text.draw(surface, head, frame.lang, title, style(36, theme.GOLD, frame, bold=True))
         for side in (-1, 1):
-            draw_kind_icon(surface, r.kind, (title.centerx + side * panel.width * 0.4, title.centery), title.height * 0.3,
+            draw_kind_icon(surface, r.decided.kind, (title.centerx + side * panel.width * 0.4, title.centery), title.height * 0.3,
                            theme.GOLD)
         rows = pygame.Rect(panel.x + round(w * 0.03), title.bottom + round(h * 0.01), panel.width - round(w * 0.06),
                            round(h * 0.46))
@@ -182,28 +182,28 @@ class RaceResultBeat(Scene):
                           style(19, ink, frame))
         verdict = pygame.Rect(panel.x + round(w * 0.02), panel.bottom - round(h * 0.11), panel.width - round(w * 0.04),
                               round(h * 0.095))
-        if self.t >= self.ROW_S * len(r.order) + 0.3:
+        if self.t >= self.ROW_S * len(r.decided.order) + 0.3:
             draw_caption(surface, frame, ctx, verdict, self._verdict(frame), theme.GOLD, px=26, border=theme.GOLD)
 
     def _draw_rows(self, surface: pygame.Surface, frame: Frame, ctx: RenderContext, area: pygame.Rect) -> None:
         u = frame.scale.u
         r = self.race
-        n = max(1, len(r.order))
+        n = max(1, len(r.decided.order))
         cell_h = min(area.height // n, round(64 * u))
-        for k, seat in enumerate(r.order):
+        for k, seat in enumerate(r.decided.order):
             if self.t < k * self.ROW_S:
                 break
             rect = pygame.Rect(area.x, area.y + k * cell_h + 2, area.width, cell_h - 4)
-            key = seat == r.slowest or seat == r.winner
+            key = seat == r.decided.slowest or seat == r.decided.winner
             colour = theme.seat_colour(seat, self.seats[seat].colour if seat < len(self.seats) else None)
             shapes.panel(surface, rect, theme.PANEL_LIGHT if key else theme.PANEL,
-                         theme.DANGER if seat == r.slowest else theme.GOLD if key else colour,
+                         theme.DANGER if seat == r.decided.slowest else theme.GOLD if key else colour,
                          radius=round(8 * u), width=max(1, round((4 if key else 2) * u)))
             cols = row_columns(rect, frame, (0.08, 0.09, 0.31, 0.17, 0.17, 0.18))
             shapes.symbol(surface, self.seats[seat].symbol if seat < len(self.seats) else "circle", colour,
                           cols[1].center, rect.height * 0.3)
-            time = r.times_ms[k] if k < len(r.times_ms) else 0
-            margin = r.margins_ms[k] if k < len(r.margins_ms) else 0
+            time = r.decided.times_ms[k] if k < len(r.decided.times_ms) else 0
+            margin = r.decided.margins_ms[k] if k < len(r.decided.margins_ms) else 0
             source = r.sources[k] if k < len(r.sources) else None
             cells = (
                 (i18n.number(frame.lang, k + 1), theme.GOLD, Align.CENTER),
@@ -222,31 +222,33 @@ class RaceResultBeat(Scene):
     def _notes(self, frame: Frame) -> list[tuple[str, theme.Colour]]:
         r = self.race
         out: list[tuple[str, theme.Colour]] = []
-        if r.order:
+        if r.decided.order:
             out.append((s(frame, "result.error", n=_ms(frame, r.error_bound_ms)), theme.TEXT_DIM))
-        if r.within_ms > 0:  # the one rule (game/rules/race.py): say exactly what happened
-            out.append((s(frame, "result.drawn", names=names(frame, self.seats, r.tied), n=_ms(frame, r.within_ms)),
+        if r.clamped:
+            out.append((s(frame, "result.clamped", names=names(frame, self.seats, r.clamped)), theme.DANGER))
+        if r.decided.within_ms > 0:  # the one rule (game/rules/race.py): say exactly what happened
+            out.append((s(frame, "result.drawn", names=names(frame, self.seats, r.decided.tied), n=_ms(frame, r.decided.within_ms)),
                         theme.DANGER))
         else:
-            if r.close:
+            if r.decided.close:
                 out.append((s(frame, "result.close"), theme.DANGER))
-            if r.by_rng:
+            if r.decided.tie_broken_by_rng:
                 out.append((s(frame, "result.by_rng"), theme.DANGER))
-        if r.no_press and r.kind is Kind.MOSQUITO:
-            out.append((s(frame, "result.no_press", names=names(frame, self.seats, r.no_press)), theme.TEXT))
-        if r.void:
-            out.append((s(frame, "result.void", names=names(frame, self.seats, r.void)), theme.TEXT))
+        if r.decided.no_press and r.decided.kind is Kind.MOSQUITO:
+            out.append((s(frame, "result.no_press", names=names(frame, self.seats, r.decided.no_press)), theme.TEXT))
+        if r.decided.void:
+            out.append((s(frame, "result.void", names=names(frame, self.seats, r.decided.void)), theme.TEXT))
         for seat, early in r.false_starts[:2]:
             out.append((s(frame, "result.false_start", name=seat_name(frame, self.seats, seat), n=_ms(frame, early)), theme.DANGER))
         return out[:4]
 
     def _verdict(self, frame: Frame) -> str:
         r = self.race
-        if r.kind is Kind.MOSQUITO:
-            return s(frame, "result.slowest", name=seat_name(frame, self.seats, r.slowest))
-        if r.winner is None:
+        if r.decided.kind is Kind.MOSQUITO:
+            return s(frame, "result.slowest", name=seat_name(frame, self.seats, r.decided.slowest))
+        if r.decided.winner is None:
             return s(frame, "result.nobody")
-        return s(frame, "result.winner", name=seat_name(frame, self.seats, r.winner))
+        return s(frame, "result.winner", name=seat_name(frame, self.seats, r.decided.winner))
 
 
 def _precise(frame: Frame, value: float) -> str:

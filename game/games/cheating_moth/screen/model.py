@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from typing import Any
 
 # The engine's own enums: one source for the wire values.
-from game.games.cheating_moth.rules import Kind, Phase
+from game.games.cheating_moth.rules import EVENTS, Accused, Kind, Phase, RaceDecided
 from game.render.kit.seats import SeatModel, look_of
+from game.rules.base import RulesError
 from game.session.snapshot import RaceDone, TableSnapshot
 
 
@@ -50,44 +51,26 @@ class TopCard:
 
 
 @dataclass(frozen=True, slots=True)
-class Accusation:
-    guard: int
-    target: int
-    caught: bool
-
-
-@dataclass(frozen=True, slots=True)
 class RaceResult:
-    """A decided race: the engine's ``race_decided`` joined with the judge's outcome when known."""
+    """A decided race: the engine's own ``race_decided`` (decoded with its wire codec, never
+    re-typed here) joined with the judge's outcome when known."""
 
-    race: int
-    kind: Kind
-    player: int
+    decided: RaceDecided
     number: int | None  # the raced number (the decided event leaves it to the race before it)
-    order: tuple[int, ...]
-    times_ms: tuple[float, ...]  # full precision (M16)
-    margins_ms: tuple[float, ...]
-    error_ms: tuple[float, ...]
-    no_press: tuple[int, ...]
-    void: tuple[int, ...]
-    winner: int | None
-    slowest: int | None
-    tied: tuple[int, ...]
-    by_rng: bool
-    close: bool
-    sources: tuple[Source | None, ...]  # per entry of ``order`` (None: unknown)
+    sources: tuple[Source | None, ...]  # per entry of ``decided.order`` (None: unknown)
     error_bound_ms: float
     false_starts: tuple[tuple[int, float], ...]  # (seat, early by ms)
-    within_ms: float = 0.0  # > 0: ``tied`` were too close to call (game/rules/race.py) and drawn
+    clamped: tuple[int, ...] = ()  # seats whose phone claimed an earlier press than the table could believe (M16)
 
     def too_close(self, place: int) -> bool:
         """Is the gap between ``place`` and the one before it too close to call? (A race decided by
         the one rule: both are in the drawn group; an older one: within their two error bounds.)"""
-        if not 0 < place < len(self.margins_ms) or place >= len(self.error_ms):
+        d = self.decided
+        if not 0 < place < len(d.margins_ms) or place >= len(d.error_ms):
             return False
-        if self.within_ms > 0:
-            return self.order[place] in self.tied and self.order[place - 1] in self.tied
-        return self.margins_ms[place] <= self.error_ms[place] + self.error_ms[place - 1]
+        if d.within_ms > 0:
+            return d.order[place] in d.tied and d.order[place - 1] in d.tied
+        return d.margins_ms[place] <= d.error_ms[place] + d.error_ms[place - 1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,10 +152,20 @@ def top_card(view: Mapping[str, Any]) -> TopCard | None:
     return TopCard(kind, _int(top.get("number"))) if kind is not None else None
 
 
-def accusation_from(data: Any) -> Accusation | None:
-    if not isinstance(data, Mapping) or _int_or_none(data.get("guard")) is None or _int_or_none(data.get("target")) is None:
+def accusation_from(data: Any) -> Accused | None:
+    """An ``accused`` event (or the view's ``last_accusation``) as the engine's own :class:`Accused`."""
+    return _decoded("accused", data)
+
+
+def _decoded(tag: str, data: Any) -> Any:
+    """``data`` (a wire event, or a view's copy of one without its tag) decoded by the engine's own
+    codec; ``None`` when it does not decode (a view from another version of the game draws without it)."""
+    if not isinstance(data, Mapping):
         return None
-    return Accusation(int(data["guard"]), int(data["target"]), bool(data.get("caught", False)))
+    try:
+        return EVENTS.from_wire({**data, "type": tag})
+    except RulesError:
+        return None
 
 
 def _outcome_for(race_id: int, outcome: RaceDone | None) -> RaceDone | None:
@@ -184,32 +177,21 @@ def _outcome_for(race_id: int, outcome: RaceDone | None) -> RaceDone | None:
 
 def race_from(data: Any, outcome: RaceDone | None = None) -> RaceResult | None:
     """A ``race_decided`` (the view's ``last_race``) joined with the judge's outcome if it matches."""
-    if not isinstance(data, Mapping):
+    decided: RaceDecided | None = _decoded("race_decided", data)
+    if decided is None or decided.kind not in (Kind.MOSQUITO, Kind.BEETLE):
         return None
-    kind = _enum(Kind, data.get("kind"))
-    if kind not in (Kind.MOSQUITO, Kind.BEETLE):
-        return None
-    race_id = _int(data.get("race"))
-    order = _ints(data.get("order"))
-    errors = _nums(data.get("error_ms"))
-    judged = _outcome_for(race_id, outcome)
-    sources: tuple[Source | None, ...] = (None,) * len(order)
-    bound = float(max(errors, default=0))
+    judged = _outcome_for(decided.race, outcome)
+    sources: tuple[Source | None, ...] = (None,) * len(decided.order)
+    bound = float(max(decided.error_ms, default=0))
     starts: tuple[tuple[int, float], ...] = ()
+    clamped: tuple[int, ...] = ()
     if judged is not None:
         by_seat = dict(zip(judged.order, judged.sources))
-        sources = tuple(_enum(Source, by_seat.get(s)) for s in order)
+        sources = tuple(_enum(Source, by_seat.get(s)) for s in decided.order)
         bound = judged.error_bound_ms
         starts = tuple((f.seat, f.early_by_ms) for f in judged.false_starts)
-    return RaceResult(
-        race=race_id, kind=kind, player=_int(data.get("player")), number=_int_or_none(data.get("number")), order=order,
-        times_ms=_nums(data.get("times_ms")), margins_ms=_nums(data.get("margins_ms")), error_ms=errors,
-        no_press=_ints(data.get("no_press")), void=_ints(data.get("void")), winner=_int_or_none(data.get("winner")),
-        slowest=_int_or_none(data.get("slowest")), tied=_ints(data.get("tied")),
-        by_rng=bool(data.get("tie_broken_by_rng", False)), close=bool(data.get("close", False)),
-        sources=sources, error_bound_ms=bound, false_starts=starts,
-        within_ms=float(w) if isinstance(w := data.get("within_ms"), (int, float)) and not isinstance(w, bool) else 0.0,
-    )
+        clamped = judged.clamped
+    return RaceResult(decided, _int_or_none(data.get("number")), sources, bound, starts, clamped)
 
 
 def round_from(view: Mapping[str, Any]) -> RoundScore | None:

@@ -5,6 +5,7 @@ Base scenes follow the view's phase (:func:`choose_base`); timed beats play the 
 accepted action (:func:`beats_for`). The app finds this module through the game's descriptor."""
 from __future__ import annotations
 
+from game.games.collusion.rules import RoundOutcome
 from game.games.collusion.screen.beats import RevealBeat, RoundEndBeat, ShowdownRevealBeat
 from game.games.collusion.screen.final import GameOverScene
 from game.games.collusion.screen.model import Phase, event_types, phase, reveal_from, round_end_from, seat_models, showdown_from
@@ -45,8 +46,8 @@ def beats_for(snapshot: TableSnapshot, previous: TableSnapshot | None) -> list[S
     before = tuple(s.bars for s in prev_seats)
     if showdown is not None and "showdown_reveal" in types:
         out.append(ShowdownRevealBeat(showdown, seats_now, prev_seats))
-        if end is not None and end.outcome == "showdown":
+        if end is not None and end.outcome is RoundOutcome.SHOWDOWN:
             out.append(RoundEndBeat(end, seats_now, before, tie, showdown))
-    elif end is not None and "round_ended" in types and end.outcome != "showdown":
+    elif end is not None and "round_ended" in types and end.outcome is not RoundOutcome.SHOWDOWN:
         out.append(RoundEndBeat(end, seats_now, before, tie))
     return out

@@ -6,6 +6,7 @@ import math
 
 import pygame
 
+from game.games.collusion.rules import RoundOutcome
 from game.games.collusion.screen.model import Choice, Reveal, RoundEnd, Seat, ShowdownResult, alive_before, with_alive
 from game.games.collusion.screen.table import (
     _dead,
@@ -233,9 +234,9 @@ class RoundEndBeat(Scene):
 
     def _story(self, frame: Frame) -> str:
         e = self.end
-        if e.outcome == "taken" and e.survivors:
+        if e.outcome is RoundOutcome.TAKEN and e.survivors:
             text = frame.s("round.taken", name=seat_name(frame, self.seats, e.survivors[0]), n=e.bars_taken)
-        elif e.outcome == "showdown" and self.showdown is not None:
+        elif e.outcome is RoundOutcome.SHOWDOWN and self.showdown is not None:
             sd = self.showdown
             text = frame.s("round.showdown", names=names(frame, self.seats, sd.seats))
             if sd.choices == (Choice.STEAL, Choice.STEAL):
@@ -243,7 +244,7 @@ class RoundEndBeat(Scene):
             else:
                 text += frame.s("sep") + frame.s("sep").join(frame.s("showdown.gets", name=seat_name(frame, self.seats, s), n=p)
                                                for s, p in zip(sd.seats, sd.payout))
-        elif e.outcome == "showdown":
+        elif e.outcome is RoundOutcome.SHOWDOWN:
             text = frame.s("round.showdown", names=names(frame, self.seats, e.survivors))
         else:
             text = frame.s("round.stays")

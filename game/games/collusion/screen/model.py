@@ -6,14 +6,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 # The engine's own enums: one source for the wire values.
 from game.games.collusion.rules import CardKind as Card
-from game.games.collusion.rules import DeathKind, Phase
-from game.games.collusion.rules import ShowdownChoice as Choice
+from game.games.collusion.rules import DeathKind, Phase, RoundEnd, ShowdownChoice, ShowdownResult
 from game.render.kit.seats import SeatModel, look_of
+from game.rules.base import RulesError, from_fields
 from game.session.snapshot import TableSnapshot
+
+T = TypeVar("T")
+Choice = ShowdownChoice  # the scenes' short name
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,26 +48,6 @@ class Reveal:
     ambush_picks: tuple[tuple[int, int | None, bool], ...]  # (by, victim, random)
     deaths: tuple[Death, ...]
     resolved: bool
-
-
-@dataclass(frozen=True, slots=True)
-class ShowdownResult:
-    round: int
-    seats: tuple[int, int]
-    choices: tuple[Choice, Choice]
-    payout: tuple[int, int]
-    pot_left: int
-    timed_out: tuple[bool, bool]
-    draws: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class RoundEnd:
-    round: int
-    outcome: str  # taken | stays | showdown
-    survivors: tuple[int, ...]
-    bars_taken: int
-    draws: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,23 +108,23 @@ def reveal_from(data: Mapping[str, Any] | None) -> Reveal | None:
     )
 
 
-def showdown_from(data: Mapping[str, Any] | None) -> ShowdownResult | None:
-    if not isinstance(data, Mapping) or len(data.get("seats", [])) != 2:
+def _engine_value(cls: type[T], data: Any) -> T | None:
+    """The view's copy of an engine value (``last_showdown``, ``last_round_end``) read back as the
+    engine's own type; ``None`` when absent or from another version of the game."""
+    if data is None:
         return None
-    a, b = data["seats"]
-    ca, cb = (Choice(c) if c in Choice._value2member_map_ else Choice.TAKE_ONE for c in data.get("choices", ["", ""]))
-    pa, pb = (int(p) for p in data.get("payout", [0, 0]))
-    ta, tb = (bool(t) for t in data.get("timed_out", [False, False]))
-    return ShowdownResult(int(data.get("round", 0)), (int(a), int(b)), (ca, cb), (pa, pb),
-                          int(data.get("pot_left", 0)), (ta, tb), tuple(int(s) for s in data.get("draws", [])))
+    try:
+        return from_fields(cls, data)
+    except RulesError:
+        return None
+
+
+def showdown_from(data: Mapping[str, Any] | None) -> ShowdownResult | None:
+    return _engine_value(ShowdownResult, data)
 
 
 def round_end_from(data: Mapping[str, Any] | None) -> RoundEnd | None:
-    if not isinstance(data, Mapping):
-        return None
-    return RoundEnd(int(data.get("round", 0)), str(data.get("outcome", "")),
-                    tuple(int(s) for s in data.get("survivors", [])), int(data.get("bars_taken", 0) or 0),
-                    tuple(int(s) for s in data.get("draws", [])))
+    return _engine_value(RoundEnd, data)
 
 
 def final_from(view: Mapping[str, Any] | None) -> Final | None:

@@ -10,8 +10,10 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 # The engine's own enums: one source for the wire values.
-from game.games.speakeasy.rules import Identity, Outcome, Phase, TieBreak
+from game.games.speakeasy.rules import ClueResult, Identity, Phase, ScoreLine, TieBreak
+from game.games.speakeasy.rules import Outcome as Outcome  # the scenes read it here
 from game.render.kit.seats import SeatModel, look_of
+from game.rules.base import RulesError, from_fields
 from game.session.snapshot import TableSnapshot
 
 CLUE_LANGUAGES = ("en", "fa", "th")  # the built-in decks; "custom" is shown in the table's language
@@ -27,32 +29,11 @@ class Seat(SeatModel):
 
 
 @dataclass(frozen=True, slots=True)
-class ScoreLine:
-    seat: int
-    points: int
-    reason: str
-
-
-@dataclass(frozen=True, slots=True)
 class Clue:
     text: str
     number: int
     total: int
     deck: str
-
-
-@dataclass(frozen=True, slots=True)
-class ClueResult:
-    number: int
-    host: int
-    outcome: Outcome
-    subject: int | None
-    by_timeout: bool
-    pointing: tuple[int | None, ...]
-    correct: tuple[int, ...]
-    identity: Identity | None
-    newly_revealed: bool
-    scores: tuple[ScoreLine, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,10 +50,6 @@ class Final:
     scores: tuple[int, ...]
     winners: tuple[int, ...]
     tie_break: TieBreak
-
-
-def _int_or_none(v: Any) -> int | None:
-    return v if isinstance(v, int) and not isinstance(v, bool) else None
 
 
 def _enum(kind: type[enum.Enum], value: Any, default: Any) -> Any:
@@ -121,19 +98,17 @@ def clue_language(clue: Clue, table_lang: str) -> str:
 
 
 def result_from(data: Mapping[str, Any] | None) -> ClueResult | None:
-    if not isinstance(data, Mapping):
+    """The view's ``reveal``: the engine's own :class:`ClueResult`, read back with its types (a score
+    line's ``cause`` is derived from its reason, so it is not read); ``None`` when absent or from
+    another version of the game."""
+    if not isinstance(data, Mapping) or not isinstance(data.get("scores", []), list):
         return None
-    scores = tuple(ScoreLine(int(s["seat"]), int(s.get("points", 0)), str(s.get("reason", "")))
-                   for s in data.get("scores", []) if isinstance(s, Mapping) and isinstance(s.get("seat"), int))
-    return ClueResult(
-        number=int(data.get("number", 0) or 0), host=int(data.get("host", 0) or 0),
-        outcome=_enum(Outcome, data.get("outcome"), Outcome.SKIPPED), subject=_int_or_none(data.get("subject")),
-        by_timeout=bool(data.get("subject_by_timeout", False)),
-        pointing=tuple(_int_or_none(p) for p in data.get("pointing", [])),
-        correct=tuple(int(c) for c in data.get("correct", []) if isinstance(c, int)),
-        identity=_enum(Identity, data.get("identity"), None), newly_revealed=bool(data.get("newly_revealed", False)),
-        scores=scores,
-    )
+    lines = [{k: v for k, v in line.items() if k != "cause"} if isinstance(line, Mapping) else line
+             for line in data.get("scores", [])]
+    try:
+        return from_fields(ClueResult, {**data, "scores": lines})
+    except RulesError:
+        return None
 
 
 def final_from(view: Mapping[str, Any] | None) -> Final | None:

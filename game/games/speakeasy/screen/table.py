@@ -338,7 +338,7 @@ def result_sentence(frame: Frame, seats: Sequence[Seat], r: ClueResult) -> str:
 
 
 def subject_sentence(frame: Frame, seats: Sequence[Seat], r: ClueResult) -> str:
-    key = "reveal.subject_random" if r.by_timeout else "reveal.subject"
+    key = "reveal.subject_random" if r.subject_by_timeout else "reveal.subject"
     return say(frame, key, host=seat_name(frame, seats, r.host), name=seat_name(frame, seats, r.subject))
 
 

@@ -212,7 +212,9 @@ function arcadeCard(lobby, send) {
 
 /**
  * Phones asking for a held seat (a dead phone's player on a new one, or a guest for a bot's seat
- * mid-game): Allow moves the seat to that phone, Refuse sends it away. Same as Y / N on the TV.
+ * mid-game): one card per seat, its best-ranked request, and how many other phones ask for it
+ * (a flood is one card, not eight). Allow moves the seat to that phone, Refuse sends it away (the
+ * next one is shown). Same as Y / N on the TV.
  * @param {any[]} claims @param {LobbySeat[]} seats the lobby's seats @param {HostSend} send
  */
 function claimsCard(claims, seats, send) {
@@ -222,6 +224,7 @@ function claimsCard(claims, seats, send) {
     h("h2", { class: "card-title", text: t("host.claims") }),
     ...claims.map((c) => h("div", { class: "claim-row", "data-testid": `claim-${c.seat}` },
       h("p", { class: "lead", text: c.name ? t("host.claim_named", { who: c.name, name: holder(c) }) : t("host.claim_phone", { name: holder(c) }) }),
+      c.others > 0 ? h("p", { class: "muted", "data-testid": `claim-others-${c.seat}`, text: t("host.claim_others", { n: c.others }) }) : null,
       h("div", { class: "stack" },
         h("button", { class: "btn btn-primary", type: "button", "data-testid": `allow-${c.seat}`, onclick: () => send("claim", { id: c.id, allow: true }), text: t("host.allow") }),
         h("button", { class: "btn btn-ghost", type: "button", "data-testid": `refuse-${c.seat}`, onclick: () => send("claim", { id: c.id, allow: false }), text: t("host.refuse") })))),
