@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import dataclasses
+import faulthandler
 import logging
 import os
 import signal
@@ -19,7 +20,7 @@ from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
 from types import FrameType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 
 from . import catalog
 from .config import LANGUAGES, TableConfig, default_data_dir
@@ -31,6 +32,9 @@ if TYPE_CHECKING:
     from .server.app import ServerSettings
     from .server.process_runtime import ProcessRuntime
 
+log = logging.getLogger("game")
+
+_FATAL: list[TextIO] = []  # the file faulthandler writes a fatal signal's stacks to (kept open)
 CONFIG_ERROR_STATUS = 2  # the systemd unit does not restart on this status (RestartPreventExitStatus)
 
 
@@ -149,12 +153,18 @@ def run_table(config: TableConfig) -> int:
     from .server.process_runtime import ProcessRuntime
 
     runtime = ProcessRuntime(config, server_settings(config))  # the table's loop in its own process: the TV never slows it
+    runtime.orphan_log = kiosk_log_path(config)
+    crash: str | None = None  # the TV owns the table's life: only its own exit path stops it cleanly
     try:
         return _run_windowed(runtime, config, notifier)
     except KeyboardInterrupt:  # Ctrl+C reaches both processes: the table's ignores it, stopped here once
         return ExitStatus.DONE
+    except BaseException as exc:  # the window failed (a lost display, an X error, a bug): a crash
+        crash = f"the TV failed: {type(exc).__name__}: {exc}"
+        log.exception("the TV's window failed")
+        raise
     finally:
-        runtime.stop()
+        runtime.stop(crash=crash)
 
 
 def _run_windowed(runtime: ProcessRuntime, config: TableConfig, notifier: Notifier) -> int:
@@ -176,11 +186,12 @@ def _run_windowed(runtime: ProcessRuntime, config: TableConfig, notifier: Notifi
     watchdog = start_watchdog((RENDER_LOOP, SERVER_LOOP))
     if watchdog is not None:
         runtime.on_beat = partial(watchdog.beat, SERVER_LOOP)  # the table's loop beats through the link
+        runtime.watchdog_misses = lambda: watchdog.missed_total  # /metrics: tabletop_watchdog_misses_total
     try:
         kiosk = kiosk_layer(config)  # kiosk mode: the PIN lock, the attract loop, the hidden pointer
         return run_window(SupervisedRuntime(runtime, notifier, watchdog), config, kiosk)
-    except TableLost as exc:
-        print(f"tabletop: {exc}", file=sys.stderr, flush=True)
+    except TableLost as exc:  # its run was left open by the dead process: counted at the next start
+        log.error("%s", exc)
         return ExitStatus.TABLE_LOST
     finally:
         _stop_supervision(notifier, watchdog)
@@ -193,7 +204,8 @@ def _stop_on_signals() -> None:
     while pygame runs C code can be lost). A kiosk's window takes both over (``kiosk_layer``)."""
     import pygame
 
-    def stop(_signum: int, _frame: FrameType | None) -> None:
+    def stop(signum: int, _frame: FrameType | None) -> None:
+        logging.getLogger("game.audit").info("stop requested by %s", signal.Signals(signum).name)
         for sig in (signal.SIGINT, signal.SIGTERM):
             signal.signal(sig, signal.SIG_IGN)  # once: the window and the table are stopping
         if not pygame.display.get_init():
@@ -241,8 +253,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     return run_table(config)
 
 
+def kiosk_log_path(config: TableConfig) -> Path | None:
+    """The kiosk's log file (None when not a kiosk)."""
+    from .kiosk.keeper import LOG_NAME
+
+    return config.data_dir / "logs" / LOG_NAME if config.mode is RunMode.KIOSK else None
+
+
 def _kiosk_log_file(config: TableConfig) -> None:
-    """Kiosk: the log also goes to ``<data>/logs/tabletop.log``, rotated (``[disk]`` settings)."""
+    """Kiosk: the log also goes to ``<data>/logs/tabletop.log``, rotated (``[disk]`` settings). A
+    fatal signal (the watchdog's SIGABRT, a segfault in a driver) writes every thread's stack there
+    too (``faulthandler``): the cause of a crash is in the log, not only in the journal."""
     from .kiosk.config import DiskLimits
     from .kiosk.keeper import rotating_log
 
@@ -252,6 +273,8 @@ def _kiosk_log_file(config: TableConfig) -> None:
     except OSError as exc:
         print(f"tabletop: cannot write the log in {config.data_dir}: {exc}", file=sys.stderr)
         return
+    _FATAL.append(open(handler.baseFilename, "a", encoding="utf-8"))  # noqa: SIM115  # open while the process lives
+    faulthandler.enable(_FATAL[-1], all_threads=True)
     # the file gets the table's INFO lines (start, resume, hand-over) and up; the terminal keeps
     # the level -v chose (with the root at WARNING the file stayed empty all day)
     root = logging.getLogger()

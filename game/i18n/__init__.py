@@ -24,10 +24,12 @@ from typing import Any
 
 from babel import Locale
 
+from game.package_files import package_path
+
 LANGUAGES: tuple[str, ...] = ("en", "fa", "th")
 FALLBACK = "en"
 RTL_LANGUAGES: frozenset[str] = frozenset({"fa"})
-_HERE = Path(__file__).resolve().parent
+_HERE = package_path("i18n")  # package data: the strings ship in the wheel
 _PERSIAN_DIGITS = str.maketrans("0123456789.", "۰۱۲۳۴۵۶۷۸۹٫")  # and the Persian decimal separator
 
 

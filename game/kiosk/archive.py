@@ -40,8 +40,16 @@ CREATE TABLE IF NOT EXISTS runs (
     stopped_at REAL);
 CREATE TABLE IF NOT EXISTS errors (
     id INTEGER PRIMARY KEY AUTOINCREMENT, at REAL NOT NULL, text TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
 """
+NO_WORD = "no word from it: killed (kill -9, out of memory), the power cut, or the table's process died"
 DEFAULT_KIND = "program"  # incidents.ErrorKind.PROGRAM: errors written before kinds were recorded, or of no known kind
+
+
+CRASHES = "crashes"  # runs that ended without a clean stop (counters: kept for good, for /metrics)
+STARTS = "starts"  # runs started
+GAMES = "games:"  # + a game's id: games started
+PLAYERS = "players:"  # + a game's id: people (not bots) at the start of its games
 
 
 class Outcome:
@@ -72,6 +80,7 @@ class Run:
     started_at: float
     last_seen: float
     stopped_at: float | None  # None: the run ended without a clean stop
+    cause: str | None = None  # why it ended without one (None: running, or stopped cleanly)
 
 
 class Archive:
@@ -85,6 +94,8 @@ class Archive:
         self.db.executescript(_SCHEMA)
         if "kind" not in {row[1] for row in self.db.execute("PRAGMA table_info(errors)")}:
             self.db.execute(f"ALTER TABLE errors ADD COLUMN kind TEXT NOT NULL DEFAULT '{DEFAULT_KIND}'")
+        if "cause" not in {row[1] for row in self.db.execute("PRAGMA table_info(runs)")}:
+            self.db.execute("ALTER TABLE runs ADD COLUMN cause TEXT")
         if "kinds" not in {row[1] for row in self.db.execute("PRAGMA table_info(games)")}:
             self.db.execute("ALTER TABLE games ADD COLUMN kinds TEXT")  # JSON: each seat's player kind
         self.run_id: int | None = None
@@ -107,29 +118,51 @@ class Archive:
         self.db.execute("COMMIT")
 
     # --------------------------------------------------------------------------- runs
-    def open_run(self) -> int:
-        """This program's run; an earlier run without a clean stop is left open (a crash)."""
+    def open_run(self) -> list[Run]:
+        """This program's run. Earlier runs left open ended without a clean stop and without a word
+        (killed, a power cut): each is counted as a crash now, once. Returns those runs."""
         now = self.clock()
         with self._tx() as db:
+            rows = db.execute("SELECT started_at, last_seen FROM runs WHERE stopped_at IS NULL AND cause IS NULL").fetchall()
+            db.execute("UPDATE runs SET cause = ? WHERE stopped_at IS NULL AND cause IS NULL", (NO_WORD,))
+            _add(db, CRASHES, len(rows))
+            _add(db, STARTS, 1)
             cur = db.execute("INSERT INTO runs (started_at, last_seen) VALUES (?, ?)", (now, now))
         self.run_id = int(cur.lastrowid or 0)
-        return self.run_id
+        return [Run(float(a), float(b), None, NO_WORD) for a, b in rows]
 
     def seen(self) -> None:
         """The run is alive now (called now and then: the owner's page tells when a crash happened)."""
         if self.run_id is not None:
             self.db.execute("UPDATE runs SET last_seen = ? WHERE id = ?", (self.clock(), self.run_id))
 
-    def close_run(self) -> None:
+    def close_run(self, crash: str | None = None) -> None:
+        """The run ends: a clean stop, or (``crash``: its cause) a crash, counted now."""
         if self.run_id is not None:
             now = self.clock()
-            self.db.execute("UPDATE runs SET last_seen = ?, stopped_at = ? WHERE id = ?", (now, now, self.run_id))
+            with self._tx() as db:
+                if crash is None:
+                    db.execute("UPDATE runs SET last_seen = ?, stopped_at = ? WHERE id = ?", (now, now, self.run_id))
+                else:
+                    db.execute("UPDATE runs SET last_seen = ?, cause = ? WHERE id = ?", (now, crash[:500], self.run_id))
+                    _add(db, CRASHES, 1)
             self.run_id = None
 
+    def counter(self, name: str) -> int:
+        """A count kept for good (pruning never lowers it): :data:`CRASHES`, :data:`STARTS`,
+        :data:`GAMES` + a game's id."""
+        row = self.db.execute("SELECT value FROM counters WHERE name = ?", (name,)).fetchone()
+        return int(row[0]) if row else 0
+
+    def counters(self, prefix: str) -> dict[str, int]:
+        rows = self.db.execute("SELECT name, value FROM counters WHERE substr(name, 1, ?) = ?",
+                               (len(prefix), prefix)).fetchall()
+        return {str(name)[len(prefix):]: int(value) for name, value in rows}
+
     def runs(self, since: float) -> list[Run]:
-        rows = self.db.execute("SELECT started_at, last_seen, stopped_at FROM runs WHERE last_seen >= ? ORDER BY id",
+        rows = self.db.execute("SELECT started_at, last_seen, stopped_at, cause FROM runs WHERE last_seen >= ? ORDER BY id",
                                (since,)).fetchall()
-        return [Run(float(a), float(b), None if c is None else float(c)) for a, b, c in rows]
+        return [Run(float(a), float(b), None if c is None else float(c), d) for a, b, c, d in rows]
 
     # -------------------------------------------------------------------------- games
     def game_started(self, game_no: int, game: str, preset: str | None, seats: int, people: int,
@@ -140,6 +173,8 @@ class Archive:
             db.execute("INSERT INTO games (game_no, game, preset, started_at, seats, people, kinds) "
                        "VALUES (?, ?, ?, ?, ?, ?, ?)",
                        (game_no, game, preset, self.clock(), seats, people, json.dumps(list(kinds)) if kinds else None))
+            _add(db, GAMES + game, 1)
+            _add(db, PLAYERS + game, people)
 
     def kinds(self, game_no: int) -> list[str] | None:
         """The seats' player kinds saved when the latest game numbered ``game_no`` started (None: not saved)."""
@@ -225,6 +260,12 @@ class Archive:
 
     def _count(self) -> int:
         return int(self.db.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+
+
+def _add(db: sqlite3.Connection, name: str, n: int) -> None:
+    if n:
+        db.execute("INSERT INTO counters (name, value) VALUES (?, ?) "
+                   "ON CONFLICT(name) DO UPDATE SET value = value + excluded.value", (name, n))
 
 
 def archived_record(game: str, preset: str | None, settings: dict[str, Any], seats: int, seed: int,

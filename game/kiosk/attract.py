@@ -19,19 +19,27 @@ so the TV never stops for one; tests and screenshots record them where they are 
 from __future__ import annotations
 
 import dataclasses
+import logging
 import multiprocessing
-import multiprocessing.pool
+import multiprocessing.process
 import os
+import pickle
+import signal
+import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
 from typing import Any, ParamSpec, TypeVar
 
 from game import catalog
 from game.bots import BotKind
+from game.lifeline import die_with_parent
 from game.seating import look
 from game.session.snapshot import AttractInfo, RunMode, SeatInfo, SeatStatus, TablePhase, TableSnapshot
 from game.simulate import bot_seed, game_seed, play_game
+
+log = logging.getLogger(__name__)
 
 DEMO_SEATS = 5
 MIN_STEP_MS = 350  # a step stays at least this long
@@ -87,27 +95,104 @@ def record_tape(game: str, language: str, seats: int, seed: int, kind: BotKind =
 TapeSpec = tuple[str, str, int, int]  # game, language, seats, seed: the arguments of record_tape
 
 
+class WorkerLost(RuntimeError):
+    """The tape worker process ended (killed, or the program is stopping) before it answered."""
+
+
 class TapeWorker(Executor):
     """One worker process for the reel's tapes, started fresh (``spawn``: nothing of the window's
     threads comes along) at :data:`WORKER_NICE` when the first tape is ordered: a search tape's
-    seconds of CPU never hold the render thread's GIL. The worker is a daemon: the window quits at
-    once even while a tape is being recorded. ``submit`` takes picklable work (``record_tape``)."""
+    seconds of CPU never hold the render thread's GIL. ``submit`` takes picklable work
+    (``record_tape``), from the thread that lives as long as the window (the main one).
+
+    A stop is a stop: the worker is one process on one pipe, with no lock shared with this process
+    (a ``multiprocessing.Pool`` hung the kiosk's exit for good when ``systemctl stop``'s SIGTERM
+    reached its worker mid-job: ``Pool._help_stuff_finish`` waited for a lock the dead worker
+    held). SIGTERM ends the worker at once, :meth:`shutdown` kills it, and it dies with this process
+    (:func:`game.lifeline.die_with_parent`); a job it never answered fails with :class:`WorkerLost`,
+    and the next ``submit`` starts a new worker."""
 
     def __init__(self) -> None:
-        self._pool: multiprocessing.pool.Pool | None = None
+        self._lock = threading.Lock()
+        self._process: multiprocessing.process.BaseProcess | None = None
+        self._conn: Connection | None = None
+        self._jobs: dict[int, Future[Any]] = {}
+        self._next_id = 0
 
     def submit(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> Future[T]:
-        if self._pool is None:
-            self._pool = multiprocessing.get_context("spawn").Pool(1, initializer=os.nice, initargs=(WORKER_NICE,))
         done: Future[T] = Future()
-        self._pool.apply_async(fn, args, kwargs, callback=done.set_result, error_callback=done.set_exception)
+        with self._lock:
+            if self._conn is None:
+                self._start()
+            assert self._conn is not None
+            self._next_id += 1
+            self._jobs[self._next_id] = done
+            try:
+                self._conn.send((self._next_id, fn, args, kwargs))
+            except (OSError, ValueError) as exc:  # the worker is gone: the reader fails the rest
+                self._jobs.pop(self._next_id, None)
+                done.set_exception(WorkerLost(f"the tape worker is gone ({exc})"))
         return done
 
+    def _start(self) -> None:
+        ctx = multiprocessing.get_context("spawn")
+        mine, theirs = ctx.Pipe()
+        process = ctx.Process(target=_tape_worker, args=(theirs, os.getpid()), name="tabletop-tapes", daemon=True)
+        process.start()
+        theirs.close()  # the worker holds its end alone: its death is this end's EOF
+        self._process, self._conn = process, mine
+        threading.Thread(target=self._read, args=(mine,), name="tape-worker", daemon=True).start()
+
+    def _read(self, conn: Connection) -> None:
+        try:
+            while True:
+                job, ok, value = conn.recv()
+                with self._lock:
+                    future = self._jobs.pop(job, None)
+                if future is not None:
+                    future.set_result(value) if ok else future.set_exception(value)
+        except (EOFError, OSError):
+            self._lost(conn)
+
+    def _lost(self, conn: Connection) -> None:
+        with self._lock:
+            if self._conn is conn:
+                self._conn = self._process = None
+            jobs, self._jobs = self._jobs, {}
+        for future in jobs.values():
+            future.set_exception(WorkerLost("the tape worker ended before it answered"))
+
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
-        if self._pool is not None:
-            self._pool.terminate()
+        """Kill the worker now (a tape is worth nothing once the window closes)."""
+        with self._lock:
+            process, conn = self._process, self._conn
+            self._process = self._conn = None
+        if process is not None:
+            process.kill()
             if wait:
-                self._pool.join()
+                process.join(2)
+        if conn is not None:
+            conn.close()
+
+
+def _tape_worker(conn: Connection, parent: int) -> None:
+    """The worker process: jobs from the pipe, one at a time, until its end closes."""
+    die_with_parent(parent)
+    os.nice(WORKER_NICE)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a terminal's Ctrl+C: the window stops, then kills this
+    while True:
+        try:
+            job, fn, args, kwargs = conn.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            answer = (job, True, fn(*args, **kwargs))
+        except Exception as exc:
+            answer = (job, False, exc)
+        try:
+            conn.send(answer)
+        except (pickle.PicklingError, TypeError, AttributeError) as exc:
+            conn.send((job, False, RuntimeError(f"the tape worker's answer could not be sent: {exc!r}")))
 
 
 class TapeOrders:
@@ -135,7 +220,16 @@ class TapeOrders:
         if not future.done():
             return None
         del self._orders[spec]
-        return future.result()
+        try:
+            return future.result()
+        except WorkerLost as exc:  # killed under the window: ordered again on the next take
+            log.warning("attract loop: %s; the tape is recorded again", exc)
+            return None
+
+    def close(self) -> None:
+        """Stop recording (the window is closing): a worker process is killed now."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
 
 
 @dataclass

@@ -7,6 +7,7 @@ nothing is started half-configured. Paths in the file are relative to the file's
 from __future__ import annotations
 
 import ipaddress
+import os
 import re
 import tomllib
 from collections.abc import Mapping
@@ -118,6 +119,46 @@ class _Reader:
         where = f"{self.path}, line {line}" if line else str(self.path)
         return ConfigError(f"{where}: {name}: {problem}")
 
+    def syntax_error(self, message: str) -> ConfigError:
+        """A TOML syntax error, with the line, and the key being written there (or the section)."""
+        at = re.search(r"\s*\(at line (\d+), column (\d+)\)$", message)
+        if at is None:  # "at end of document": the last line
+            line = len(self.lines)
+            problem = message.replace(" (at end of document)", "") + " (at the end of the file)"
+        else:
+            line, problem = int(at.group(1)), f"{message[:at.start()]} (column {at.group(2)})"
+        return ConfigError(f"{self.path}, line {line}: {self._written_at(line)}: not valid TOML: {problem}")
+
+    def _written_at(self, line: int) -> str:
+        """What line ``line`` writes: ``section.key``, ``[section]``, or the section it is in."""
+        section = ""
+        header = re.compile(r"\s*\[+\s*([^\]]*?)\s*\]*\s*(#.*)?$")
+        for text in self.lines[: line - 1]:
+            match = header.match(text)
+            if match and text.lstrip().startswith("["):
+                section = match.group(1).replace(" ", "").replace('"', "")
+        text = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
+        if text.lstrip().startswith("["):
+            return f"[{text.strip().strip('[]').strip() or '?'}]"
+        key = re.match(r"\s*\"?([A-Za-z0-9_.-]+)\"?\s*=", text)
+        if key is None:
+            return f"[{section}]" if section else "the top of the file"
+        return f"{section}.{key.group(1)}" if section else key.group(1)
+
+    def data_dir(self, values: Mapping[str, Any]) -> Path | None:
+        """``[server] data_dir``: a folder this user can write (made at start when missing)."""
+        path = self.path_value(values, "server", "data_dir")
+        if path is None:
+            return None
+        existing = next((p for p in (path, *path.parents) if p.exists()), None)
+        if existing is not None and not existing.is_dir():
+            what = "is a file" if existing == path else f"cannot be made: {existing} is a file"
+            raise self.error("server", "data_dir", f"{path} {what}, not a folder")
+        if existing == path and not os.access(path, os.W_OK | os.X_OK):
+            raise self.error("server", "data_dir", f"{path} cannot be written by this user "
+                             f"({_user()}): give it to the user the table runs as")
+        return path
+
     def section(self, data: Mapping[str, Any], section: str) -> Mapping[str, Any]:
         value = data.get(section, {})
         if not isinstance(value, dict):
@@ -166,11 +207,12 @@ def load_config(path: Path) -> KioskConfig:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ConfigError(f"{path}: the config file must be UTF-8 ({exc.reason} at byte {exc.start})") from None
+    reader = _Reader(path, text)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
-    return parse_config(data, _Reader(path, text))
+        raise reader.syntax_error(str(exc)) from None
+    return parse_config(data, reader)
 
 
 def parse_config(data: Mapping[str, Any], reader: _Reader) -> KioskConfig:
@@ -191,11 +233,20 @@ def parse_config(data: Mapping[str, Any], reader: _Reader) -> KioskConfig:
         house_rules=_house_rules(reader, reader.section(data, "house_rules"), game, preset),
         host=_host(reader, server),
         port=reader.number(server, "server", "port", 8765, *PORT_RANGE),
-        data_dir=reader.path_value(server, "server", "data_dir"),
+        data_dir=reader.data_dir(server),
         admin_pin=_pin(reader, admin),
         disk=_disk(reader, reader.section(data, "disk")),
         metrics_from=_metrics_from(reader, reader.section(data, "monitoring")),
     )
+
+
+def _user() -> str:
+    try:
+        import pwd
+
+        return pwd.getpwuid(os.geteuid()).pw_name
+    except (ImportError, KeyError):
+        return f"uid {os.geteuid()}"
 
 
 def _metrics_from(reader: _Reader, values: Mapping[str, Any]) -> tuple[Network, ...]:

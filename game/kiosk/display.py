@@ -131,3 +131,4 @@ def sdl_opens(driver: str) -> str | None:
             else:
                 os.environ[key] = value
     return None
+

@@ -11,6 +11,7 @@ import collections
 import json
 import logging
 import logging.handlers
+import time
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +43,7 @@ class ErrorQueue(logging.Handler):
             self.handleError(record)
 
 
-def rotating_log(data_dir: Path, limits: DiskLimits) -> logging.Handler:
+def rotating_log(data_dir: Path, limits: DiskLimits) -> logging.handlers.RotatingFileHandler:
     """The kiosk's log file: ``logs/tabletop.log``, rotated at ``log_mb``, ``log_files`` kept."""
     folder = data_dir / "logs"
     folder.mkdir(parents=True, exist_ok=True)
@@ -63,10 +64,13 @@ class KioskKeeper:
         self.errors = ErrorQueue()
         self._kinds: dict[int, list[str]] = {}  # game_no -> "human" / "bot:<kind>" per seat
         self._unplugged = False  # the screen's "arcade board unplugged" notice is up
+        self._crash: str | None = None  # why the table stops without a clean stop (crashed())
 
     def attach(self, journal_moved: str | None = None) -> None:
         """``journal_moved``: the message of a journal moved aside at start-up (logged before this)."""
-        self.archive.open_run()
+        for run in self.archive.open_run():  # counted as crashes now: the run before said nothing
+            log.warning("the table's run started %s and last seen %s ended without a clean stop: %s",
+                      _stamp(run.started_at), _stamp(run.last_seen), run.cause)
         if journal_moved:
             self.archive.add_error(journal_moved, ErrorKind.JOURNAL_MOVED)
         logging.getLogger().addHandler(self.errors)
@@ -75,11 +79,15 @@ class KioskKeeper:
         self.tidy()
         self.session.attach(self)
 
+    def crashed(self, cause: str) -> None:
+        """The table stops, but not cleanly (``cause``): the run is closed as a crash, with it."""
+        self._crash = cause
+
     def close(self) -> None:
         self.session.detach(self)
         logging.getLogger().removeHandler(self.errors)
         self.flush_errors()
-        self.archive.close_run()
+        self.archive.close_run(self._crash)
         self.archive.close()
 
     # ------------------------------------------------------------------ session listener
@@ -169,6 +177,10 @@ class KioskKeeper:
             self.archive.game_started(game_no, str(row[0]), row[1], int(row[4]), kinds.count(HUMAN), kinds)
         self.archive.game_ended(game_no, Outcome.CRASHED, record)  # the outcome is kept if already set
         _forget_game(self.journal, game_no)
+
+
+def _stamp(t: float) -> str:
+    return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(t))
 
 
 def _seat_kinds(session: Session) -> list[str]:

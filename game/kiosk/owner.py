@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from .archive import DAY_S, Archive, ArchivedGame, Outcome, Run
+from .archive import CRASHES, DAY_S, GAMES, PLAYERS, STARTS, Archive, ArchivedGame, Outcome, Run
 
 WEEK_DAYS = 7
 
@@ -54,15 +54,16 @@ def totals(games: Iterable[ArchivedGame]) -> list[GameTotals]:
     return out
 
 
-def crashes(runs: list[Run], current_started: float | None = None) -> list[dict[str, float]]:
+def crashes(runs: list[Run], current_started: float | None = None) -> list[dict[str, Any]]:
     """Runs that ended without a clean stop (crash, hang killed by the watchdog, power cut), each
-    with when it was last seen alive and when the table came back."""
+    with when it was last seen alive, when the table came back and its cause when known."""
     out = []
     for i, run in enumerate(runs):
         if run.stopped_at is not None or run.started_at == current_started:
             continue
         back = runs[i + 1].started_at if i + 1 < len(runs) else None
-        out.append({"last_seen": run.last_seen, **({"restarted": back} if back is not None else {})})
+        out.append({"last_seen": run.last_seen, **({"restarted": back} if back is not None else {}),
+                    **({"cause": run.cause} if run.cause else {})})
     return out
 
 
@@ -88,6 +89,8 @@ def owner_report(archive: Archive, now: float | None = None,
         "errors": [{"at": at, "kind": kind, "text": text} for at, kind, text in archive.errors(10)],
         "bad_requests_today": bad_requests_today,
         "running_since": current,
+        "counters": {"crashes": archive.counter(CRASHES), "starts": archive.counter(STARTS),
+                     "games": archive.counters(GAMES), "players": archive.counters(PLAYERS)},
     }
 
 

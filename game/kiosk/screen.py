@@ -55,6 +55,7 @@ from .attract import AttractReel, TapeOrders, TapeWorker, wants_attract
 from .supervise import ExitStatus
 
 log = logging.getLogger(__name__)
+audit = logging.getLogger("game.audit")  # who unlocked, re-locked, stopped, typed a wrong PIN: one line each, no PIN
 
 UNLOCK_S = 60.0
 WRONG_PINS = 5  # this many wrong PINs in a row: the prompt refuses for LOCKOUT_S
@@ -172,6 +173,7 @@ class KioskLayer:
             self.reel, self._quiet_since = None, now  # someone at the TV: the lobby
             return True
         if is_quit_attempt(event):  # never covered by an unlock: always the PIN, afresh
+            audit.info("stop asked at the TV: the PIN is asked")
             self.prompt = PinPrompt(None)
             return True
         if now < self._unlocked_until:
@@ -193,15 +195,20 @@ class KioskLayer:
         new snapshot in between: the padlock's seconds left changed (or it is to go away)."""
         return self.seconds_unlocked() != self._drawn_unlocked
 
+    def close(self) -> None:
+        """The window closes: the attract loop's tape worker is killed now, never waited for."""
+        self.tapes.close()
+
     def unlock(self) -> None:
         """Staff typed the right PIN: staff keys go through for ``UNLOCK_S`` (quitting never does)."""
         self._unlocked_until = self.clock() + UNLOCK_S
+        audit.info("unlocked at the TV with the PIN for %d s", UNLOCK_S)
 
     def lock(self) -> None:
         """End the staff unlock now (F12, a click on the padlock)."""
         self._unlocked_until = 0.0
         self.padlock = None
-        log.info("kiosk: locked again at the TV (F12 or the padlock)")
+        audit.info("locked again at the TV (F12 or the padlock)")
 
     def _is_relock(self, event: pygame.event.Event) -> bool:
         if event.type == pygame.KEYDOWN:
@@ -243,14 +250,16 @@ class KioskLayer:
             prompt.typed, prompt.wrong = "", True
             if not prompt.locked:
                 self._wrong += 1
+                audit.warning("wrong PIN at the TV (%d in a row)%s", self._wrong,
+                              f"; the PIN pad waits {LOCKOUT_S} s" if self._wrong >= WRONG_PINS else "")
                 if self._wrong >= WRONG_PINS:
                     self._wrong, self._locked_until, prompt.locked = 0, now + LOCKOUT_S, True
             return
         self._wrong = 0
         self.prompt = None
         if prompt.held is None:
-            log.warning("kiosk: stopped by staff with the PIN (exit status %d: systemd does not restart it)",
-                        ExitStatus.STAFF_STOP)
+            audit.warning("stopped by staff at the TV with the PIN (exit status %d: systemd does not restart it)",
+                          ExitStatus.STAFF_STOP)
             self.exit_status, self.quit_confirmed = ExitStatus.STAFF_STOP, True
         else:
             self.unlock()
@@ -268,6 +277,9 @@ class KioskLayer:
 
     # ---------------------------------------------------------------------------- pointer
     def tick(self) -> None:
+        if self._unlocked_until and self.clock() >= self._unlocked_until:
+            self._unlocked_until = 0.0
+            audit.info("locked again at the TV: the %d s unlock ran out", UNLOCK_S)
         if self._pointer_shown and self.clock() - self._pointer_moved >= POINTER_IDLE_S:
             self._show_pointer(False)
 
@@ -538,7 +550,9 @@ def kiosk_layer(config: TableConfig) -> KioskLayer | None:
     os.environ["SDL_NO_SIGNAL_HANDLERS"] = "1"
     layer = KioskLayer(config, tapes=TapeOrders(worker=TapeWorker()))  # off the render thread and its GIL
 
-    def stop(_signum: int, _frame: FrameType | None) -> None:
+    def stop(signum: int, _frame: FrameType | None) -> None:
+        if not layer.quit_confirmed:
+            audit.info("stop requested by %s (systemd's stop, or Ctrl+C)", signal.Signals(signum).name)
         layer.quit_confirmed = True
 
     signal.signal(signal.SIGTERM, stop)

@@ -104,7 +104,8 @@ class Watchdog:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.pings = 0
-        self.misses = 0
+        self.misses = 0  # in a row (the log line comes on the first and every tenth)
+        self.missed_total = 0  # every ping held back since start (/metrics: tabletop_watchdog_misses_total)
 
     def beat(self, loop: str) -> None:
         self._beats[loop] = self._clock()  # one dict store: safe from any thread
@@ -119,6 +120,7 @@ class Watchdog:
         stale = self.stale()
         if stale:
             self.misses += 1
+            self.missed_total += 1
             if self.misses == 1 or self.misses % 10 == 0:
                 log.error("watchdog: no ping, the %s loop is not running", " and ".join(stale))
             return False

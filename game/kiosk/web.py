@@ -30,6 +30,7 @@ METRICS = web.AppKey("metrics", TableCollector)
 METRICS_FROM = web.AppKey("metrics_from", tuple)  # tuple[Network, ...]: read /metrics without the PIN
 ERRORS = web.AppKey("error_count", ErrorCount)
 PIN_HEADER = "X-Admin-Pin"
+audit = logging.getLogger("game.audit")
 
 
 def install_kiosk(app: web.Application, session: Session, journal: Journal | None, config: TableConfig,
@@ -50,8 +51,12 @@ def install_kiosk(app: web.Application, session: Session, journal: Journal | Non
 
 
 def _report(app: web.Application) -> dict[str, object]:
-    """The owner's report, with today's bad requests from the network noise counter."""
-    return owner_report(app[KEEPER].archive, bad_requests_today=app[NOISE].today(NoiseKind.BAD_REQUEST))
+    """The owner's report, with today's bad requests from the network noise counter and the
+    archive's size against its budget."""
+    keeper = app[KEEPER]
+    report = owner_report(keeper.archive, bad_requests_today=app[NOISE].today(NoiseKind.BAD_REQUEST))
+    report["disk"] = {"archive_bytes": keeper.archive.size_bytes(), "limit_bytes": keeper.limits.keep_mb * 1024 * 1024}
+    return report
 
 
 async def _chores(app: web.Application) -> AsyncIterator[None]:
@@ -84,6 +89,7 @@ def _check_pin(request: web.Request, pin: str | None = None) -> None:
                                       headers={"Retry-After": str(seconds)})
     if not request.app[SESSION].check_pin(request.headers.get(PIN_HEADER, "") if pin is None else pin):
         guard.failed(address)
+        audit.warning("wrong admin PIN from %s on %s", address, request.path)
         raise web.HTTPForbidden(text="wrong PIN")
     guard.succeeded(address)
 

@@ -14,14 +14,14 @@ import os
 import sys
 import time
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
-from functools import cache
+from functools import cache, partial
 from typing import Protocol, cast
 
 import pygame
 
 from game import catalog, i18n
 from game.config import TableConfig
+from game.lifeline import DaemonExecutor
 from game.session.snapshot import InputEvent, InputKind, InputSource, RunMode, TablePhase, TableSnapshot
 
 from .claims import claim_answer, draw_claims
@@ -34,6 +34,7 @@ from .kit.text import TextProbe, TextRenderer
 from .lobby import LobbyScene
 from .pads import Pads
 from .signal import RaceSignal
+from .x11 import log_x_errors
 
 
 class Overlay(Protocol):
@@ -57,6 +58,9 @@ class Overlay(Protocol):
     def demo_area(self, size: tuple[int, int], snapshot: TableSnapshot | None) -> pygame.Rect | None: ...
 
     def draw(self, window: pygame.Surface, snapshot: TableSnapshot, ctx: RenderContext) -> None: ...
+
+    def close(self) -> None:
+        """The window closes: stop what the layer runs beside it, at once."""
 
 
 def draw_table(screen: Screen, window: pygame.Surface, layer: Overlay | None) -> pygame.Surface:
@@ -405,9 +409,11 @@ class WindowLoop:
                 else:
                     ops.append(out)
         self.pads.pumped()
+        if kiosk is not None and kiosk.quit_confirmed:
+            ops.append(WindowOp.QUIT)
+        if WindowOp.QUIT in ops:
+            return ops  # a stop: not one more frame (a busy machine takes seconds for one)
         if kiosk is not None:
-            if kiosk.quit_confirmed:
-                ops.append(WindowOp.QUIT)
             kiosk.tick()
             if kiosk.needs_draw():
                 screen.invalidate()  # the padlock's seconds left
@@ -448,6 +454,12 @@ class WindowLoop:
             self.runtime.send(report)
 
 
+def stopping(kiosk: Overlay | None) -> bool:
+    """The program is stopping (a kiosk's SIGTERM or staff's stop; elsewhere a quit is queued):
+    whatever the window was doing on the side gives way."""
+    return kiosk.quit_confirmed if kiosk is not None else bool(pygame.event.peek(pygame.QUIT))
+
+
 def run_window(runtime: Runtime, config: TableConfig, kiosk: Overlay | None = None) -> int:
     """Open the table window and run it until it is closed (Ctrl+Q or the window's close button);
     ``kiosk``: a layer over the table (made before this call: it may set SDL's signal handling)."""
@@ -463,12 +475,14 @@ def run_window(runtime: Runtime, config: TableConfig, kiosk: Overlay | None = No
     pygame.display.set_caption(WINDOW_TITLE)
     fullscreen = config.fullscreen
     window = _open_window(config, fullscreen)
+    if pygame.display.get_driver() == "x11":
+        log_x_errors(os.environ.get("DISPLAY", ""))  # a lost display or an X error: one line in the log (x11.py)
     screen = Screen(sound=SoundBank())
-    how_to_play = HowToPlay(screen.ctx, Screen, ThreadPoolExecutor(1, thread_name_prefix="howto-tapes"))  # before round one
+    how_to_play = HowToPlay(screen.ctx, Screen, DaemonExecutor("howto-tapes"), partial(stopping, kiosk))  # before round one
     signal, pads = RaceSignal(), Pads()  # races open at this TV's flip (signal.py); USB pads (pads.py)
     loop = WindowLoop(runtime, screen, kiosk, how_to_play, signal, pads)
     clock = pygame.time.Clock()
-    first = True
+    sounds_ready = False
     runtime.send(signal.hello())
     try:
         while True:
@@ -484,10 +498,11 @@ def run_window(runtime: Runtime, config: TableConfig, kiosk: Overlay | None = No
                 pygame.display.flip()
                 loop.flipped()  # a race's first frame is on screen: it opens now
             window = pygame.display.get_surface() or window
-            if first:
-                first = False
-                screen.ctx.sound.load()  # after the lobby is on screen
+            if not sounds_ready:  # after the lobby is on screen; a stop does not wait for them
+                sounds_ready = screen.ctx.sound.load(partial(stopping, kiosk))
             elif loop.drew and loop.in_lobby and not loop.racing and clock.get_rawtime() < 1000 / FPS / 2:
                 screen.warm_step(window.get_size())  # spare time while the lobby animates: a font too
     finally:
+        if kiosk is not None:
+            kiosk.close()  # its helpers (the attract loop's worker process): killed, never waited for
         pygame.quit()

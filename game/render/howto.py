@@ -5,7 +5,7 @@ from) — under a caption stating the rule, in the table's language. Space, Ente
 from __future__ import annotations
 
 from collections.abc import Callable
-from concurrent.futures import Executor, Future
+from concurrent.futures import Executor, Future, wait
 from typing import Any
 
 import pygame
@@ -19,6 +19,9 @@ from .kit.text import Align, TextStyle
 
 CAPTION_H = 150  # at 720p
 SKIP_KEYS = frozenset({pygame.K_SPACE, pygame.K_RETURN, pygame.K_KP_ENTER})
+
+
+STOP_POLL_S = 0.05  # while a slide's tape is recorded, how often the window checks for a stop
 
 
 def record_tape(tape: str, lang: str) -> dict[str, Any]:
@@ -44,10 +47,12 @@ def is_skip(event: pygame.event.Event) -> bool:
 class HowToPlay:
     """Plays the explanation (see module docs); one per window."""
 
-    def __init__(self, ctx: RenderContext, make_screen: Callable[..., Any], pool: Executor | None = None) -> None:
+    def __init__(self, ctx: RenderContext, make_screen: Callable[..., Any], pool: Executor | None = None,
+                 stopping: Callable[[], bool] = lambda: False) -> None:
         self.ctx = ctx
         self._make_screen = make_screen  # the window's Screen class (game.render.app): a slide is a whole screen
-        self._pool = pool  # records tapes ahead (see prefetch); None: when the first slide needs them
+        self._pool = pool  # records tapes (ahead: see prefetch); None: on this thread when the first slide needs them
+        self._stopping = stopping  # the program is stopping: a slide's tape is not waited for
         self._ahead: dict[tuple[str, str], Future[dict[str, Any]]] = {}  # (tape, lang), being recorded
         self._moments: dict[tuple[str, str], dict[str, Any]] = {}  # (tape, lang): one game's tapes at a time
         self._moments_of: tuple[str, str] | None = None  # the (game, lang) they were recorded for
@@ -72,8 +77,16 @@ class HowToPlay:
             self._moments, self._moments_of = {}, (game, lang)
         key = (slide.tape, lang)
         if key not in self._moments:
-            ahead = self._ahead.pop(key, None)
-            self._moments[key] = ahead.result() if ahead is not None else record_tape(slide.tape, lang)
+            if self._pool is None:
+                self._moments[key] = record_tape(slide.tape, lang)
+            else:  # recorded on the worker (ordered now if it was not): this thread only waits
+                ahead = self._ahead.pop(key, None) or self._pool.submit(record_tape, slide.tape, lang)
+                while not ahead.done():
+                    if self._stopping():
+                        self._ahead[key] = ahead
+                        return None  # the window closes before this slide is shown
+                    wait([ahead], timeout=STOP_POLL_S)
+                self._moments[key] = ahead.result()
         return self._moments[key].get(slide.moment)
 
     def update(self, snapshot: TableSnapshot, now_ms: int, dt: float, size: tuple[int, int]) -> None:

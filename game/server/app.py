@@ -19,6 +19,7 @@ from aiohttp import WSMsgType, web
 
 from game import catalog
 from game.config import TableConfig
+from game.package_files import package_path
 from game.session.api import HOUSEKEEPING_S, Journal, Session, away_token, normalise_code
 from game.session.snapshot import SeatStatus
 
@@ -34,9 +35,8 @@ from .ratelimit import Backoff, PinGuard, RateLimit
 
 log = logging.getLogger(__name__)
 
-GAME_DIR = Path(__file__).resolve().parent.parent
-WEB_DIR = GAME_DIR / "web"
-I18N_DIR = GAME_DIR / "i18n"
+WEB_DIR = package_path("web")  # package data (game/package_files.py)
+I18N_DIR = package_path("i18n")
 HEARTBEAT_S = 15.0
 FONT_CACHE_S = 86_400
 WATCHDOG_S = 1.0

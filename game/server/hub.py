@@ -71,6 +71,7 @@ from .protocol import (
 from .ratelimit import Backoff, PinGuard, RateLimit, TokenBucket
 
 log = logging.getLogger(__name__)
+audit = logging.getLogger("game.audit")  # the admin PIN's use: one line each, never the PIN
 
 MAX_PIN_TRIES = 3
 TOKEN_FREE_FAILURES = 10  # unknown seat tokens from one address before it backs off
@@ -849,11 +850,13 @@ class Hub:
         if not self.session.check_pin(hello.pin):
             self.pin_failures.failed(client.address, device)
             client.pin_failures += 1
+            audit.warning("wrong admin PIN from %s on the host console", client.address)
             client.send_error(BadPin("wrong PIN"))
             if client.pin_failures >= MAX_PIN_TRIES:
                 client.close(CloseCode.REFUSED, "wrong PIN")
             return
         key = self.pin_failures.succeeded(client.address, device)
+        audit.info("host console opened from %s with the PIN", client.address)
         self._greet(client, Role.HOST, None, hello, staff_key=key)
 
     def _greet(self, client: Client, role: Role, seat: int | None, hello: Hello | None, *,

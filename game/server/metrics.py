@@ -36,6 +36,7 @@ class FrameClock:
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self._clock = clock
         self._at: float | None = None
+        self.watchdog_misses: int | None = None  # pings systemd's watchdog held back (None: no watchdog)
 
     def seen(self) -> None:
         self._at = self._clock()
@@ -81,6 +82,9 @@ class TableCollector(Collector):
         age = self._frames.age_s()
         if age is not None:
             yield GaugeMetricFamily("tabletop_frame_age_seconds", "Seconds since the TV drew its last frame.", value=age)
+        if self._frames.watchdog_misses is not None:
+            yield CounterMetricFamily("tabletop_watchdog_misses", "Watchdog pings held back since start because the "
+                                      "TV's render loop or the table's loop stalled.", value=self._frames.watchdog_misses)
         if self._report is not None:
             yield from self._archive(self._report())
 
@@ -115,6 +119,28 @@ class TableCollector(Collector):
                                 value=report["week"]["restarts"])
         yield GaugeMetricFamily("tabletop_bad_requests_today", "Requests the server could not parse today.",
                                 value=report.get("bad_requests_today", 0))
+        yield from self._kept(report)
+
+    def _kept(self, report: Mapping[str, Any]) -> Iterator[Metric]:
+        """Counts the archive keeps for good (pruning never lowers them): rates and alerts over days."""
+        kept = report.get("counters")
+        if kept is not None:
+            yield CounterMetricFamily("tabletop_crashes", "Runs that ended without a clean stop (a killed TV or table, "
+                                      "a lost window, the watchdog, a power cut), ever.", value=kept["crashes"])
+            yield CounterMetricFamily("tabletop_starts", "Starts of the table, ever.", value=kept["starts"])
+            games = CounterMetricFamily("tabletop_games_started", "Games started, ever, by game.", labels=["game"])
+            people = CounterMetricFamily("tabletop_game_players", "People (not bots) at the start of games, ever, "
+                                         "by game.", labels=["game"])
+            for game, count in kept["games"].items():
+                games.add_metric([game], count)
+                people.add_metric([game], kept["players"].get(game, 0))
+            yield from (games, people)
+        disk = report.get("disk")
+        if disk is not None:
+            yield GaugeMetricFamily("tabletop_archive_bytes", "Bytes the archive of finished games uses.",
+                                    value=disk["archive_bytes"])
+            yield GaugeMetricFamily("tabletop_archive_limit_bytes", "The archive's budget ([disk] keep_mb).",
+                                    value=disk["limit_bytes"])
 
 
 def exposition(collector: TableCollector) -> bytes:

@@ -15,7 +15,8 @@ The two talk over a socket pair; each message is a 4-byte length and a pickle of
   ``READY`` (url, port, the printed links) or ``FAILED`` (the reason ``wait_ready`` raises), a
   ``BEAT`` a second from the child's loop (the watchdog's server loop), and the child's log records;
 * parent -> child: each ``InputEvent`` (read by the child's loop itself, no thread hop), how many
-  frames the TV drew since the last beat (``/metrics``' frame age), and ``STOP``.
+  frames the TV drew since the last beat (``/metrics``' frame age), the watchdog's held-back pings,
+  and ``STOP`` (with the TV's failure when it is not a clean stop).
 
 Lifecycle: the child stops when the parent says so or when the socket reaches its end (the kernel
 closes it whatever way the parent dies), closing the table and its journal in order; it ignores
@@ -42,6 +43,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing import spawn as mp_spawn
+from pathlib import Path
 from typing import Any
 
 from game.config import TableConfig
@@ -67,6 +69,7 @@ class Kind(enum.Enum):
     LOG = "log"
     INPUT = "input"
     FRAMES = "frames"
+    WATCHDOG = "watchdog"  # the watchdog's held-back pings so far (the parent runs it)
     STOP = "stop"
 
 
@@ -90,6 +93,7 @@ class ChildSpec:
     session_kw: dict[str, Any] = field(default_factory=dict)
     on_started: Callable[[Session], None] | None = None  # run on the child's loop once it serves
     log_level: int = logging.WARNING
+    orphan_log: Path | None = None  # where the child logs once the parent is gone (the kiosk's log file)
 
 
 def message(kind: Kind, payload: Any = None) -> bytes:
@@ -132,6 +136,9 @@ class ParentLink(asyncio.Protocol):
         self._pending: TableSnapshot | None = None  # the newest snapshot not sent yet
         self._paused = False  # the parent has not read everything sent yet
         self._scheduled = False
+        self.asked = False  # the parent said stop (else its end closed: it died)
+        self._parent = os.getppid()  # the TV's process (once it dies, getppid() names another)
+        self.crash: str | None = None  # why the table stops without a clean stop (None: a clean one)
 
     # asyncio.Protocol ------------------------------------------------------------------------
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -151,13 +158,20 @@ class ParentLink(asyncio.Protocol):
             self._receive(kind, payload)
 
     def eof_received(self) -> bool:
-        self.gone.set()
+        self._parent_gone()
         return False
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self.gone.set()
+        self._parent_gone()
         if not self.closed.done():
             self.closed.set_result(None)
+
+    def _parent_gone(self) -> None:
+        """The parent's end closed: asked to stop first, or the TV's process died (killed, the
+        watchdog's SIGABRT, its window lost): only the TV's exit path marks a run clean."""
+        if not self.asked and not self.gone.is_set():
+            self.crash = f"the TV's process (pid {self._parent}) ended without stopping the table"
+        self.gone.set()
 
     # out -------------------------------------------------------------------------------------
     def post(self, kind: Kind, payload: Any = None) -> None:
@@ -199,7 +213,10 @@ class ParentLink(asyncio.Protocol):
                 log.exception("input %s failed", payload)
         elif kind is Kind.FRAMES and self._frames is not None and payload:
             self._frames.seen()
-        elif kind is Kind.STOP:
+        elif kind is Kind.WATCHDOG and self._frames is not None:
+            self._frames.watchdog_misses = payload
+        elif kind is Kind.STOP:  # payload: None, a clean stop; else why the TV failed
+            self.asked, self.crash = True, payload
             self.gone.set()
 
     async def close(self) -> None:
@@ -318,8 +335,21 @@ async def _serve(sock: socket.socket, spec: ChildSpec) -> None:
     finally:
         beats.cancel()
         started.session.detach(link)
-        await stop_table(started)
+        if not link.asked and link.crash is not None:
+            _log_alone(spec.orphan_log)  # nobody reads the link now
+        await stop_table(started, link.crash)
         await link.close()
+
+
+def _log_alone(path: Path | None) -> None:
+    """The parent is gone: the child's last records go to stderr (the journal) and the log file."""
+    handlers: list[logging.Handler] = [logging.StreamHandler(sys.stderr)]
+    if path is not None:
+        with contextlib.suppress(OSError):
+            handlers.append(logging.FileHandler(path, encoding="utf-8"))
+    for handler in handlers:
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    logging.getLogger().handlers[:] = handlers
 
 
 async def _beat(link: ParentLink, session: Session) -> None:
@@ -352,13 +382,16 @@ class ProcessRuntime:
         self._frames = 0  # snapshot reads (frames drawn), counted on the render thread
         self._frames_told = 0  # ... and told to the child, on the reader thread
         self.on_beat: Callable[[], None] | None = None  # called on each of the child loop's beats
+        self.watchdog_misses: Callable[[], int] | None = None  # the parent's watchdog, told to /metrics
+        self._misses_told: int | None = None
+        self.orphan_log: Path | None = None  # the child's log file once this process is gone (kiosk)
 
     # ------------------------------------------------------------------------ lifecycle
     def start(self) -> None:
         if self._process is not None:
             raise RuntimeError("the table is already running")
         spec = ChildSpec(self.config, self._settings, self._session_kw, self._on_started,
-                         logging.getLogger().getEffectiveLevel())  # the child logs what this process would
+                         logging.getLogger().getEffectiveLevel(), self.orphan_log)  # the child logs what this process would
         mine, theirs = socket.socketpair()
         process = ChildProcess(theirs, mine, spec)
         theirs.close()  # the child holds its end alone: its death is this end's EOF
@@ -375,15 +408,16 @@ class ProcessRuntime:
         if reason is not None:
             raise StartupError(reason)
 
-    def stop(self, timeout: float = STOP_WAIT_S) -> None:
-        """Ask the child to close the table (journal closed) and wait for it; kill it if it hangs."""
+    def stop(self, timeout: float = STOP_WAIT_S, crash: str | None = None) -> None:
+        """Ask the child to close the table (journal closed) and wait for it; kill it if it hangs.
+        ``crash``: why the TV failed (the run is counted as a crash); None: a clean stop."""
         process, sock = self._process, self._sock
         if process is None or sock is None:
             return
         atexit.unregister(self.stop)
         self._stopping = True
         with contextlib.suppress(OSError):  # already gone
-            self._post(Kind.STOP)
+            self._post(Kind.STOP, crash)
         process.join(timeout)
         if process.is_alive():
             log.error("the table's process did not stop within %.0f s: killed", timeout)
@@ -471,6 +505,10 @@ class ProcessRuntime:
             if frames != self._frames_told:
                 self._frames_told = frames
                 self._post(Kind.FRAMES, frames)
+            misses = self.watchdog_misses() if self.watchdog_misses is not None else None
+            if misses != self._misses_told:
+                self._misses_told = misses
+                self._post(Kind.WATCHDOG, misses)
         elif kind is Kind.LOG:
             logging.getLogger(payload.name).handle(payload)
         elif kind is Kind.READY:

@@ -15,7 +15,7 @@ import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TextIO
+from typing import Any, Protocol, TextIO, runtime_checkable
 
 from aiohttp import web
 
@@ -41,6 +41,14 @@ class StartupError(Exception):
     """The table could not start (port in use, unwritable data directory, ...)."""
 
 
+@runtime_checkable
+class RunLog(Protocol):
+    """Where a kiosk keeps its runs (``game.kiosk.keeper.KioskKeeper``): a run closed after
+    :meth:`crashed` is counted as a crash, with its cause."""
+
+    def crashed(self, cause: str) -> None: ...
+
+
 @dataclass(frozen=True, slots=True)
 class Started:
     session: Session
@@ -52,6 +60,7 @@ class Started:
     arcade: ArcadeBridge | None = None  # the arcade-button board's bridge (searching or connected)
     address: AddressWatch | None = None  # re-checks the LAN address (None: a fixed host was given)
     address_task: asyncio.Task[None] | None = None
+    runs: RunLog | None = None  # the kiosk's record of the program's runs (crashes counted)
 
 
 def _open_session(config: TableConfig, **session_kw: Any) -> tuple[Session, Journal, str | None]:
@@ -99,8 +108,10 @@ async def start_table(config: TableConfig, settings: ServerSettings | None = Non
     except (RulesError, KeyError, ImportError) as exc:
         raise StartupError(f"cannot set up the table for {config.game!r}: {exc}") from exc
     app = make_app(session, settings)
+    runs: RunLog | None = None
     if settings is not None and settings.extend is not None:  # the kiosk's housekeeper and owner's page
-        settings.extend(app, session, journal, config, None if config.new else message)
+        extended = settings.extend(app, session, journal, config, None if config.new else message)
+        runs = extended if isinstance(extended, RunLog) else None  # the kiosk keeps the runs (crashes)
     runner = web.AppRunner(app, handle_signals=False, access_log=None)
     await runner.setup()
     assert runner.server is not None
@@ -134,7 +145,7 @@ async def start_table(config: TableConfig, settings: ServerSettings | None = Non
     if arcade:
         bridge = await start_arcade(config, session, **({"clock": session.clock} if "clock" in session_kw else {}))
     task = asyncio.get_running_loop().create_task(watch.run(), name="address-watch") if watch is not None else None
-    return Started(session, journal, runner, port, url, message, bridge, watch, task)
+    return Started(session, journal, runner, port, url, message, bridge, watch, task, runs)
 
 
 def fixed_host(config: TableConfig) -> str | None:
@@ -151,7 +162,13 @@ def _bound_port(runner: web.AppRunner, fallback: int) -> int:
     return fallback
 
 
-async def stop_table(started: Started) -> None:
+async def stop_table(started: Started, crash: str | None = None) -> None:
+    """Close the table in order; ``crash``: why it stops without a clean stop (the process that
+    owns the table's life died or failed): logged, and the run is counted as a crash."""
+    if crash is not None:
+        log.error("the table stops without a clean stop: %s", crash)
+        if started.runs is not None:
+            started.runs.crashed(crash)
     if started.address_task is not None:
         started.address_task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
@@ -300,8 +317,13 @@ async def _headless(config: TableConfig, out: TextIO, on_started: Callable[[asyn
     started = await start_table(config, settings)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
+    def asked(sig: signal.Signals) -> None:
+        if not stop.is_set():
+            logging.getLogger("game.audit").info("stop requested by %s", sig.name)
+        stop.set()
+
     for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stop.set)
+        loop.add_signal_handler(sig, asked, sig)
     print(join_links(started), file=out, flush=True)
     print(f"Listening on port {started.port}. Ctrl+C stops the table (it resumes on the next start).",
           file=out, flush=True)

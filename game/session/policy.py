@@ -200,6 +200,7 @@ class HandOverClock:
         self._handle: Handle | None = None
         self.finished_ms: int | None = None  # when the game ended, on the session clock
         self._shown_ms: int | None = None  # when the TV said it shows the final scores
+        self._resumed_ms: int | None = None  # when a restarted table took the results up again
         self._game_no: int | None = None
 
     @property
@@ -212,7 +213,7 @@ class HandOverClock:
     def game_finished(self, game_no: int | None = None) -> None:
         """Game ``game_no`` just ended: its results begin once the TV shows them (journaled with
         their deadline)."""
-        self.finished_ms, self._shown_ms, self._game_no = self._clock(), None, game_no
+        self.finished_ms, self._shown_ms, self._resumed_ms, self._game_no = self._clock(), None, None, game_no
         if not self._policy.hands_over():
             return
         self._start(RESULTS_WAIT_MS + self._policy.results_ms())
@@ -246,6 +247,7 @@ class HandOverClock:
         if saved is not None and (saved.game_no, saved.key) == (table.game_no, HAND_OVER_KEY):
             left = min(full, max(0, saved.deadline_wall_ms - self._wall()))
         self.finished_ms = self._shown_ms = self._clock() - (full - left)  # the scores were on screen
+        self._resumed_ms = self._clock()
         self._game_no = table.game_no
         if self._policy.hands_over():
             log.info("kiosk: restarted at the results; the table is handed over in %d s", left // 1000)
@@ -263,6 +265,15 @@ class HandOverClock:
     def _fire(self) -> None:
         self._handle = None
         if self._finished():
-            log.info("kiosk: the final scores were shown for %d s; the table is handed to the next group",
-                     self._policy.results_ms() // 1000)
+            log.info("kiosk: %s; the table is handed to the next group", self._results_told())
             self._due()
+
+    def _results_told(self) -> str:
+        """How long the final scores were up, as it was: a restart's downtime is not screen time."""
+        now, results_s = self._clock(), self._policy.results_ms() // 1000
+        if self._resumed_ms is not None:
+            return (f"the results time ({results_s} s) is up: {(now - self._resumed_ms) / 1000:.1f} s on screen "
+                    "since the restart, the rest before it")
+        if self._shown_ms is None:
+            return f"the results time ({results_s} s) is up; no screen said it showed the final scores"
+        return f"the final scores were shown for {(now - self._shown_ms) / 1000:.1f} s"

@@ -15,11 +15,12 @@ import heapq
 import itertools
 import time
 from collections.abc import Callable
-from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from concurrent.futures import Executor, Future
 from dataclasses import dataclass, field
 from typing import Protocol, TypeVar
 
 from game.clock import monotonic_ms
+from game.lifeline import DaemonExecutor
 
 T = TypeVar("T")
 T_co = TypeVar("T_co", covariant=True)
@@ -57,7 +58,7 @@ class Scheduler(Protocol):
 
 class LoopScheduler:
     """The real thing: the running asyncio loop's ``call_later``; off-loop work runs in
-    ``executor`` (by default one worker thread of its own, made when first needed)."""
+    ``executor`` (by default one daemon thread of its own, made when first needed)."""
 
     def __init__(self, executor: Executor | None = None) -> None:
         self._executor = executor
@@ -67,7 +68,7 @@ class LoopScheduler:
 
     def off_loop(self, work: Callable[[], T], done: Callable[[Outcome[T]], None]) -> None:
         if self._executor is None:
-            self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bot-think")
+            self._executor = DaemonExecutor("bot-think")  # a stop never waits for a bot's move
         asyncio.get_running_loop().run_in_executor(self._executor, work).add_done_callback(done)
 
 

@@ -336,7 +336,7 @@ class Session:
         """Kiosk: the backstop of ``HandOverClock`` (idle for ``idle_reset_minutes``, or the results shown)."""
         due = self.policy.hand_over_due(self.table, self.clock(), self._last_input_ms, self._handover.results_since_ms)
         if self.policy.hands_over() and due:
-            log.info("kiosk: the table is handed to the next group (idle, or its final scores were shown)")
+            log.info("kiosk: the table is handed to the next group (%s)", "results shown" if self.table.phase is TablePhase.FINISHED else "idle")
             self.hand_over()
 
     def hand_over(self) -> None:

@@ -139,3 +139,43 @@ def test_a_phone_skips_the_how_to_play(kiosk_table: Table, phones: Phones, shots
     skip.click()
     page.wait_for_selector("[data-testid=skip-intro]", state="detached")
     assert kiosk_table.snapshot().phase.value == "playing"
+
+
+def seed_crash_and_short_game(data_dir: Path) -> str:
+    """Written while the table is stopped: a run that crashed with its cause after one 23-second
+    game. Returns the cause."""
+    now = time.time()
+    clock = [now - 2 * 3600]
+    archive = Archive(data_dir / "archive.sqlite3", lambda: clock[0])
+    cause = "the TV's process (pid 4242) ended without stopping the table"
+    archive.open_run()
+    archive.game_started(300, "speakeasy", None, 5, 3)
+    clock[0] += 23
+    archive.game_ended(300, Outcome.FINISHED)
+    clock[0] += 600
+    archive.close_run(cause)
+    archive.close()
+    return cause
+
+
+def test_the_owners_page_shows_each_crashs_cause_and_a_short_average_in_seconds(
+        kiosk_table: Table, phones: Phones, shots: Path) -> None:
+    config = replace(kiosk_table.runtime.config, port=kiosk_table.runtime.port, new=False)
+    kiosk_table.runtime.stop()
+    cause = seed_crash_and_short_game(kiosk_table.tmp_path / "data")
+    kiosk_table.runtime = TableRuntime(config, ServerSettings(extend=install_kiosk),  # back after the crash
+                                       bot_delay_scale=BOT_DELAY_SCALE)
+    kiosk_table.runtime.start()
+    kiosk_table.runtime.wait_ready()
+    host = phones.open(f"{kiosk_table.url}/host", locale="en-US")
+    host.fill("[data-testid=pin-input]", ADMIN_PIN)
+    host.click("[data-testid=pin-go]")
+    owner = host.locator("[data-testid=owner]")
+    owner.locator(".owner-table").first.wait_for()
+    crash = owner.locator("[data-testid=owner-crash]")
+    assert crash.count() == 1
+    assert crash.locator("[data-testid=owner-crash-cause]").inner_text() == cause
+    row = owner.locator(".owner-table").first.locator("tbody tr").first.inner_text()
+    assert "23 s" in row and "1 min" not in row  # a 23 s average read "1 min"
+    owner.scroll_into_view_if_needed()
+    owner.screenshot(path=str(shots / "owner_crash_cause_en.png"))

@@ -48,6 +48,7 @@ KNOWN_IMPURE = {
     # A game package's __init__ declares its descriptors, so importing an engine imports the catalog:
     # data and lazy paths (pathlib, importlib.metadata for the entry points), never called by an engine.
     "game.catalog": "declares descriptors: file paths and entry points, no I/O at import",
+    "game.package_files": "finds those decks inside the installed package (importlib.resources)",
 }
 
 

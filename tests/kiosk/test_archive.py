@@ -14,7 +14,7 @@ import tabletop_fakegame as fake
 from aiohttp.test_utils import TestClient
 
 from game.config import TableConfig
-from game.kiosk.archive import DAY_S, Archive, Outcome
+from game.kiosk.archive import CRASHES, DAY_S, GAMES, NO_WORD, STARTS, Archive, Outcome
 from game.kiosk.config import DiskLimits
 from game.kiosk.keeper import KioskKeeper, rotating_log
 from game.kiosk.owner import owner_report, report_csv
@@ -95,7 +95,8 @@ async def test_a_game_the_program_never_finished_counts_as_a_crash(tmp_path: Pat
     assert keeper.archive.games()[0].outcome == Outcome.CRASHED
     report = owner_report(keeper.archive, localtime=time.gmtime)
     assert report["week"]["crashes"] == 1 and report["week"]["restarts"] == 1
-    assert report["crashes"] == [{"last_seen": MONDAY_NOON + 300, "restarted": MONDAY_NOON + 360}]
+    assert report["crashes"] == [{"last_seen": MONDAY_NOON + 300, "restarted": MONDAY_NOON + 360, "cause": NO_WORD}]
+    assert keeper.archive.counter(CRASHES) == 1 and keeper.archive.counter(STARTS) == 2
     keeper.close()
     session.close()
     journal.close()
@@ -228,3 +229,33 @@ async def test_a_right_pin_clears_the_devices_wrong_tries(owner_client: Any) -> 
         await owner_client.get("/api/owner", headers={"X-Admin-Pin": "0000"})
     locked = await owner_client.get("/api/owner", headers={"X-Admin-Pin": "2468"})
     assert locked.status == 429 and int(locked.headers["Retry-After"]) >= 1
+
+
+def test_a_run_closed_with_a_cause_is_a_crash_counted_once_with_its_cause(tmp_path: Path) -> None:
+    clock = Clock()
+    archive = Archive(tmp_path / "archive.sqlite3", clock)
+    archive.open_run()
+    clock.now += 30
+    archive.close_run("the TV's process (pid 7) ended without stopping the table")
+    archive.open_run()
+    clock.now += 30
+    archive.close_run()  # a clean stop
+    archive.open_run()  # neither run is counted again
+    assert archive.counter(CRASHES) == 1 and archive.counter(STARTS) == 3
+    report = owner_report(archive, localtime=time.gmtime)
+    assert report["crashes"] == [{"last_seen": MONDAY_NOON + 30, "restarted": MONDAY_NOON + 30,
+                                  "cause": "the TV's process (pid 7) ended without stopping the table"}]
+
+
+def test_the_crash_and_game_counters_never_go_down_when_old_runs_are_pruned(tmp_path: Path) -> None:
+    clock = Clock()
+    archive = Archive(tmp_path / "archive.sqlite3", clock)
+    archive.open_run()
+    archive.game_started(1, "collusion", None, 5, 3)
+    archive.game_ended(1, Outcome.FINISHED)
+    archive.close_run("killed")
+    clock.now += 40 * DAY_S
+    archive.open_run()
+    archive.prune(DiskLimits(keep_days=30))
+    assert archive.runs(since=0)[0].started_at == MONDAY_NOON + 40 * DAY_S  # the old run is gone
+    assert archive.counter(CRASHES) == 1 and archive.counters(GAMES) == {"collusion": 1}

@@ -3,6 +3,9 @@ with the file, line and key, before anything starts."""
 from __future__ import annotations
 
 import asyncio
+import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -12,6 +15,8 @@ from game.config import TableConfig
 from game.kiosk.config import ConfigError, KioskConfig, load_config
 from game.session.session import Session
 from game.session.snapshot import RunMode
+
+NOBODY = 65534  # the unprivileged user and group
 
 SAMPLE = Path(__file__).resolve().parents[2] / "tools" / "systemd" / "kiosk.toml"
 
@@ -89,8 +94,66 @@ def test_a_bad_file_names_the_line_and_key(tmp_path: Path, text: str, expected: 
     assert expected in message
 
 
-def test_a_syntax_error_names_the_line(tmp_path: Path) -> None:
-    assert "line 3" in error_of(tmp_path, '[admin]\npin = "482193"\nname = = 3\n')
+@pytest.mark.parametrize(("text", "expected"), [
+    ('[admin]\npin = "482193"\nname = = 3\n', "line 3: admin.name: not valid TOML: Invalid value (column 8)"),
+    ('[admin]\npin = "482193"\n[server]\nport = 8765\ndata_dir = "/srv/x\n',
+     "line 5: server.data_dir: not valid TOML: Illegal character"),
+    ('[admin]\npin = "482193"\n[table]\ngame = collusion\n', "line 4: table.game: not valid TOML: Invalid value"),
+    ('[admin]\npin = "482193"\n[server\nport = 1\n', "line 3: [server]: not valid TOML: Expected ']'"),
+    ('[admin]\npin = "482193"\npin = "111111"\n', "line 3: admin.pin: not valid TOML: Cannot overwrite a value"),
+    ('[table]\nlanguages = ["fa", "en"\n', "line 2: table.languages: not valid TOML"),
+])
+def test_a_syntax_error_names_the_line_and_the_key_being_written(tmp_path: Path, text: str, expected: str) -> None:
+    message = error_of(tmp_path, text)
+    assert message.startswith(f"{tmp_path / 'kiosk.toml'}, ") and expected in message
+    assert "111111" not in message and "482193" not in message  # the error names the key, never its value
+
+
+def test_a_data_dir_that_is_a_file_names_the_file_line_and_key(tmp_path: Path) -> None:
+    (tmp_path / "state").write_text("not a folder")
+    message = error_of(tmp_path, '[admin]\npin = "482193"\n[server]\ndata_dir = "state"\n')
+    assert message == f"{tmp_path / 'kiosk.toml'}, line 4: server.data_dir: {tmp_path / 'state'} is a file, not a folder"
+    message = error_of(tmp_path, '[admin]\npin = "482193"\n[server]\ndata_dir = "state/inside"\n')
+    assert f"line 4: server.data_dir: {tmp_path / 'state' / 'inside'} cannot be made: {tmp_path / 'state'} is a file" \
+        in message
+
+
+def _load_as_nobody(config: Path) -> str:
+    """``load_config(config)``'s error, checked by an unprivileged user (root writes anywhere): a
+    forked child drops to nobody (the code it runs is already loaded) and writes the message back."""
+    read, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: never returns into pytest
+        status = 0
+        try:
+            if os.geteuid() == 0:
+                os.setgid(NOBODY)
+                os.setuid(NOBODY)
+            load_config(config)
+        except ConfigError as exc:
+            os.write(write_end, str(exc).encode())
+            status = 1
+        finally:
+            os._exit(status)
+    os.close(write_end)
+    with os.fdopen(read, encoding="utf-8") as answer:
+        message = answer.read()
+    os.waitpid(pid, 0)
+    return message
+
+
+def test_a_data_dir_this_user_cannot_write_names_the_file_line_and_key() -> None:
+    folder = Path(tempfile.mkdtemp(prefix="kiosk-config-"))  # readable by nobody (pytest's tmp_path is not)
+    try:
+        folder.chmod(0o755)
+        locked = folder / "locked"
+        locked.mkdir(mode=0o555)
+        config = write(folder, f'[admin]\npin = "482193"\n[server]\ndata_dir = "{locked}"\n')
+        config.chmod(0o644)
+        message = _load_as_nobody(config)
+    finally:
+        shutil.rmtree(folder)
+    assert message.startswith(f"{config}, line 4: server.data_dir: {locked} cannot be written by this user ("), message
 
 
 def test_a_missing_file_is_a_clear_error(tmp_path: Path) -> None:

@@ -110,6 +110,11 @@ async def test_metrics_with_the_pin_parse_and_count_what_happened(make_kiosk: Ma
     assert value(fams, "tabletop_game_players_today", game="collusion") == 4
     assert value(fams, "tabletop_crashes_week") == 0 and value(fams, "tabletop_restarts_week") == 0
     assert 0 <= value(fams, "tabletop_frame_age_seconds") < 3600
+    assert value(fams, "tabletop_crashes") == 0 and value(fams, "tabletop_starts") == 1  # kept for good: _total
+    assert value(fams, "tabletop_games_started", game="collusion") == 1
+    assert value(fams, "tabletop_game_players", game="collusion") == 4
+    assert value(fams, "tabletop_archive_bytes") > 0
+    assert value(fams, "tabletop_archive_limit_bytes") == 200 * 1024 * 1024
     by_header = await client.get("/metrics", headers={"X-Admin-Pin": PIN})
     assert by_header.status == 200
     await ws.close()
@@ -160,3 +165,22 @@ def _write(tmp_path: Path, text: str) -> Path:
     path = tmp_path / "kiosk.toml"
     path.write_text(text, encoding="utf-8")
     return path
+
+
+async def test_a_wrong_pin_on_the_owners_page_or_metrics_is_one_audit_line_with_the_address(
+        make_kiosk: MakeKiosk, caplog: pytest.LogCaptureFixture) -> None:
+    client = await make_kiosk()
+    with caplog.at_level(logging.INFO, "game.audit"):
+        assert (await client.get("/metrics", headers={"X-Admin-Pin": "111111"})).status == 403
+        assert (await client.get("/api/owner", headers={"X-Admin-Pin": "222222"})).status == 403
+    lines = [r.getMessage() for r in caplog.records if r.name == "game.audit"]
+    assert lines == ["wrong admin PIN from 127.0.0.1 on /metrics", "wrong admin PIN from 127.0.0.1 on /api/owner"]
+    assert PIN not in caplog.text and "111111" not in caplog.text  # no PIN, right or wrong, is written down
+
+
+async def test_the_watchdogs_held_back_pings_are_counted_when_there_is_a_watchdog(make_kiosk: MakeKiosk) -> None:
+    client = await make_kiosk()
+    assert "tabletop_watchdog_misses" not in families(await (await client.get("/metrics", headers=basic("p", PIN))).text())
+    client.app[FRAMES].watchdog_misses = 3  # told by the TV's process with the table loop's beats
+    fams = families(await (await client.get("/metrics", headers=basic("p", PIN))).text())
+    assert value(fams, "tabletop_watchdog_misses") == 3

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import configparser
 import dataclasses
+import logging
 import shutil
 import signal
 import subprocess
@@ -260,3 +261,30 @@ def test_systemd_analyze_verify_accepts_the_unit(tmp_path: Path) -> None:
     done = subprocess.run(["systemd-analyze", "verify", str(copy)], capture_output=True, text=True, timeout=60)
     complaints = [line for line in (done.stdout + done.stderr).splitlines() if "tabletop.service" in line]
     assert done.returncode == 0 and complaints == [], done.stdout + done.stderr
+
+
+def test_the_tvs_pin_pad_leaves_an_audit_line_for_each_wrong_pin_unlock_relock_and_stop(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    clock = Clock()
+    layer = KioskLayer(config(tmp_path), clock)
+    with caplog.at_level(logging.INFO, "game.audit"):
+        assert layer.consume(key(pygame.K_s))
+        type_pin(layer, "111111")
+        type_pin(layer)
+        pygame.event.get()
+        clock.now += UNLOCK_S
+        layer.tick()  # the minute ran out
+        unlock(layer)
+        layer.consume(key(RELOCK_KEY))
+        layer.consume(key(pygame.K_q, pygame.KMOD_LCTRL))
+        type_pin(layer)
+    assert [r.getMessage() for r in caplog.records if r.name == "game.audit"] == [
+        "wrong PIN at the TV (1 in a row)",
+        f"unlocked at the TV with the PIN for {UNLOCK_S:.0f} s",
+        f"locked again at the TV: the {UNLOCK_S:.0f} s unlock ran out",
+        f"unlocked at the TV with the PIN for {UNLOCK_S:.0f} s",
+        "locked again at the TV (F12 or the padlock)",
+        "stop asked at the TV: the PIN is asked",
+        "stopped by staff at the TV with the PIN (exit status 10: systemd does not restart it)",
+    ]
+    assert PIN not in caplog.text and "111111" not in caplog.text

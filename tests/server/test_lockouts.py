@@ -4,10 +4,12 @@ address but a free seat's code always works; unknown seat links back off per add
 seated phone's own key always works. The clock is injected: no test waits for real time."""
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from tabletop_wsphone import PIN, Table
 
 from game.config import TableConfig
@@ -157,3 +159,14 @@ async def test_wrong_token_hellos_back_off_but_a_seated_phone_always_returns(mak
     assert welcome["name"] == "Ali"
     fresh, welcome, _ = await t.seat(1)  # a free seat's link too
     assert welcome["seat"] == 1
+
+
+async def test_the_host_consoles_wrong_pins_and_openings_leave_one_audit_line_each_with_the_address(
+        make_table: MakeTable, caplog: pytest.LogCaptureFixture) -> None:
+    t = await make_table(server={"clock": Clock()})
+    with caplog.at_level(logging.INFO, "game.audit"):
+        await wrong_pins(t, "10.0.0.66", 1)
+        assert (await host_hello(t, "10.0.0.7"))["kind"] == "welcome"
+    assert [r.getMessage() for r in caplog.records if r.name == "game.audit"] == [
+        "wrong admin PIN from 10.0.0.66 on the host console", "host console opened from 10.0.0.7 with the PIN"]
+    assert PIN not in caplog.text and "900000" not in caplog.text

@@ -11,8 +11,9 @@ import unicodedata
 from pathlib import Path
 
 from game.errors import TableError
+from game.package_files import package_path
 
-CLUES_DIR = Path(__file__).resolve().parent / "decks"  # package data: shipped in the wheel
+CLUES_DIR = package_path("decks", package=__package__ or __name__)  # package data: shipped in the wheel
 MAX_CLUE_CHARS = 140
 MIN_CUSTOM_CLUES = 24  # enough for a full 12-seat game at the default 2 clues per player (S4)
 MAX_DECK_BYTES = 256 * 1024

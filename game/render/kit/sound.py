@@ -112,23 +112,30 @@ class SoundBank:
         except pygame.error:
             return False
 
-    def load(self) -> None:
-        """Synthesise every effect (about a tenth of a second; call after the first frame)."""
-        if not self.available or self._sounds:
-            return
+    def load(self, stopping: Callable[[], bool] = lambda: False) -> bool:
+        """Synthesise every effect (about a tenth of a second on a quiet machine, seconds on a busy
+        one; call after the first frame). Between two effects it gives way when ``stopping()``: a
+        stop never waits for it. Whether every effect is ready (call again to go on)."""
+        if not self.available or len(self._sounds) == len(RECIPES):
+            return True
         init = pygame.mixer.get_init()
         if init is None:
-            return
+            return True
         freq, size, channels = init
         if size not in (-16, 16):
             self.available = False
-            return
+            return True
         repeat = max(1, freq // RATE)  # synthesise at 22 kHz, repeat samples up to the device rate
         for effect, tones in RECIPES.items():
+            if effect in self._sounds:
+                continue
+            if stopping():
+                return False
             mono = render(tones, freq // repeat)
             if repeat * channels > 1:
                 mono = array.array("h", (v for v in mono for _ in range(repeat * channels)))
             self._sounds[effect] = pygame.mixer.Sound(buffer=mono.tobytes())
+        return True
 
     def set_volume(self, fraction: float) -> None:
         """Every effect's loudness, 0.0 to 1.0 (the kiosk operator's ``volume``); after ``load()``."""

@@ -27,7 +27,9 @@ function when(seconds) {
 
 /** @param {number | null} seconds */
 function minutes(seconds) {
-  return seconds === null ? "—" : t("owner.minutes", { n: Math.max(1, Math.round(seconds / 60)) });
+  if (seconds === null) return "—";
+  // under a minute in seconds: a 23 s average read "1 min"
+  return seconds < 60 ? t("owner.seconds", { n: Math.round(seconds) }) : t("owner.minutes", { n: Math.round(seconds / 60) });
 }
 
 /** @param {string} title @param {any} period */
@@ -49,9 +51,13 @@ function crashList() {
   const crashes = report.crashes ?? [];
   if (!crashes.length) return h("p", { class: "muted", text: t("owner.no_crashes") });
   return h("ul", { class: "plain-list owner-list" }, ...crashes.slice().reverse().map((/** @type {any} */ c) =>
-    h("li", { text: c.restarted === undefined
-      ? t("owner.crash_open", { time: when(c.last_seen) })
-      : t("owner.crash", { time: when(c.last_seen), back: when(c.restarted) }) })));
+    h("li", { "data-testid": "owner-crash" },
+      h("div", { text: c.restarted === undefined
+        ? t("owner.crash_open", { time: when(c.last_seen) })
+        : t("owner.crash", { time: when(c.last_seen), back: when(c.restarted) }) }),
+      // its cause in the program's own words (English): a signal, an exit status, the last error
+      c.cause ? h("div", { class: "muted small owner-detail" },
+        h("span", { dir: "ltr", lang: "en", "data-testid": "owner-crash-cause", text: c.cause })) : null)));
 }
 
 /** What happened, in plain words (a kind this page does not know reads as a program error). @param {any} e */
