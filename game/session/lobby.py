@@ -278,6 +278,14 @@ def check_seat_range(engine: GameEngine, count: int) -> None:
         raise BadSettings(f"{engine.name or 'this game'} takes {low} to {high} seats")
 
 
+def check_deal(engine: GameEngine, table: TableRecord) -> None:
+    """The game can be dealt for this table as it is (its settings, its seats): what the engine's
+    own rules refuse (Cheating Moth's one deck seats five, not the game's eight) is said on Start,
+    not after the how-to-play, when the table would stay in its lobby with no word why. Pure: the
+    engine's ``new_game`` is only asked, nothing is kept."""
+    engine.new_game(engine.settings_from_wire(table.settings, table.preset), table.seat_count, 0)
+
+
 def require_phase(table: TableRecord, phase: TablePhase, message: str) -> None:
     if table.phase is not phase:
         raise IllegalAction(message)

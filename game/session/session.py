@@ -341,10 +341,10 @@ class Session:
         self._retired.save(self._journal)
         table = lobby.next_group_table(self.config, self._rules.engines, self.policy, self.table)
         self.engine = self._rules.engines(table.game) if table.game != self.table.game else self.engine
+        for seat in range(MAX_SEATS):  # before the new table is published: old phones get none of it
+            self._listeners.seat_revoked(seat, NoticeCode.NEW_GROUP)
         self._end_game(table)
         self._claims.clear()  # the last group's requests: their phones hear of the new group
-        for seat in range(MAX_SEATS):
-            self._listeners.seat_revoked(seat, NoticeCode.NEW_GROUP)
         self._connected.clear()
         self._bots.reset_streaks()
         self._listeners.notice(NoticeCode.NEW_GROUP)
@@ -366,6 +366,7 @@ class Session:
         lobby.require_lobby(self.table)
         lobby.check_seat_range(self.engine, self.table.seat_count)
         lobby.ready_to_start(self.table)  # a game without bots and free seats: SeatsFree, said on every screen
+        lobby.check_deal(self.engine, self.table)  # the engine's own refusal, before the how-to-play
         if self.intro is not None or not self._howto.begin(self.table):
             self._start_game()
             return
