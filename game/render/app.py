@@ -27,6 +27,7 @@ from game.session.snapshot import InputEvent, InputKind, InputSource, RunMode, T
 
 from .claims import claim_answer, draw_claims
 from .howto import HowToPlay, intro_of, is_skip
+from .kit.final import ARM_S, Choice
 from .kit.qr import QrCache
 from .kit.scene import ClockReads, Director, Frame, HostIntent, Intent, RenderContext, Scene, WindowOp, host
 from .kit.sound import SoundBank
@@ -129,6 +130,7 @@ class Screen:
         self._reads = ClockReads(exact=True)  # how the last draw used the clock
         self.draws = 0  # frames drawn
         self._announced: Scene | None = None  # the last scene the table was told is on screen
+        self._quiet_until = 0.0  # local seconds: presses wait until then after a final screen's choice
 
     # time ---------------------------------------------------------------------------------------
     def now_ms(self) -> int:
@@ -205,7 +207,12 @@ class Screen:
         answer = claim_answer(event, self.frame(size))  # Y / N while a phone asks for a seat
         if answer is not None:
             return [answer]
-        return self.director.handle(event, self.frame(size))
+        if self._local < self._quiet_until and event.type in (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN):
+            return []  # the second press of a double press on the final screen reaches no other scene
+        intents = self.director.handle(event, self.frame(size))
+        if any(isinstance(i, HostIntent) and i.command in FINAL_CHOICES for i in intents):
+            self._quiet_until = self._local + ARM_S
+        return intents
 
     def staff_keys(self) -> frozenset[int]:
         """The keys that do a staff-only thing on the screen now (a kiosk asks for the PIN first)."""
@@ -292,6 +299,8 @@ class Screen:
             return None
         return InputEvent(InputSource.KEYBOARD, InputKind.PRESS, seat, {"race": race.get("id")}, self.now_ms())
 
+
+FINAL_CHOICES = frozenset(c.value for c in Choice)  # the host commands that leave the final screen
 
 RACE_KEYS: dict[int, int] = {
     **{getattr(pygame, f"K_{n}"): n - 1 for n in range(1, 10)}, pygame.K_0: 9,

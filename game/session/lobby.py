@@ -31,7 +31,7 @@ DEFAULT_SEATS = 6
 ADMIN_PIN_DIGITS = 6  # a million PINs: with the server's backoffs, guessing one takes weeks
 
 __all__ = [
-    "Abort", "AnswerClaim", "FillBots", "HostCommand", "Kick", "LobbyCommand", "LobbyRules", "MapButtons", "Next",
+    "Abort", "AnswerClaim", "FillBots", "HostCommand", "Kick", "LobbyCommand", "LobbyRules", "MapButtons", "NewPlayers", "Next",
     "SetBot", "SetGame", "SetLanguage", "SetMode", "SetPreset", "SetSeats", "SetSetting", "SkipIntro", "Start",
     "TableAction", "apply_lobby", "check_seat_range", "kicked", "new_table", "parse_host_command", "play_modes",
 ]
@@ -85,7 +85,8 @@ class HostCommand(enum.Enum):
     SET_BOT = "set_bot"
     FILL_BOTS = "fill_bots"
     START = "start"
-    NEXT = "next"
+    NEXT = "next"  # the final screen's Play again, same players: the lobby with the same seats
+    NEW_PLAYERS = "new_players"  # the final screen's New players: the hand-over to a new group
     ABORT = "abort"
     KICK = "kick"
     MAP_BUTTONS = "map_buttons"
@@ -159,6 +160,11 @@ class Next:
 
 
 @dataclass(frozen=True, slots=True)
+class NewPlayers:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
 class Abort:
     pass
 
@@ -185,7 +191,7 @@ class TableAction:
 
 
 LobbyCommand = SetGame | SetMode | SetPreset | SetLanguage | SetSetting | SetSeats | SetBot | FillBots
-Command = LobbyCommand | Start | SkipIntro | Next | Abort | Kick | MapButtons | AnswerClaim | TableAction
+Command = LobbyCommand | Start | SkipIntro | Next | NewPlayers | Abort | Kick | MapButtons | AnswerClaim | TableAction
 
 
 def _field(payload: Mapping[str, Any], name: str, kind: type | tuple[type, ...], *, optional: bool = False) -> Any:
@@ -233,6 +239,7 @@ _PARSERS: dict[HostCommand, Callable[[Mapping[str, Any]], Command]] = {
     HostCommand.START: lambda p: Start(),
     HostCommand.SKIP_INTRO: lambda p: SkipIntro(),
     HostCommand.NEXT: lambda p: Next(),
+    HostCommand.NEW_PLAYERS: lambda p: NewPlayers(),
     HostCommand.ABORT: lambda p: Abort(),
     HostCommand.KICK: lambda p: Kick(_field(p, "seat", int)),
     HostCommand.MAP_BUTTONS: lambda p: MapButtons(bool(_field(p, "cancel", bool, optional=True))),

@@ -295,6 +295,9 @@ class Session:
             case lobby.Next():
                 lobby.require_phase(self.table, TablePhase.FINISHED, "'next' is for after the game is over")
                 self._end_game(self.table)
+            case lobby.NewPlayers():
+                lobby.require_phase(self.table, TablePhase.FINISHED, "'new_players' is for after the game is over")
+                self.hand_over()
             case lobby.Abort():
                 lobby.require_phase(self.table, TablePhase.PLAYING, "no game is in play")
                 self._end_game(self.table)
