@@ -24,6 +24,7 @@ import pygame
 from game import i18n
 
 from .glyphs import MISSING, dropped_mark, is_pictograph, tidy
+from .lru import MB, Lru, surface_bytes
 
 Colour = tuple[int, int, int]
 ZWSP = "\u200b"
@@ -384,22 +385,28 @@ def font_path(family: Family) -> str:
 
 
 _SERIALS = itertools.count(1)
+# what a window keeps (see TextRenderer): the fonts of one language at one window size, warmed
+# (warm_steps), with room to spare; a line's and a box's pictures, by their pixels' bytes
+FONTS_KEPT = 192  # Persian warms 180 (two faces, two directions, two weights a size): none is evicted while warming
+LINES_BUDGET = 16 * MB
+BLOCKS_BUDGET = 16 * MB
 
 
 class TextRenderer:
     """Fonts, shaping, wrapping, fitting and caches. One instance per window."""
 
-    def __init__(self, probe: TextProbe | None = None, cache_size: int = 4096) -> None:
+    def __init__(self, probe: TextProbe | None = None) -> None:
         self.serial = next(_SERIALS)  # caches of pictures made with this renderer key on it
         if not pygame.font.get_init():
             pygame.font.init()
-        self._fonts: dict[tuple[Family, int, bool, bool], pygame.font.Font] = {}
-        self._lines: OrderedDict[tuple, pygame.Surface] = OrderedDict()
-        self._fits: OrderedDict[tuple, Fitted] = OrderedDict()
-        self._blocks: dict[tuple, pygame.Surface] = {}
+        # each font is ~0.5 MB (its shaper's tables): a window keeps the ones it used last
+        self._fonts: OrderedDict[tuple[Family, int, bool, bool], pygame.font.Font] = OrderedDict()
+        # pictures, bounded by their pixels' bytes (lru.py): a fitted box's picture is its block's
+        self._lines: Lru[tuple, pygame.Surface] = Lru(LINES_BUDGET, surface_bytes)
+        self._fits: Lru[tuple, Fitted] = Lru(BLOCKS_BUDGET, lambda f: surface_bytes(f.surface))
+        self._blocks: Lru[tuple, pygame.Surface] = Lru(BLOCKS_BUDGET, surface_bytes)
         self._widths: dict[tuple, int] = {}
         self._glyphs: dict[tuple[Family, str], bool] = {}
-        self._cache_size = cache_size
         self.probe = probe
 
     # fonts ----------------------------------------------------------------------------------
@@ -412,6 +419,10 @@ class TextRenderer:
             font.set_direction(pygame.DIRECTION_RTL if rtl else pygame.DIRECTION_LTR)
             font.bold = bold
             self._fonts[key] = font
+            if len(self._fonts) > FONTS_KEPT:
+                self._fonts.popitem(last=False)
+        else:
+            self._fonts.move_to_end(key)
         return font
 
     @property
@@ -522,13 +533,8 @@ class TextRenderer:
         key = (text, lang, px, colour, bold)
         surf = self._lines.get(key)
         if surf is not None:
-            self._lines.move_to_end(key)
             return surf
-        surf = self._render_line(text, lang, px, colour, bold)
-        self._lines[key] = surf
-        if len(self._lines) > self._cache_size:
-            self._lines.popitem(last=False)
-        return surf
+        return self._lines.put(key, self._render_line(text, lang, px, colour, bold))
 
     def _render_line(self, text: str, lang: str, px: int, colour: Colour, bold: bool) -> pygame.Surface:
         parts = self._parts(text, lang, px, bold)
@@ -662,13 +668,8 @@ class TextRenderer:
         key = (text, lang, size, style)
         fitted = self._fits.get(key)
         if fitted is not None:
-            self._fits.move_to_end(key)
             return fitted
-        fitted = self._fit(self.clean(text), lang, size, style)
-        self._fits[key] = fitted
-        if len(self._fits) > self._cache_size:
-            self._fits.popitem(last=False)
-        return fitted
+        return self._fits.put(key, self._fit(self.clean(text), lang, size, style))
 
     def _fit(self, text: str, lang: str, size: tuple[int, int], style: TextStyle) -> Fitted:
         """Largest ladder size that fits; a balanced style keeps its clauses whole on their lines
@@ -746,10 +747,7 @@ class TextRenderer:
             top = max(0, ink.y - 1)
             bottom = min(block.get_height(), ink.bottom + 1)
             block = block.subsurface((0, top, width, bottom - top)).copy()
-        if len(self._blocks) > self._cache_size:
-            self._blocks.clear()
-        self._blocks[key] = block
-        return block
+        return self._blocks.put(key, block)
 
     def draw(self, target: pygame.Surface, text: str, lang: str, box: pygame.Rect, style: TextStyle) -> pygame.Rect:
         """Fit ``text`` into ``box`` and blit it there; returns where it went."""
