@@ -37,7 +37,8 @@ from bench_ws import ROOT, start_xvfb  # the repository; a virtual 1920×1080 di
 
 GAMES = ("collusion", "speakeasy", "cheating_moth")
 SEATS = 5  # every game takes five (Cheating Moth's one deck seats five)
-FINAL_S = 2.5  # each final screen stays this long before the next game (the TV draws it)
+FINAL_S = 2.5  # each final screen stays this long once the TV shows it, before the next game
+FINAL_WAIT_S = 30.0  # ... or the game's end plus this long, if the TV never says it shows it
 BOT_DELAY_SCALE = 0.05  # machine speed: bots act within a tenth of a second (a cheat still needs its 1.5 s hold)
 SIZE = (1920, 1080)
 GAME_LINE = "tv soak: game "
@@ -73,7 +74,13 @@ class Autoplay:
     def table_changed(self) -> None:
         from game.session.snapshot import TablePhase
 
-        if self.session.phase is TablePhase.FINISHED and self.waiting is None:
+        if self.session.phase is TablePhase.FINISHED and self.waiting is None:  # the TV has this long to get there
+            self.waiting = self.loop.call_later(FINAL_WAIT_S, self.next_game)
+
+    def final_shown(self) -> None:
+        """The TV says its final screen is on (``InputKind.SHOWN``): the next game in ``FINAL_S``."""
+        if self.waiting is not None:
+            self.waiting.cancel()
             self.waiting = self.loop.call_later(FINAL_S, self.next_game)
 
     def seat_revoked(self, seat: int, reason: Any = None) -> None:
@@ -87,6 +94,13 @@ def autoplay(session: Any) -> None:
     """``ProcessRuntime``'s ``on_started``: the games begin once the table serves."""
     player = Autoplay(session, asyncio.get_running_loop())
     session.attach(player)
+    shows = session.screen_shows
+
+    def screen_shows(scene: str) -> None:  # the TV's word that its final screen is on
+        shows(scene)
+        player.final_shown()
+
+    session.screen_shows = screen_shows  # type: ignore[method-assign]
     player.begin()
 
 
@@ -148,10 +162,10 @@ def tree(pid: int) -> list[int]:
     return out
 
 
-def pss_mb(pid: int) -> float:
-    """The proportional set size of ``pid`` and its descendants (shared pages counted once)."""
+def pss_mb(pid: int, whole: bool = True) -> float:
+    """The proportional set size of ``pid`` and (``whole``) its descendants (shared pages counted once)."""
     total_kb = 0
-    for p in tree(pid):
+    for p in tree(pid) if whole else [pid]:
         try:
             for line in Path(f"/proc/{p}/smaps_rollup").read_text().splitlines():
                 if line.startswith("Pss:"):
@@ -177,7 +191,9 @@ def soak(games: int, every: int) -> int:
                     figures.append(pss_mb(proc.pid))
                     n = len(figures)
                     if n % every == 0 or n == games:
-                        print(f"game {n:>3} ({line.split()[-2]}): PSS {figures[-1]:.1f} MB", flush=True)
+                        window = pss_mb(proc.pid, whole=False)
+                        print(f"game {n:>3} ({line.split()[-2]}): PSS {figures[-1]:.1f} MB (the window's process "
+                              f"{window:.1f} MB, the table's and its helper {figures[-1] - window:.1f} MB)", flush=True)
                     if n >= games:
                         break
             finally:
