@@ -194,7 +194,7 @@ def panel(surface: pygame.Surface, rect: pygame.Rect, colour: Colour = theme.PAN
         pygame.draw.rect(surface, border, rect, width, border_radius=r)
 
 
-_VEILS: Lru[tuple, pygame.Surface] = Lru(24 * MB, surface_bytes)  # a few window-sized veils at most
+_VEILS: Lru[tuple, pygame.Surface] = Lru(16 * MB, surface_bytes)  # two window-sized veils at most
 
 
 def veil(size: tuple[int, int], colour: tuple[int, int, int, int], radius: int = 0) -> pygame.Surface:

@@ -65,7 +65,7 @@ def table_layout(size: tuple[int, int], n: int) -> TableLayout:
 # Full-window layers kept at once by every LayerCache together (each is 8 MB at 1080p, 33 MB at
 # 4K): a scene draws at most three (the room, its plates, a dimmed copy), and every game's
 # caches kept their own before, 17 layers (140 MB at 1080p) once all three games had been played.
-LAYERS_KEPT = 5
+LAYERS_KEPT = 4
 _POOL: OrderedDict[tuple, pygame.Surface] = OrderedDict()  # (cache, key) -> layer, least recent first
 _CACHE_IDS = itertools.count()
 

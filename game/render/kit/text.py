@@ -387,7 +387,8 @@ def font_path(family: Family) -> str:
 _SERIALS = itertools.count(1)
 # what a window keeps (see TextRenderer): the fonts of one language at one window size, warmed
 # (warm_steps), with room to spare; a line's and a box's pictures, by their pixels' bytes
-FONTS_KEPT = 192  # Persian warms 180 (two faces, two directions, two weights a size): none is evicted while warming
+FONTS_KEPT = 80  # ~38 MB; the warm-up loads the WARM_FONTS most used first, the rarest sizes load when drawn
+WARM_FONTS = 64
 LINES_BUDGET = 16 * MB
 BLOCKS_BUDGET = 16 * MB
 
@@ -439,16 +440,12 @@ class TextRenderer:
         samples = {Family.SANS: "Ag 09", Family.ARABIC: "سلام", Family.THAI: "สวัสดี"}
         sizes = [s for s in SIZE_LADDER if 9 * unit <= s <= 70 * unit]
         sizes.sort(key=lambda s: abs(s - 20 * unit))  # the most used sizes first
-        for px in sizes:
-            for fam in dict.fromkeys((Family.SANS, family)):
-                for bold in (False, True):
-                    if bold and fam is Family.THAI:
-                        continue
-                    self.font(fam, px, fam is Family.ARABIC, bold).size(samples[fam])
-                    yield
-                    if fam is Family.ARABIC:  # Persian digits are shaped left to right
-                        self.font(fam, px, False, bold).size("۱۲")
-                        yield
+        wanted = [(fam, px, rtl, bold, text) for px in sizes for fam in dict.fromkeys((Family.SANS, family))
+                  for bold in (False, True) if not (bold and fam is Family.THAI)
+                  for rtl, text in ((fam is Family.ARABIC, samples[fam]), *(((False, "۱۲"),) if fam is Family.ARABIC else ()))]
+        for fam, px, rtl, bold, text in wanted[:WARM_FONTS]:  # Persian digits are shaped left to right
+            self.font(fam, px, rtl, bold).size(text)
+            yield
 
     def _has_glyph(self, family: Family, ch: str) -> bool:
         key = (family, ch)
