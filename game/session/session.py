@@ -344,10 +344,10 @@ class Session:
         self._retired.save(self._journal)
         table = lobby.next_group_table(self.config, self._rules.engines, self.policy, self.table)
         self.engine = self._rules.engines(table.game) if table.game != self.table.game else self.engine
-        for seat in range(MAX_SEATS):  # before the new table is published: old phones get none of it
-            self._listeners.seat_revoked(seat, NoticeCode.NEW_GROUP)
         self._end_game(table)
         self._claims.clear()  # the last group's requests: their phones hear of the new group
+        for seat in range(MAX_SEATS):
+            self._listeners.seat_revoked(seat, NoticeCode.NEW_GROUP)
         self._connected.clear()
         self._bots.reset_streaks()
         self._listeners.notice(NoticeCode.NEW_GROUP)

@@ -130,27 +130,3 @@ async def test_a_new_game_before_results_s_is_not_handed_over(tmp_path: Path) ->
     assert session.phase is TablePhase.PLAYING and session.table.seats[0].name == "Sara"
     session.close()
 
-
-async def test_old_phones_are_sent_away_before_the_next_groups_table_is_published(tmp_path: Path) -> None:
-    """The hand-over tells every seat's phone first, then publishes the new table: a phone of the
-    last group gets no frame of the next group's lobby (its seats, codes, rules)."""
-    clock = FakeClock()
-    session = kiosk(tmp_path, clock)
-    session.join_seat(session.table.seats[0].token, "Sara")
-    finish(session)
-    told: list[tuple[str, object]] = []
-
-    class Order(Recorder):
-        def table_changed(self) -> None:
-            told.append(("table", session.phase))
-
-        def seat_revoked(self, seat: int, reason: NoticeCode = NoticeCode.KICKED) -> None:
-            told.append(("revoked", seat))
-
-    session.attach(Order())
-    session.hand_over()
-    first_table = next(k for k, (what, _) in enumerate(told) if what == "table")
-    assert [seat for what, seat in told[:first_table]] == list(range(len(told[:first_table])))
-    assert all(what == "table" for what, _ in told[first_table:])  # nothing revoked after the new table
-    assert ("revoked", 0) in told[:first_table]
-    session.close()
