@@ -150,8 +150,8 @@ class BotDriver:
     def _retry(self, seat: int) -> None:
         """A refused move (too early: a cheat not yet held its time) is tried again after the bot's
         thinking time, at least :data:`REFUSED_RETRY_MS`: at machine speed (``delay_scale`` near
-        0) the bot otherwise waited for another seat's move or a timer, and a Cheating Moth game
-        of bots took minutes."""
+        0) the bot otherwise waited for another seat's move or a timer, and a table of bots whose
+        move must wait its time (a gesture held long enough) could wait for ever."""
         bot = self._bots.get(seat)
         if not self._live or bot is None or seat in self._handles:
             return

@@ -285,11 +285,14 @@ def check_seat_range(engine: GameEngine, count: int) -> None:
         raise BadSettings(f"{engine.name or 'this game'} takes {low} to {high} seats")
 
 
-def check_deal(engine: GameEngine, table: TableRecord) -> None:
-    """The game can be dealt for this table as it is (its settings, its seats): what the engine's
-    own rules refuse (Cheating Moth's one deck seats five, not the game's eight) is said on Start,
-    not after the how-to-play, when the table would stay in its lobby with no word why. Pure: the
-    engine's ``new_game`` is only asked, nothing is kept."""
+def check_startable(engine: GameEngine, table: TableRecord) -> None:
+    """Start may begin (the how-to-play, then the game): the seats in the engine's range, no free
+    seat in a game without bots, and the game can be dealt for this table as it is. What the
+    engine's own rules refuse (a setting that seats fewer than the engine's most, such as one deck
+    of cards) is said on Start, not after the how-to-play, when the table stayed in its lobby with
+    no word why. Pure: the engine's ``new_game`` is only asked, nothing is kept."""
+    check_seat_range(engine, table.seat_count)
+    ready_to_start(table)  # a game without bots and free seats: SeatsFree, said on every screen
     engine.new_game(engine.settings_from_wire(table.settings, table.preset), table.seat_count, 0)
 
 
