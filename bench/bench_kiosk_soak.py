@@ -40,6 +40,7 @@ from game.session.session import HOUSEKEEPING_S, NoticeCode, Session
 from game.session.snapshot import InputSource, RunMode, TablePhase
 
 PHONES = 3
+SEATS = 5  # every game takes five (Cheating Moth's one deck seats five at most)
 NAMES = ("Sara", "Ali", "Nok")
 
 
@@ -140,7 +141,6 @@ async def soak(data: Path, games: int, every: int, out: Any) -> None:
     clock = lambda: round(loop.time() * 1000)
     journal, saved, _ = Journal.open(data)
     session = Session.boot(config, journal, saved, clock=clock)
-    session.host_command({"command": "set_seats", "count": 5})  # every game takes five
     archive = Archive.beside(data, clock=lambda: 1_764_547_200.0 + loop.time())
     keeper = KioskKeeper(session, journal, archive, kiosk.disk)
     keeper.attach()
@@ -168,6 +168,8 @@ async def soak(data: Path, games: int, every: int, out: Any) -> None:
         game = ids[n % len(ids)]
         if session.table.game != game:
             session.host_command({"command": "set_game", "game": game})
+        if session.table.seat_count != SEATS:  # the hand-over gave the café's opening table: the group sets theirs
+            session.host_command({"command": "set_seats", "count": SEATS})
         phones.join(game, n * 101)
         session.host_command({"command": "start"})
         while session.intro is not None:  # the how-to-play runs first (kiosk default)

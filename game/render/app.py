@@ -7,13 +7,14 @@ screen without a window (tests, screenshots, benchmarks).
 """
 from __future__ import annotations
 
+import ctypes
 import dataclasses
 import gc
 import importlib
 import os
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cache, partial
 from typing import Protocol, cast
 
@@ -27,6 +28,7 @@ from game.session.snapshot import InputEvent, InputKind, InputSource, RunMode, T
 from .claims import claim_answer, draw_claims
 from .howto import HowToPlay, intro_of, is_skip
 from .kit import theme
+from .kit.final import ARM_S, Choice
 from .kit.qr import QrCache
 from .kit.scene import ClockReads, Director, Frame, HostIntent, Intent, RenderContext, Scene, WindowOp, host
 from .kit.sound import SoundBank
@@ -166,6 +168,7 @@ class Screen:
         self._reads = ClockReads(exact=True)  # how the last draw used the clock
         self.draws = 0  # frames drawn
         self._announced: Scene | None = None  # the last scene the table was told is on screen
+        self._quiet_until = 0.0  # local seconds: presses wait until then after a final screen's choice
 
     # time ---------------------------------------------------------------------------------------
     def now_ms(self) -> int:
@@ -242,7 +245,12 @@ class Screen:
         answer = claim_answer(event, self.frame(size))  # Y / N while a phone asks for a seat
         if answer is not None:
             return [answer]
-        return self.director.handle(event, self.frame(size))
+        if self._local < self._quiet_until and event.type in (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN):
+            return []  # the second press of a double press on the final screen reaches no other scene
+        intents = self.director.handle(event, self.frame(size))
+        if any(isinstance(i, HostIntent) and i.command in FINAL_CHOICES for i in intents):
+            self._quiet_until = self._local + ARM_S
+        return intents
 
     def staff_keys(self) -> frozenset[int]:
         """The keys that do a staff-only thing on the screen now (a kiosk asks for the PIN first)."""
@@ -330,6 +338,8 @@ class Screen:
         return InputEvent(InputSource.KEYBOARD, InputKind.PRESS, seat, {"race": race.get("id")}, self.now_ms())
 
 
+FINAL_CHOICES = frozenset(c.value for c in Choice)  # the host commands that leave the final screen
+
 RACE_KEYS: dict[int, int] = {
     **{getattr(pygame, f"K_{n}"): n - 1 for n in range(1, 10)}, pygame.K_0: 9,
     **{getattr(pygame, f"K_KP{n}"): n - 1 for n in range(1, 10)}, pygame.K_KP0: 9,
@@ -354,6 +364,23 @@ def table_input(event: pygame.event.Event, screen: Screen, kiosk: Overlay | None
         return [press]
     return [screen.input_event(i) if isinstance(i, HostIntent) else i for i in screen.handle(event, size)
             if isinstance(i, (HostIntent, WindowOp))]
+
+
+@cache
+def _malloc_trim() -> Callable[[int], int] | None:
+    try:
+        return cast(Callable[[int], int], ctypes.CDLL(None).malloc_trim)
+    except (OSError, AttributeError):  # not glibc
+        return None
+
+
+def trim_heap() -> None:
+    """Give the C heap's free pages back to the system (glibc's ``malloc_trim``): the pictures the
+    bounded caches drop (SDL surfaces, a few MB each at 1080p) are freed inside the heap, and
+    without a trim the process kept their pages (the TV's PSS rose game after game)."""
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)
 
 
 def _open_window(config: TableConfig, fullscreen: bool) -> pygame.Surface:
@@ -391,6 +418,7 @@ class WindowLoop:
         if self.since_freeze_s >= FREEZE_EVERY_S:
             self.since_freeze_s = 0.0
             gc.freeze()
+            trim_heap()
 
     def step(self, dt: float, events: list[pygame.event.Event], window: pygame.Surface) -> list[WindowOp]:
         """One tick; returns what the window itself must do (quit, full screen)."""
@@ -432,6 +460,7 @@ class WindowLoop:
             draw_table(screen, window, kiosk)
             for shown in screen.shown_events():  # the final scores are on screen: a kiosk's results time starts
                 self.runtime.send(shown)
+                trim_heap()  # a still moment after a game's scenes: their freed pictures' pages go back
             if snapshot is not None and intro:
                 self.how_to_play.draw(window, snapshot, screen.now_ms())
             if kiosk is not None and snapshot is not None:

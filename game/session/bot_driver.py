@@ -32,6 +32,7 @@ from .table import TableRecord
 __all__ = ["BotDriver"]
 
 log = logging.getLogger(__name__)
+REFUSED_RETRY_MS = 250  # a refused bot move is tried again no sooner than this
 
 
 class Choices(Protocol):
@@ -146,6 +147,17 @@ class BotDriver:
         delay = 0.0 if again else max(0, bot.think_ms()) * self._delay_scale
         self._handles[seat] = self._scheduler.call_later(delay, partial(self._turn, seat))
 
+    def _retry(self, seat: int) -> None:
+        """A refused move (too early: a cheat not yet held its time) is tried again after the bot's
+        thinking time, at least :data:`REFUSED_RETRY_MS`: at machine speed (``delay_scale`` near
+        0) the bot otherwise waited for another seat's move or a timer, and a table of bots whose
+        move must wait its time (a gesture held long enough) could wait for ever."""
+        bot = self._bots.get(seat)
+        if not self._live or bot is None or seat in self._handles:
+            return
+        delay = max(REFUSED_RETRY_MS, max(0, bot.think_ms()) * self._delay_scale)
+        self._handles[seat] = self._scheduler.call_later(delay, partial(self._turn, seat))
+
     def _cancel(self, seat: int) -> None:
         handle = self._handles.pop(seat, None)
         if handle is not None:
@@ -197,5 +209,6 @@ class BotDriver:
             self._act(seat, action)
         except RulesError as exc:
             log.warning("bot at seat %d chose a refused action %r: %s", seat, action, exc)
+            self._retry(seat)
         except JournalError as exc:
             log.error("bot at seat %d: not applied: %s", seat, exc)

@@ -31,7 +31,7 @@ DEFAULT_SEATS = 6
 ADMIN_PIN_DIGITS = 6  # a million PINs: with the server's backoffs, guessing one takes weeks
 
 __all__ = [
-    "Abort", "AnswerClaim", "FillBots", "HostCommand", "Kick", "LobbyCommand", "LobbyRules", "MapButtons", "Next",
+    "Abort", "AnswerClaim", "FillBots", "HostCommand", "Kick", "LobbyCommand", "LobbyRules", "MapButtons", "NewPlayers", "Next",
     "SetBot", "SetGame", "SetLanguage", "SetMode", "SetPreset", "SetSeats", "SetSetting", "SkipIntro", "Start",
     "TableAction", "apply_lobby", "check_seat_range", "has_bots", "kicked", "new_table", "parse_host_command", "play_modes",
 ]
@@ -98,7 +98,8 @@ class HostCommand(enum.Enum):
     SET_BOT = "set_bot"
     FILL_BOTS = "fill_bots"
     START = "start"
-    NEXT = "next"
+    NEXT = "next"  # the final screen's Play again, same players: the lobby with the same seats
+    NEW_PLAYERS = "new_players"  # the final screen's New players: the hand-over to a new group
     ABORT = "abort"
     KICK = "kick"
     MAP_BUTTONS = "map_buttons"
@@ -172,6 +173,11 @@ class Next:
 
 
 @dataclass(frozen=True, slots=True)
+class NewPlayers:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
 class Abort:
     pass
 
@@ -198,7 +204,7 @@ class TableAction:
 
 
 LobbyCommand = SetGame | SetMode | SetPreset | SetLanguage | SetSetting | SetSeats | SetBot | FillBots
-Command = LobbyCommand | Start | SkipIntro | Next | Abort | Kick | MapButtons | AnswerClaim | TableAction
+Command = LobbyCommand | Start | SkipIntro | Next | NewPlayers | Abort | Kick | MapButtons | AnswerClaim | TableAction
 
 
 def _field(payload: Mapping[str, Any], name: str, kind: type | tuple[type, ...], *, optional: bool = False) -> Any:
@@ -246,6 +252,7 @@ _PARSERS: dict[HostCommand, Callable[[Mapping[str, Any]], Command]] = {
     HostCommand.START: lambda p: Start(),
     HostCommand.SKIP_INTRO: lambda p: SkipIntro(),
     HostCommand.NEXT: lambda p: Next(),
+    HostCommand.NEW_PLAYERS: lambda p: NewPlayers(),
     HostCommand.ABORT: lambda p: Abort(),
     HostCommand.KICK: lambda p: Kick(_field(p, "seat", int)),
     HostCommand.MAP_BUTTONS: lambda p: MapButtons(bool(_field(p, "cancel", bool, optional=True))),
@@ -289,6 +296,17 @@ def check_seat_range(engine: GameEngine, count: int) -> None:
     low, high = max(MIN_OFFERED_SEATS, engine.min_seats), min(MAX_SEATS, engine.max_seats)
     if not low <= count <= high:
         raise BadSettings(f"{engine.name or 'this game'} takes {low} to {high} seats")
+
+
+def check_startable(engine: GameEngine, table: TableRecord) -> None:
+    """Start may begin (the how-to-play, then the game): the seats in the engine's range, no free
+    seat in a game without bots, and the game can be dealt for this table as it is. What the
+    engine's own rules refuse (a setting that seats fewer than the engine's most, such as one deck
+    of cards) is said on Start, not after the how-to-play, when the table stayed in its lobby with
+    no word why. Pure: the engine's ``new_game`` is only asked, nothing is kept."""
+    check_seat_range(engine, table.seat_count)
+    ready_to_start(table, engine)  # a game without bots and free seats: SeatsFree, said on every screen
+    engine.new_game(engine.settings_from_wire(table.settings, table.preset), table.seat_count, 0)
 
 
 def require_phase(table: TableRecord, phase: TablePhase, message: str) -> None:

@@ -299,9 +299,9 @@ class Session:
                 self._start()
             case lobby.SkipIntro():
                 self._howto.skip()
-            case lobby.Next():
-                lobby.require_phase(self.table, TablePhase.FINISHED, "'next' is for after the game is over")
-                self._end_game(self.table)
+            case lobby.Next() | lobby.NewPlayers():  # the final screen's two choices
+                lobby.require_phase(self.table, TablePhase.FINISHED, "the final screen's choices are for after the game")
+                self._end_game(self.table) if isinstance(command, lobby.Next) else self.hand_over()
             case lobby.Abort():
                 lobby.require_phase(self.table, TablePhase.PLAYING, "no game is in play")
                 self._end_game(self.table)
@@ -371,8 +371,7 @@ class Session:
 
     def _start(self) -> None:
         lobby.require_lobby(self.table)
-        lobby.check_seat_range(self.engine, self.table.seat_count)
-        lobby.ready_to_start(self.table, self.engine)  # a game without bots and free seats: SeatsFree, said on every screen
+        lobby.check_startable(self.engine, self.table)  # seats, people, and the engine's own refusal
         if self.intro is not None or not self._howto.begin(self.table):
             self._start_game()
             return

@@ -129,3 +129,4 @@ async def test_a_new_game_before_results_s_is_not_handed_over(tmp_path: Path) ->
     vt.advance(60_000)
     assert session.phase is TablePhase.PLAYING and session.table.seats[0].name == "Sara"
     session.close()
+

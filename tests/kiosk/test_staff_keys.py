@@ -19,6 +19,7 @@ from game.games.collusion.tapes import moments
 from game.kiosk.config import KioskConfig, Timers, Venue
 from game.kiosk.screen import UNLOCK_S, KioskLayer
 from game.render.app import Screen, table_input
+from game.render.kit.final import ARM_S, Choice, choice_buttons
 from game.render.kit.qr import QrCache
 from game.render.kit.scene import RenderContext, WindowOp
 from game.render.kit.sound import SoundBank
@@ -204,13 +205,16 @@ def test_a_companion_game_on_a_table_takes_the_host_keys_at_once(tmp_path: Path)
     assert out == [{"command": "table_action", "action": {"type": "call", "kind": "mosquito"}}]
 
 
-def test_back_to_the_lobby_after_the_results_is_the_guests(tmp_path: Path) -> None:
+def test_the_results_choices_are_the_guests(tmp_path: Path) -> None:
     final = next(m for m in moments("en") if m.name == "13_game_over")
     tv = Tv(tmp_path, replace(final.snapshots[-1], mode=RunMode.KIOSK))
-    for event in (key(pygame.K_RETURN), key(pygame.K_n), click((640, 360))):
-        # leaving the results is deliberate: the first press asks on the screen, the second leaves
-        assert commands(tv.send(event)) == [] and not tv.asking
-        assert commands(tv.send(event)) == [{"command": "next"}] and not tv.asking
+    tv.screen.advance(ARM_S, SIZE)
+    # neither choice needs the PIN; a click anywhere else or N does nothing
+    assert commands(tv.send(key(pygame.K_n))) == [] and commands(tv.send(click((640, 360)))) == []
+    assert not tv.asking
+    again = choice_buttons(tv.screen.frame(SIZE))[Choice.AGAIN]
+    assert commands(tv.send(click(again.center))) == [] and not tv.asking  # keeping the seats asks on the screen
+    assert commands(tv.send(click(again.center))) == [{"command": "next"}] and not tv.asking
 
 
 def test_skipping_the_how_to_play_is_the_guests(tmp_path: Path) -> None:

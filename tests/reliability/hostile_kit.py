@@ -46,7 +46,7 @@ FIELDS = ("role", "token", "pin", "name", "lang", "last_version", "action", "ver
           "args", "race", "card", "s", "seat", "id", "type", "target")
 ACTION_TYPES = ("vote", "ambush", "lock", "unlock", "take", "share", "dodge", "steal", "pass", "give", "cheat")
 # host commands that would legitimately end the game or free seats: only sent with wrong arguments
-DRASTIC = {"start", "next", "abort", "kick", "set_bot", "fill_bots", "set_seats", "set_game", "map_buttons"}
+DRASTIC = {"start", "next", "new_players", "abort", "kick", "set_bot", "fill_bots", "set_seats", "set_game", "map_buttons"}
 
 # ----------------------------------------------------------------------------- strategies
 huge_numbers = st.sampled_from([10**400, -(10**400), 2**53, 2**63, 2**64 + 1, 1e308, -1e308, 5e-324, -0.0, 10**18])

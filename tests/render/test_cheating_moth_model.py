@@ -16,6 +16,7 @@ from game.games.cheating_moth.screen.table import DOMAIN, bug_spot, moth_layout,
 from game.games.cheating_moth.tapes import moth_moments
 from game.render.app import Screen, choose_base
 from game.render.kit import theme
+from game.render.kit.final import ARM_S
 from game.render.kit.qr import QrCache
 from game.render.kit.scene import RenderContext
 from game.render.kit.sound import Effect, SoundBank
@@ -175,5 +176,6 @@ def test_sound_cues(name, effect):
 
 def test_game_over_enter_goes_back_to_the_lobby(shared_ctx):
     screen = play_moment(EN["m18_game_over"], (1280, 720), shared_ctx)
+    screen.advance(ARM_S, (1280, 720))  # the choices take presses once the final screen has settled
     intents = screen.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0), (1280, 720))
     assert [i.command for i in intents] == ["next"]

@@ -7,6 +7,7 @@ import pytest
 from game import i18n
 from game.games.collusion.tapes import moments
 from game.render.app import Screen
+from game.render.kit.final import ARM_S
 from game.render.kit.scene import HostIntent, WindowOp
 from game.render.lobby import bot_label, layout
 from game.session.snapshot import InputKind, InputSource
@@ -150,6 +151,7 @@ def test_window_keys(shared_ctx):
 def test_game_over_goes_back_to_the_lobby_and_space_skips_a_beat(shared_ctx):
     by_name = {m.name: m for m in moments("en")}
     screen = play_moment(by_name["13_game_over"], SIZE, shared_ctx)
+    screen.advance(ARM_S, SIZE)  # the choices take presses once the final screen has settled
     assert payloads(screen.handle(key(pygame.K_RETURN), SIZE)) == [{"command": "next"}]
     screen = play_moment(by_name["05_reveal"], SIZE, shared_ctx)
     assert screen.director.names()[-1] == "reveal"

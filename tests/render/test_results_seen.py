@@ -1,7 +1,7 @@
 """A game's final scores are seen (kiosk and home): while the last reveal plays, Enter does not skip
 it, and the table hears nothing yet; the moment the final screen alone is on screen the table is
-told once (a kiosk's results time starts then); on a kiosk a first press only asks, in words a guest
-reads from across the room, and a second leaves. At 720p, 1080p and 4K."""
+told once (a kiosk's results time starts then); on a kiosk keeping the group's seats (Play again)
+asks first, in words a guest reads from across the room, and a second press does it. At 720p, 1080p and 4K."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -12,6 +12,7 @@ from scene_checks import SIZES
 
 from game.games.collusion.tapes import moments
 from game.render.app import Screen
+from game.render.kit.final import ARM_S
 from game.render.kit.qr import QrCache
 from game.render.kit.scene import HostIntent, RenderContext
 from game.render.kit.sound import SoundBank
@@ -20,6 +21,7 @@ from game.render.kit.widgets import READABLE_PX_720P
 from game.session.snapshot import FINAL_SCENE, InputKind, RunMode
 
 ENTER = pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="")
+RIGHT = pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RIGHT, mod=0, unicode="")
 
 
 def commands(intents: list) -> list[str]:
@@ -50,7 +52,9 @@ def test_the_final_scores_are_seen_before_anyone_leaves_them(lang: str, size: tu
     shown = screen.shown_events()
     assert [(e.kind, e.payload) for e in shown] == [(InputKind.SHOWN, {"scene": FINAL_SCENE})]
     assert screen.shown_events() == []  # told once
-    assert commands(screen.handle(ENTER, size)) == []  # a guest's first press asks
+    screen.advance(ARM_S, size)
+    assert commands(screen.handle(RIGHT, size)) == []  # the focus goes from New players to Play again
+    assert commands(screen.handle(ENTER, size)) == []  # a guest's first press on Play again asks
     drawn.clear()
     screen.draw(pygame.Surface(size))
     from game import i18n
@@ -59,12 +63,12 @@ def test_the_final_scores_are_seen_before_anyone_leaves_them(lang: str, size: tu
     asked = [px for text, px in drawn if text == prompt]
     floor = READABLE_PX_720P * min(size[0] / 1280, size[1] / 720)
     assert asked and asked[0] >= floor
-    assert commands(screen.handle(ENTER, size)) == ["next"]  # the second leaves
+    assert commands(screen.handle(ENTER, size)) == ["next"]  # the second keeps this group's seats
 
 
 def test_at_home_one_press_leaves_the_final_screen(shared_ctx) -> None:
     final = list(moments("en"))[-1].snapshots[-1]
     screen = Screen(ctx=shared_ctx)
     screen.sync(final)
-    screen.advance(0.1, (1280, 720))
+    screen.advance(ARM_S, (1280, 720))
     assert commands(screen.handle(ENTER, (1280, 720))) == ["next"]

@@ -1,10 +1,11 @@
 """Every game's last screen: the title, the winners' symbols in a halo, who won in one line, a note
-or two (how a tie was broken, the rule that ranks), every seat in a ranked row, and the hint that
-Enter, N or a click takes the table back to the lobby.
+or two (how a tie was broken, the rule that ranks), every seat in a ranked row, and the table's two
+ways on: *Play again, same players* and *New players* (:class:`Choice`).
 
 A game's final scene says only *what* the board holds (:meth:`FinalScene.board`)."""
 from __future__ import annotations
 
+import enum
 import math
 from dataclasses import dataclass
 
@@ -20,6 +21,22 @@ from .seats import SeatModel
 from .text import Align, TextStyle
 
 MAX_CROWNED = 4
+# the choices take no press in the final screen's first moment: an Enter meant for the last
+# reveal, or the second of a double press, does not choose for the table
+ARM_S = 1.0
+CHOICE_KEYS = (pygame.K_RETURN, pygame.K_KP_ENTER)
+FOCUS_KEYS = (pygame.K_LEFT, pygame.K_RIGHT, pygame.K_UP, pygame.K_DOWN, pygame.K_TAB)
+
+
+class Choice(enum.Enum):
+    """The final screen's two ways on, by the host command each sends."""
+
+    AGAIN = "next"  # back to the lobby with the same seats, names and rules
+    NEW = "new_players"  # the hand-over: new links and codes for a new group
+
+    @property
+    def label_key(self) -> str:
+        return "final.same" if self is Choice.AGAIN else "final.new"
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,15 +67,18 @@ class FinalBoard:
     headline: str  # who won, in one line ("" when nobody did)
     notes: tuple[str, ...]
     rows: tuple[FinalRow, ...]
-    hint: str
 
 
 class FinalScene(Scene):
     """A game's last screen. Subclasses give :meth:`board`; drawing and keys are shared.
 
     Its keys wait until the last reveal has played (an Enter during it does not skip the winner),
-    and the table is told the moment it is on screen (a kiosk's results time starts then). On a
-    kiosk, leaving it is deliberate: the first press asks, a second within ``CONFIRM_S`` leaves."""
+    and the table is told the moment it is on screen (a kiosk's results time starts then). Its two
+    choices are buttons: a click on one, or Enter on the one in focus (the arrows and Tab move it);
+    nothing else leaves. Each is deliberate: no press counts in the first :data:`ARM_S`, and once
+    one is chosen the scene takes no other. On a table the focus starts on *Play again*; on a
+    kiosk on *New players* (what the results time ends in anyway), and keeping the last group's
+    seats asks first: a second Enter within ``CONFIRM_S``."""
 
     name = FINAL_SCENE
     keys_under_beats = False
@@ -67,7 +87,9 @@ class FinalScene(Scene):
 
     def __init__(self) -> None:
         super().__init__()
-        self.asked_at: float | None = None  # scene time of a kiosk's first press
+        self.asked_at: float | None = None  # scene time of a kiosk's first press on Play again
+        self.focus: Choice | None = None  # None: the mode's default (see focused)
+        self.chosen: Choice | None = None  # sent: the scene takes no other press
 
     def board(self, frame: Frame) -> FinalBoard | None:
         raise NotImplementedError
@@ -75,16 +97,32 @@ class FinalScene(Scene):
     def asking(self) -> bool:
         return self.asked_at is not None and self.t - self.asked_at <= self.CONFIRM_S
 
+    def focused(self, frame: Frame) -> Choice:
+        if self.focus is not None:
+            return self.focus
+        return Choice.NEW if frame.snapshot.mode is RunMode.KIOSK else Choice.AGAIN
+
     def handle(self, event: pygame.event.Event, frame: Frame) -> list[Intent]:
-        confirm = (event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_n)
-                   or event.type == pygame.MOUSEBUTTONDOWN and event.button == 1)
-        if not confirm:
+        if self.chosen is not None or self.t < ARM_S:
             return []
-        if frame.snapshot.mode is RunMode.KIOSK and not self.asking():
-            self.asked_at = self.t  # a guest's first press: the screen asks before leaving the results
+        if event.type == pygame.KEYDOWN and event.key in FOCUS_KEYS:
+            self.focus = Choice.NEW if self.focused(frame) is Choice.AGAIN else Choice.AGAIN
+            self.asked_at = None
             return []
-        self.asked_at = None
-        return [host("next")]
+        if event.type == pygame.KEYDOWN and event.key in CHOICE_KEYS:
+            return self._choose(self.focused(frame), frame)
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            hit = next((c for c, rect in choice_buttons(frame).items() if rect.collidepoint(event.pos)), None)
+            return self._choose(hit, frame) if hit is not None else []
+        return []
+
+    def _choose(self, choice: Choice, frame: Frame) -> list[Intent]:
+        self.focus = choice
+        if choice is Choice.AGAIN and frame.snapshot.mode is RunMode.KIOSK and not self.asking():
+            self.asked_at = self.t  # a kiosk keeps the last group's seats only when they say so twice
+            return []
+        self.asked_at, self.chosen = None, choice
+        return [host(choice.value)]
 
     def draw(self, surface: pygame.Surface, frame: Frame, ctx: RenderContext) -> None:
         u = frame.scale.u
@@ -107,12 +145,21 @@ class FinalScene(Scene):
                           TextStyle(round(20 * u), theme.TEXT_DIM, align=Align.CENTER, max_lines=1, min_px=9))
             note = note.move(0, note.height)
         top = max(round(h * 0.48), note.y + round(h * 0.01))
-        draw_rows(surface, frame, ctx, board.rows, pygame.Rect(round(w * 0.1), top, round(w * 0.8), round(h * 0.91) - top))
-        hint = pygame.Rect(0, round(h * 0.925), w, round(h * 0.06))
-        asking = self.asking()
-        ctx.text.draw(surface, frame.s("final.again") if asking else board.hint, frame.lang, hint,
-                      TextStyle(round(24 * u) if asking else round(20 * u), theme.GOLD if asking else theme.ACCENT,
-                                bold=asking, align=Align.CENTER, max_lines=1))
+        draw_rows(surface, frame, ctx, board.rows, pygame.Rect(round(w * 0.1), top, round(w * 0.8), round(h * 0.89) - top))
+        self._draw_choices(surface, frame, ctx)
+
+    def _draw_choices(self, surface: pygame.Surface, frame: Frame, ctx: RenderContext) -> None:
+        """The two buttons; the one in focus lit (a kiosk's question replaces Play again's words)."""
+        u = frame.scale.u
+        focus, asking = self.focused(frame), self.asking()
+        for choice, rect in choice_buttons(frame).items():
+            lit = choice is focus
+            shapes.panel(surface, rect, theme.PANEL_LIGHT if lit else theme.PANEL, theme.GOLD if lit else theme.TEXT_DIM,
+                         radius=rect.height // 2, width=max(2, round((4 if lit else 2) * u)))
+            words = frame.s("final.again") if asking and choice is Choice.AGAIN else frame.s(choice.label_key)
+            ctx.text.draw(surface, words, frame.lang, rect.inflate(-rect.height // 2, -round(rect.height * 0.2)),
+                          TextStyle(round(24 * u), theme.GOLD if lit else theme.TEXT, bold=lit, align=Align.CENTER,
+                                    max_lines=1, min_px=9))
 
     def _draw_crowned(self, surface: pygame.Surface, winners: tuple[SeatModel, ...], area: pygame.Rect) -> None:
         shown = winners[:MAX_CROWNED]
@@ -122,6 +169,17 @@ class FinalScene(Scene):
             c = (area.centerx + (k - (len(shown) - 1) / 2) * r * 3.2, area.centery)
             pygame.draw.circle(surface, halo, c, r * 1.4)
             shapes.symbol(surface, seat.symbol, theme.seat_colour(seat.seat, seat.colour), c, r)
+
+
+def choice_buttons(frame: Frame) -> dict[Choice, pygame.Rect]:
+    """Where the two choices sit, side by side under the ranking, Play again first in reading order."""
+    w, h = frame.size
+    width, height, gap = round(w * 0.36), round(h * 0.065), round(w * 0.03)
+    y = round(h * 0.905)  # under the ranking (it ends at 0.89 of the height), clear of the bottom edge
+    left = pygame.Rect(w // 2 - gap // 2 - width, y, width, height)
+    right = pygame.Rect(w // 2 + gap // 2, y, width, height)
+    first, second = (right, left) if frame.lang == "fa" else (left, right)
+    return {Choice.AGAIN: first, Choice.NEW: second}
 
 
 def draw_rows(surface: pygame.Surface, frame: Frame, ctx: RenderContext, rows: tuple[FinalRow, ...],

@@ -2,12 +2,12 @@
 line of status), and the table's plates are drawn once into a cached full-window layer."""
 from __future__ import annotations
 
-from collections import OrderedDict
 from dataclasses import dataclass
 
 import pygame
 
 from . import shapes, theme
+from .lru import MB, Lru, surface_bytes
 from .scene import Frame, RenderContext
 from .seats import SeatModel
 from .table import LayerCache, Point, background, draw_away_mark, table_layout
@@ -35,9 +35,9 @@ Plate = tuple[SeatModel, PlateLook]
 NAME_PX = 26
 STATUS_PX = 22
 
-_LAYERS = LayerCache(capacity=8)
-_PLATES: OrderedDict[tuple, pygame.Surface] = OrderedDict()
-_PLATE_CACHE_SIZE = 256
+_LAYERS = LayerCache()
+# every plate of a 12-seat table in each of its looks at 4K is ~6 MB: twice that, by bytes (lru.py)
+_PLATES: Lru[tuple, pygame.Surface] = Lru(12 * MB, surface_bytes)
 
 
 def draw_plate(surface: pygame.Surface, rect: pygame.Rect, seat: SeatModel, look: PlateLook, frame: Frame,
@@ -93,11 +93,7 @@ def plate_surface(frame: Frame, ctx: RenderContext, size: tuple[int, int], seat:
     if surf is None:
         surf = pygame.Surface((size[0] + 2 * margin, size[1] + 2 * margin), pygame.SRCALPHA)
         draw_plate(surf, pygame.Rect(margin, margin, *size), seat, look, frame, ctx)
-        _PLATES[key] = surf
-        if len(_PLATES) > _PLATE_CACHE_SIZE:
-            _PLATES.popitem(last=False)
-    else:
-        _PLATES.move_to_end(key)
+        _PLATES.put(key, surf)
     return surf, margin
 
 

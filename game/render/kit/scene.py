@@ -18,6 +18,7 @@ import pygame
 from game import catalog, i18n
 from game.session.snapshot import RunMode, TableSnapshot
 
+from . import pace
 from .qr import QrCache
 from .sound import SoundBank
 from .text import TextRenderer
@@ -159,6 +160,7 @@ class Scene:
     reacts_to_events = True
     keys_under_beats = True  # a beat over this base scene passes it the keys (False: they wait for it)
     announces = False  # the table is told when this scene is on screen, its beats done (InputKind.SHOWN)
+    batch: int | None = None  # a beat: the batch of events (``event_seq``) that called for it (pace.py)
 
     def __init__(self) -> None:
         self._scene_t = 0.0  # seconds this scene has been updated for
@@ -233,24 +235,43 @@ class Director:
         self._held = False  # a race is in front (front): beats wait until it is over
 
     def sync(self, snapshot: TableSnapshot) -> None:
-        """Follow a (possibly new) snapshot: swap the base scene, queue beats for new events."""
+        """Follow a (possibly new) snapshot: swap the base scene, queue beats for new events (the
+        pacing rule of ``pace.py``: behind the table, older beats shrink to their outcome)."""
         base = self._choose_base(snapshot)
         if not self.stack or self.stack[0].key() != base.key():
-            if self.stack and self.stack[0].name != base.name and base.name == "lobby":
-                self._queue.clear()
-                self.stack = [base]
-            elif self.stack and self.stack[0].name != base.name:
-                self.stack = [base, *(s for s in self.stack[1:] if s.duration_s is not None)]
-            else:
-                self.stack = [base, *self.stack[1:]]
+            self._swap_base(base)
         if self._seen_seq is None:
             self._seen_seq = snapshot.event_seq  # a (re)started screen does not replay old events
         elif snapshot.event_seq != self._seen_seq:
             self._seen_seq = snapshot.event_seq
-            self._queue.extend(self._beats_for(snapshot, self._last))
+            fresh = list(self._beats_for(snapshot, self._last))
+            if fresh:  # a new outcome to tell: what still plays of older ones is cut to its tail
+                running = [s for s in self.stack[1:] if s.duration_s is not None]
+                self._queue = pace.superseded(running, self._queue)
+            for scene in fresh:
+                scene.batch = snapshot.event_seq
+            self._queue.extend(fresh)
         self._last = snapshot
         self._held = self._held and snapshot.race.current is not None
         self._advance_queue()
+
+    def _swap_base(self, base: Scene) -> None:
+        """A new base scene: the lobby clears everything; a final screen (one that ``announces``
+        itself) drops every older beat, so only its own batch's beats play before it and nothing
+        covers it; any other new base drops the old one's overlays and keeps its timed beats."""
+        old = self.stack[0] if self.stack else None
+        if old is None or old.name == base.name:
+            self.stack = [base, *self.stack[1:]]
+        elif base.name == "lobby" or base.announces:
+            self._queue.clear()
+            self.stack = [base]
+        else:
+            self._queue = [s for s in self._queue if not s.overlay]
+            self.stack = [base, *(s for s in self.stack[1:] if s.duration_s is not None and not s.overlay)]
+
+    def behind_s(self) -> float:
+        """Seconds of beats left before the screen shows the table as it is (see ``pace.py``)."""
+        return pace.behind_s([s for s in self.stack[1:] if s.duration_s is not None], self._queue)
 
     def _advance_queue(self) -> None:
         beats = [s for s in self.stack[1:] if s.duration_s is not None]
@@ -343,6 +364,10 @@ class Director:
     @property
     def pending(self) -> int:
         return len(self._queue)
+
+    def queued(self) -> tuple[Scene, ...]:
+        """The beats waiting their turn, first first."""
+        return tuple(self._queue)
 
     def showing(self) -> Scene | None:
         """The base scene when it alone is on screen (no beat or overlay over it, none queued)."""

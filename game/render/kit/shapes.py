@@ -11,6 +11,7 @@ from collections.abc import Callable
 import pygame
 
 from . import theme
+from .lru import MB, Lru, surface_bytes
 from .theme import Colour
 
 Point = tuple[float, float]
@@ -193,7 +194,7 @@ def panel(surface: pygame.Surface, rect: pygame.Rect, colour: Colour = theme.PAN
         pygame.draw.rect(surface, border, rect, width, border_radius=r)
 
 
-_VEILS: dict[tuple, pygame.Surface] = {}
+_VEILS: Lru[tuple, pygame.Surface] = Lru(16 * MB, surface_bytes)  # two window-sized veils at most
 
 
 def veil(size: tuple[int, int], colour: tuple[int, int, int, int], radius: int = 0) -> pygame.Surface:
@@ -203,9 +204,7 @@ def veil(size: tuple[int, int], colour: tuple[int, int, int, int], radius: int =
     if surf is None:
         surf = pygame.Surface(size, pygame.SRCALPHA)
         pygame.draw.rect(surf, colour, surf.get_rect(), border_radius=radius)
-        if len(_VEILS) > 64:
-            _VEILS.clear()
-        _VEILS[key] = surf
+        _VEILS.put(key, surf)
     return surf
 
 

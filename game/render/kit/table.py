@@ -2,6 +2,7 @@
 per window size and cached), and a small cache of full-window layers."""
 from __future__ import annotations
 
+import itertools
 import math
 from collections import OrderedDict
 from collections.abc import Callable
@@ -61,23 +62,38 @@ def table_layout(size: tuple[int, int], n: int) -> TableLayout:
     return TableLayout((cx, cy), rx, ry, felt, middle, tuple(spots), (card_w, round(card_w * 1.4)), caption)
 
 
-class LayerCache:
-    """A few pre-drawn full-window layers, newest kept (the table's static art)."""
+# Full-window layers kept at once by every LayerCache together (each is 8 MB at 1080p, 33 MB at
+# 4K): a scene draws at most three (the room, its plates, a dimmed copy), and every game's
+# caches kept their own before, 17 layers (140 MB at 1080p) once all three games had been played.
+LAYERS_KEPT = 4
+_POOL: OrderedDict[tuple, pygame.Surface] = OrderedDict()  # (cache, key) -> layer, least recent first
+_CACHE_IDS = itertools.count()
 
-    def __init__(self, capacity: int = 6) -> None:
-        self._layers: OrderedDict[tuple, pygame.Surface] = OrderedDict()
+
+class LayerCache:
+    """A few pre-drawn full-window layers, newest kept (the table's static art): at most
+    ``capacity`` of its own, and :data:`LAYERS_KEPT` of all caches' together."""
+
+    def __init__(self, capacity: int = 3) -> None:
+        self._id = next(_CACHE_IDS)
         self._capacity = capacity
 
     def get(self, key: tuple, build: Callable[[], pygame.Surface]) -> pygame.Surface:
-        layer = self._layers.get(key)
-        if layer is None:
-            layer = build()
-            self._layers[key] = layer
-            if len(self._layers) > self._capacity:
-                self._layers.popitem(last=False)
-        else:
-            self._layers.move_to_end(key)
+        at = (self._id, key)
+        layer = _POOL.get(at)
+        if layer is not None:
+            _POOL.move_to_end(at)
+            return layer
+        layer = _POOL[at] = build()
+        mine = [k for k in _POOL if k[0] == self._id]
+        if len(mine) > self._capacity:
+            del _POOL[mine[0]]
+        while len(_POOL) > LAYERS_KEPT:
+            _POOL.popitem(last=False)
         return layer
+
+    def __len__(self) -> int:
+        return sum(1 for k in _POOL if k[0] == self._id)
 
 
 _BACKGROUNDS = LayerCache(capacity=3)

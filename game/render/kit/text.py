@@ -12,7 +12,6 @@ from __future__ import annotations
 import enum
 import itertools
 import unicodedata
-from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
@@ -24,6 +23,7 @@ import pygame
 from game import i18n
 
 from .glyphs import MISSING, dropped_mark, is_pictograph, tidy
+from .lru import MB, Lru, surface_bytes
 
 Colour = tuple[int, int, int]
 ZWSP = "\u200b"
@@ -384,6 +384,12 @@ def font_path(family: Family) -> str:
 
 
 _SERIALS = itertools.count(1)
+# what a window keeps (see TextRenderer): one face per family, direction and weight (SizedFont sets
+# its size when used: a size costs no face of its own); the warm-up sizes the WARM_FONTS most used
+# first, the rarest when drawn; a line's and a box's pictures, bounded by their pixels' bytes
+WARM_FONTS = 64
+LINES_BUDGET = 16 * MB
+BLOCKS_BUDGET = 16 * MB
 
 
 class SizedFont:
@@ -422,19 +428,19 @@ class SizedFont:
 class TextRenderer:
     """Fonts, shaping, wrapping, fitting and caches. One instance per window."""
 
-    def __init__(self, probe: TextProbe | None = None, cache_size: int = 4096) -> None:
+    def __init__(self, probe: TextProbe | None = None) -> None:
         self.serial = next(_SERIALS)  # caches of pictures made with this renderer key on it
         if not pygame.font.get_init():
             pygame.font.init()
         self._faces: dict[tuple[Family, bool, bool], pygame.font.Font] = {}  # one per family, direction, weight
         self._fonts: dict[tuple[Family, int, bool, bool], SizedFont] = {}
         self._probes: dict[Family, pygame.font.Font] = {}  # which characters a family has (24 px)
-        self._lines: OrderedDict[tuple, pygame.Surface] = OrderedDict()
-        self._fits: OrderedDict[tuple, Fitted] = OrderedDict()
-        self._blocks: dict[tuple, pygame.Surface] = {}
+        # pictures, bounded by their pixels' bytes (lru.py): a fitted box's picture is its block's
+        self._lines: Lru[tuple, pygame.Surface] = Lru(LINES_BUDGET, surface_bytes)
+        self._fits: Lru[tuple, Fitted] = Lru(BLOCKS_BUDGET, lambda f: surface_bytes(f.surface))
+        self._blocks: Lru[tuple, pygame.Surface] = Lru(BLOCKS_BUDGET, surface_bytes)
         self._widths: dict[tuple, int] = {}
         self._glyphs: dict[tuple[Family, str], bool] = {}
-        self._cache_size = cache_size
         self.probe = probe
 
     # fonts ----------------------------------------------------------------------------------
@@ -469,16 +475,12 @@ class TextRenderer:
         samples = {Family.SANS: "Ag 09", Family.ARABIC: "سلام", Family.THAI: "สวัสดี"}
         sizes = [s for s in SIZE_LADDER if 9 * unit <= s <= 70 * unit]
         sizes.sort(key=lambda s: abs(s - 20 * unit))  # the most used sizes first
-        for px in sizes:
-            for fam in dict.fromkeys((Family.SANS, family)):
-                for bold in (False, True):
-                    if bold and fam is Family.THAI:
-                        continue
-                    self.font(fam, px, fam is Family.ARABIC, bold).size(samples[fam])
-                    yield
-                    if fam is Family.ARABIC:  # Persian digits are shaped left to right
-                        self.font(fam, px, False, bold).size("۱۲")
-                        yield
+        wanted = [(fam, px, rtl, bold, text) for px in sizes for fam in dict.fromkeys((Family.SANS, family))
+                  for bold in (False, True) if not (bold and fam is Family.THAI)
+                  for rtl, text in ((fam is Family.ARABIC, samples[fam]), *(((False, "۱۲"),) if fam is Family.ARABIC else ()))]
+        for fam, px, rtl, bold, text in wanted[:WARM_FONTS]:  # Persian digits are shaped left to right
+            self.font(fam, px, rtl, bold).size(text)
+            yield
 
     def _has_glyph(self, family: Family, ch: str) -> bool:
         key = (family, ch)
@@ -565,13 +567,8 @@ class TextRenderer:
         key = (text, lang, px, colour, bold)
         surf = self._lines.get(key)
         if surf is not None:
-            self._lines.move_to_end(key)
             return surf
-        surf = self._render_line(text, lang, px, colour, bold)
-        self._lines[key] = surf
-        if len(self._lines) > self._cache_size:
-            self._lines.popitem(last=False)
-        return surf
+        return self._lines.put(key, self._render_line(text, lang, px, colour, bold))
 
     def _render_line(self, text: str, lang: str, px: int, colour: Colour, bold: bool) -> pygame.Surface:
         parts = self._parts(text, lang, px, bold)
@@ -705,13 +702,8 @@ class TextRenderer:
         key = (text, lang, size, style)
         fitted = self._fits.get(key)
         if fitted is not None:
-            self._fits.move_to_end(key)
             return fitted
-        fitted = self._fit(self.clean(text), lang, size, style)
-        self._fits[key] = fitted
-        if len(self._fits) > self._cache_size:
-            self._fits.popitem(last=False)
-        return fitted
+        return self._fits.put(key, self._fit(self.clean(text), lang, size, style))
 
     def _fit(self, text: str, lang: str, size: tuple[int, int], style: TextStyle) -> Fitted:
         """Largest ladder size that fits; a balanced style keeps its clauses whole on their lines
@@ -789,10 +781,7 @@ class TextRenderer:
             top = max(0, ink.y - 1)
             bottom = min(block.get_height(), ink.bottom + 1)
             block = block.subsurface((0, top, width, bottom - top)).copy()
-        if len(self._blocks) > self._cache_size:
-            self._blocks.clear()
-        self._blocks[key] = block
-        return block
+        return self._blocks.put(key, block)
 
     def draw(self, target: pygame.Surface, text: str, lang: str, box: pygame.Rect, style: TextStyle) -> pygame.Rect:
         """Fit ``text`` into ``box`` and blit it there; returns where it went."""

@@ -32,5 +32,4 @@ class FinalStandings(FinalScene):
             Cell(s(frame, "final.points", n=total_of(seat)), 0.2, bold=True, px=24),
         ), rank=places[seat]) for seat in ranking)
         notes = (s(frame, "pad.lowest", rule="M19"), s(frame, "final.tie"))
-        return FinalBoard(s(frame, "final.title"), tuple(seats[w] for w in winners), headline, notes, rows,
-                          s(frame, "final.hint"))
+        return FinalBoard(s(frame, "final.title"), tuple(seats[w] for w in winners), headline, notes, rows)

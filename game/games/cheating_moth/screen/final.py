@@ -28,4 +28,4 @@ class GameOverScene(FinalScene):
             Cell(s(frame, "round.moths", n=r.moths), 0.22, theme.TEXT_DIM, px=20),
         ), rank=r.rank) for r in ranking if r.seat < len(seats))
         return FinalBoard(s(frame, "over.title"), tuple(seats[w] for w in winners if w < len(seats)), headline,
-                          (s(frame, "over.rule"),), rows, s(frame, "over.next"))
+                          (s(frame, "over.rule"),), rows)

@@ -32,4 +32,4 @@ class CompanionOverScene(FinalScene):
             Cell(frame.s("table.bars", n=bars[k] if k < len(bars) else 0), 0.22, theme.TEXT_DIM, px=20),
         )) for k in order)
         return FinalBoard(frame.s("over.title"), tuple(seats[w] for w in winners if w < len(seats)), headline,
-                          notes, rows, frame.s("over.next"))
+                          notes, rows)

@@ -33,4 +33,4 @@ class GameOverScene(FinalScene):
                 Cell(frame.s("table.bars", n=final.bars[s] if s < len(final.bars) else 0), 0.22, theme.TEXT_DIM, px=20),
             )) for s in order)
         return FinalBoard(frame.s("over.title"), tuple(seats[w] for w in winners if w < len(seats)), headline, notes,
-                          rows, frame.s("over.next"))
+                          rows)

@@ -33,4 +33,4 @@ class CompanionOverScene(FinalScene):
                  theme.TEXT_DIM, px=18),
         )) for k in order)
         return FinalBoard(s(frame, "over.title"), tuple(seats[w] for w in winners if w < len(seats)), headline,
-                          tuple(n for n in notes if n), rows, frame.s("over.next"))
+                          tuple(n for n in notes if n), rows)

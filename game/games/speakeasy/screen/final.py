@@ -30,7 +30,7 @@ class OverScene(FinalScene):
         order = sorted(seats, key=lambda s: (-s.score, -s.correct, s.seat))
         rows = tuple(FinalRow(seat, seat.seat in winners, self._cells(frame, seats, seat)) for seat in order)
         return FinalBoard(say(frame, "over.title"), tuple(seats[w] for w in winners if w < len(seats)), headline, notes,
-                          rows, say(frame, "over.next"))
+                          rows)
 
     @staticmethod
     def _cells(frame: Frame, seats: tuple[Seat, ...], seat: Seat) -> tuple[Cell, ...]:

@@ -231,6 +231,25 @@ function claimsCard(claims, seats, send) {
     h("p", { class: "muted small", text: t("host.claim_hint") }));
 }
 
+/** The final screen's two ways on, as on the TV: each button sends once (a double tap is one choice;
+ *  the next state redraws the page). @param {HostSend} send */
+function finalChoices(send) {
+  /** @param {string} command @param {string} key @param {string} testid @param {string} style */
+  const button = (command, key, testid, style) => h("button", {
+    class: `btn ${style} btn-big`, type: "button", "data-testid": testid, text: t(key),
+    onclick: (/** @type {Event} */ e) => {
+      const pressed = /** @type {HTMLButtonElement} */ (e.currentTarget);
+      if (pressed.closest(".final-choices")?.hasAttribute("data-chosen")) return;
+      pressed.closest(".final-choices")?.setAttribute("data-chosen", command);
+      for (const b of pressed.closest(".final-choices")?.querySelectorAll("button") ?? []) /** @type {HTMLButtonElement} */ (b).disabled = true;
+      send(command);
+    },
+  });
+  return [h("div", { class: "stack final-choices", role: "group", "aria-label": t("host.play_again") },
+    button("next", "host.play_again", "host-play-again", "btn-primary"),
+    button("new_players", "host.new_players", "host-new-players", "btn-ghost"))];
+}
+
 /**
  * @param {any} state the host socket's latest state @param {HostSend} send @param {Node | null} table the public game view
  * @param {import("../games/common.js").GameModule | null} game the game's phone module (its lobby note)
@@ -250,7 +269,7 @@ export function hostConsole(state, send, table, game) {
       lobby.has_bots === false ? null
         : h("button", { class: "btn btn-ghost", type: "button", onclick: () => send("fill_bots", { kind: lobby.table_settings?.default_bot ?? "heuristic" }), text: t("host.fill_bots") })]
     : state.phase === "finished"
-      ? [h("button", { class: "btn btn-primary btn-big", type: "button", "data-testid": "host-next", onclick: () => send("next"), text: t("host.next") })]
+      ? finalChoices(send)
       : [h("button", { class: "btn btn-danger", type: "button", onclick: () => { if (confirm(t("host.abort_confirm"))) send("abort"); }, text: t("host.abort") })];
   const values = lobby.settings ?? {};
   const settings = (/** @type {SettingSpec[]} */ (lobby.settings_schema ?? [])).filter((spec) => Object.hasOwn(values, spec.key))
