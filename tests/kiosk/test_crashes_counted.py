@@ -47,9 +47,10 @@ def the_log(folder: Path) -> str:
 
 
 def _table_process(kiosk: Kiosk) -> int:
-    """The table's process: the TV's child running the spawned table (not multiprocessing's tracker)."""
+    """The table's process: the TV's child running the table (process_runtime's child entry; the
+    attract loop's tape worker is another child)."""
     children = Path(f"/proc/{kiosk.process.pid}/task/{kiosk.process.pid}/children").read_text().split()
-    return next(int(pid) for pid in children if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes())
+    return next(int(pid) for pid in children if b"child_entry" in Path(f"/proc/{pid}/cmdline").read_bytes())
 
 
 def _ends(kiosk: Kiosk) -> int:

@@ -83,7 +83,7 @@ def _telling(flag: str) -> Callable[[TableSnapshot], bool]:
         s.get("tell") == flag for s in (snap.public_view or {}).get("seats", []))
 
 
-def moth_moments(language: str = "en", n: int = 4, seed: int = 5) -> Iterator[Moment]:
+def moth_moments(language: str = "en", n: int = 4, seed: int = 1) -> Iterator[Moment]:
     """Every scene of a Cheating Moth game (people and bots on virtual time, races through the
     session's race floor), in play order."""
     snaps = MothTable(n, language, seed).play()
