@@ -9,9 +9,9 @@ from dataclasses import replace
 
 import pygame
 import pytest
-from game.games.collusion.screen.tapes import moments
 
 from game import i18n
+from game.games.collusion.tapes import moments
 from game.render.app import Screen
 from game.render.kit.final import ARM_S, Choice, choice_buttons
 from game.render.kit.qr import QrCache

@@ -8,13 +8,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from game.games.cheating_moth.screen.tapes import MothTable
-from game.render.tapes import ScriptedTable
 
+from game.games.cheating_moth.tapes import MothTable
 from game.render.app import Screen
 from game.render.kit import pace
 from game.render.kit.scene import Scene
 from game.session.snapshot import TablePhase, TableSnapshot
+from game.tapes import ScriptedTable
 
 SIZE = (1280, 720)
 STEP = 1 / 60

@@ -5,10 +5,10 @@ their seats)."""
 from __future__ import annotations
 
 import pytest
-from game.render.tapes import ScriptedTable
 
 from game.rules.base import BadSettings
 from game.session.snapshot import RunMode, TablePhase
+from game.tapes import ScriptedTable
 
 
 @pytest.mark.parametrize("mode", [RunMode.TABLE, RunMode.KIOSK])
