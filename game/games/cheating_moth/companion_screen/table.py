@@ -25,6 +25,7 @@ from game.render.kit import shapes, theme
 from game.render.kit.hud import draw_notices
 from game.render.kit.scene import Frame, Intent, RenderContext, Scene, host
 from game.render.kit.scorepad import trace_shown
+from game.render.kit.seats import plate_name
 from game.render.kit.sound import Effect
 from game.render.kit.text import Align, TextStyle, VAlign
 from game.rules import race as race_rule
@@ -60,7 +61,7 @@ def seat_name(frame: Frame, seat: int | None) -> str:
     seats = frame.snapshot.seats
     if seat is None or not 0 <= seat < len(seats):
         return "?"
-    return seats[seat].name or frame.s("seat.name", n=seat + 1)
+    return plate_name(frame.lang, seats[seat].name) or frame.s("seat.name", n=seat + 1)
 
 
 def seat_rgb(frame: Frame, seat: int) -> theme.Colour:
