@@ -39,13 +39,14 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from game import catalog
 from game.bots import BotKind, make_bot, uses_view
 from game.bots.search import SearchBudget, set_default_budget
 from game.catalog import get_engine
 from game.simulate import bot_seed, game_seed, play_game
 
-GAMES = {"collusion": 6, "speakeasy": 6, "cheating_moth": 4}
-LARGEST = {"collusion": 12, "speakeasy": 12, "cheating_moth": 5}
+GAMES = {d.id: d.ladder_seats for d in catalog.games(catalog.PlayMode.TABLE) if d.has_bots}  # every table game with bots
+LARGEST = {game: catalog.get(game).seats.high for game in GAMES}  # a search move timed at the largest table
 CHUNKS_PER_JOB = 16  # pieces per worker: small pieces at the end leave the other workers less idle
 PAIRINGS = ((BotKind.HEURISTIC, BotKind.RANDOM), (BotKind.BELIEF, BotKind.HEURISTIC),
             (BotKind.SEARCH, BotKind.BELIEF), (BotKind.SEARCH, BotKind.HEURISTIC))

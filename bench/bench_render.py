@@ -58,7 +58,7 @@ t0 = float(sys.argv[1])
 import pygame
 from game.config import TableConfig
 from game.render.app import run_window
-from game.render.tapes import lobby_snapshot
+from game.tapes import lobby_snapshot
 
 if sys.argv[2] != "lobby":  # a TV started mid-conspiracy (the snapshot the parent recorded)
     import pickle
@@ -89,7 +89,7 @@ still_s = float(sys.argv[1])
 import pygame
 from game.config import TableConfig
 from game.render import app
-from game.render.tapes import lobby_snapshot
+from game.tapes import lobby_snapshot
 
 snap = lobby_snapshot(12, "fa", joined=3, bots=2)
 state = {"warm_at": None, "t0": 0.0, "c0": 0.0, "warm_cpu": 0.0, "ticks": 0, "draws": 0, "start": time.process_time()}
@@ -158,8 +158,8 @@ def bench_frames(size: tuple[int, int], frames: int, game: str = "collusion") ->
     """The whole reveal (about 7 s of animation) played cold (empty caches), then warm."""
     import pygame
 
-    from game.games.collusion.screen.tapes import busiest_reveal
-    from game.games.speakeasy.screen.tapes import speakeasy_busiest_reveal
+    from game.games.collusion.tapes import busiest_reveal
+    from game.games.speakeasy.tapes import speakeasy_busiest_reveal
     from game.render.app import Screen
 
     window = pygame.display.set_mode(size)
@@ -197,8 +197,8 @@ def cold_start(size: tuple[int, int], frames: int, game: str = "collusion") -> t
     first, then the reveal's ``frames`` ticks."""
     import pygame
 
-    from game.games.collusion.screen.tapes import busiest_reveal
-    from game.games.speakeasy.screen.tapes import speakeasy_busiest_reveal
+    from game.games.collusion.tapes import busiest_reveal
+    from game.games.speakeasy.tapes import speakeasy_busiest_reveal
     from game.render.app import STEP_S, Screen, WindowLoop
     from game.render.howto import HowToPlay
 
@@ -206,7 +206,7 @@ def cold_start(size: tuple[int, int], frames: int, game: str = "collusion") -> t
     before, after = (speakeasy_busiest_reveal if game == "speakeasy" else busiest_reveal)(12, "en")
     runtime = ServedSnapshot(before)
     screen = Screen()
-    loop = WindowLoop(runtime, screen, None, HowToPlay(screen.ctx))
+    loop = WindowLoop(runtime, screen, None, HowToPlay(screen.ctx, Screen))
     wall: list[float] = []
     cpu: list[float] = []
     for i in range(frames + 1):
@@ -264,7 +264,7 @@ def bench_startup(runs: int, scene: str = "lobby") -> list[float]:
         import pickle
         import tempfile
 
-        from game.games.collusion.screen.tapes import busiest_reveal
+        from game.games.collusion.tapes import busiest_reveal
 
         with tempfile.NamedTemporaryFile("wb", suffix=".pickle", delete=False) as f:
             pickle.dump(busiest_reveal(12, "fa")[0], f)

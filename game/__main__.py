@@ -3,7 +3,7 @@
     tabletop [--headless] [--new] [--mode table|companion|kiosk] [--host H] [--port P]
              [--lang en|fa|th] [--game G] [--serial PORT] [--fullscreen] [--data DIR]
     tabletop --mode kiosk --config FILE      (a café: see the README's "Kiosk" section)
-    tabletop simulate --game collusion --players 12 --games 2000 --seed 1 --bots random
+    tabletop simulate --game <id> --players 12 --games 2000 --seed 1 --bots random
     tabletop replay FILE [--json]
 """
 from __future__ import annotations
@@ -28,6 +28,7 @@ from .session.snapshot import RunMode
 
 if TYPE_CHECKING:
     from .kiosk.supervise import Notifier, Watchdog
+    from .server.app import ServerSettings
     from .server.process_runtime import ProcessRuntime
 
 CONFIG_ERROR_STATUS = 2  # the systemd unit does not restart on this status (RestartPreventExitStatus)
@@ -111,6 +112,15 @@ def _kiosk_config(args: argparse.Namespace) -> TableConfig:
     )
 
 
+def server_settings(config: TableConfig) -> ServerSettings:
+    """The server's settings, composed here: a kiosk table's app also gets the kiosk's housekeeper
+    and owner's page (the server layer names no kiosk)."""
+    from .kiosk.web import install_kiosk
+    from .server.app import ServerSettings
+
+    return ServerSettings(extend=install_kiosk if config.mode is RunMode.KIOSK else None)
+
+
 def run_table(config: TableConfig) -> int:
     from .kiosk.supervise import SERVER_LOOP, Notifier, start_watchdog
     from .server.runtime import run_headless
@@ -123,7 +133,7 @@ def run_table(config: TableConfig) -> int:
     if config.headless:
         watchdog = start_watchdog((SERVER_LOOP,))
         try:
-            return run_headless(config, on_started=partial(_supervise_loop, notifier, watchdog))
+            return run_headless(config, on_started=partial(_supervise_loop, notifier, watchdog), settings=server_settings(config))
         finally:
             _stop_supervision(notifier, watchdog)
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -138,7 +148,7 @@ def run_table(config: TableConfig) -> int:
         return ExitStatus.NO_DISPLAY
     from .server.process_runtime import ProcessRuntime
 
-    runtime = ProcessRuntime(config)  # the table's loop in its own process: the TV never slows it
+    runtime = ProcessRuntime(config, server_settings(config))  # the table's loop in its own process: the TV never slows it
     try:
         return _run_windowed(runtime, config, notifier)
     except KeyboardInterrupt:  # Ctrl+C reaches both processes: the table's ignores it, stopped here once
@@ -149,6 +159,7 @@ def run_table(config: TableConfig) -> int:
 
 def _run_windowed(runtime: ProcessRuntime, config: TableConfig, notifier: Notifier) -> int:
     """The TV's window in this process, the table in ``runtime``'s; the watchdog beats for both."""
+    from .kiosk.screen import kiosk_layer
     from .kiosk.supervise import RENDER_LOOP, SERVER_LOOP, ExitStatus, SupervisedRuntime, start_watchdog
     from .render.app import run_window
     from .server.process_runtime import TableLost
@@ -166,7 +177,8 @@ def _run_windowed(runtime: ProcessRuntime, config: TableConfig, notifier: Notifi
     if watchdog is not None:
         runtime.on_beat = partial(watchdog.beat, SERVER_LOOP)  # the table's loop beats through the link
     try:
-        return run_window(SupervisedRuntime(runtime, notifier, watchdog), config)
+        kiosk = kiosk_layer(config)  # kiosk mode: the PIN lock, the attract loop, the hidden pointer
+        return run_window(SupervisedRuntime(runtime, notifier, watchdog), config, kiosk)
     except TableLost as exc:
         print(f"tabletop: {exc}", file=sys.stderr, flush=True)
         return ExitStatus.TABLE_LOST

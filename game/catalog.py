@@ -84,26 +84,27 @@ class GameDescriptor:
     """Everything the house needs to know about one game or variant: where its parts are (lazy
     ``"module:attribute"`` paths and files in its ``folder``) and what it can do, as data."""
 
-    id: str  # unique: "collusion", "cheating_moth", "collusion_companion", ...
-    family: str  # the game it is a variant of ("collusion"); the lobby groups by family
+    id: str  # unique: "<family>" for the table game, "<family>_companion" for its companion edition, ...
+    family: str  # the game it is an edition of; the lobby groups by family
     mode: PlayMode
-    engine: str  # "game.games.collusion.rules:ENGINE" (an import path, resolved lazily)
-    bots: str | None  # "game.games.collusion.bots:make_bot" (``make_bot(kind, seat, seed)``) or None
+    engine: str  # "game.games.<id>.rules:ENGINE" (an import path, resolved lazily)
+    bots: str | None  # "game.games.<id>.bots:make_bot" (``make_bot(kind, seat, seed)``) or None
     screen: str  # the module exporting the game's scenes on the big screen
-    phone: str  # the phone module's URL under /js/ ("games/collusion.js"); the file is in ``folder``/phone/
+    phone: str  # the phone module's URL under /js/ ("games/<id>.js"); the file is in ``folder``/phone/
     strings: tuple[str, ...]  # i18n domains the game's screen uses, e.g. ("screen_cheating_moth",)
     title_key: str  # i18n key of the game's name (in the "screen" and "web" domains)
     folder: str  # the game's own folder: strings/ (its string files), phone/ (its phone modules), its pages
     seats: SeatRange  # players it is played by (the conformance suite checks the engine agrees)
     views: str = "views.md"  # the page of its views, actions and events, in ``folder``
     rulebook: str = ""  # its rulebook in ``folder`` ("": a variant played by its family's rules)
-    howto: str = ""  # "game.games.collusion.howto:SLIDES": its how-to-play slides, pure data ("" = none)
-    tapes: str = ""  # its scripted moments, "<screen>.tapes:TAPES" ("" = that; game/render/tapes.py)
+    howto: str = ""  # "game.games.<id>.howto:SLIDES": its how-to-play slides, pure data ("" = none)
+    tapes: str = ""  # its scripted moments of a real session, "game.games.<id>.tapes:TAPES" (game/tapes.py)
     phone_strings: tuple[str, ...] = ()  # i18n domains of its phone's words ("web_collusion"), served with "web"
     phone_data: str = ""  # "module:function" (name -> JSON or None): data its phones fetch at /games/<id>/<name>.json
     races: frozenset[RaceMode] = frozenset()  # the races its engine may ask the session to judge
     referee: bool = False  # the host may act as the table (``GameEngine.table_actions``): companion games
     search_iterations: int = 32  # a ``search`` bot's rollouts a decision at 6 seats (its measured budget)
+    ladder_seats: int = 6  # the table size its bot ladder and balance are measured at (bench/bench_bots.py)
     rank: int = 100  # catalog order (the first table game is the default one); plug-ins sort after
 
     @property
@@ -132,8 +133,10 @@ class GameDescriptor:
 
     def load_tapes(self) -> Tapes:
         """The game's scripted moments (screenshots, scene tests, the README's pictures): a
-        :class:`game.render.moments.Tapes` in its screen package (imports pygame)."""
-        return _resolve(self.tapes or f"{self.screen}.tapes:TAPES")
+        :class:`game.render.moments.Tapes` in its package (runs real sessions; imports pygame)."""
+        if not self.tapes:
+            raise UnknownGame(f"{self.id!r} has no scripted moments")
+        return _resolve(self.tapes)
 
     def load_engine(self) -> GameEngine:
         return _resolve(self.engine)

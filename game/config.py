@@ -1,14 +1,13 @@
 """How the table was started: one value passed to the session, the server and the renderer."""
 from __future__ import annotations
 
+import enum
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from game import catalog
-
-from .session.snapshot import RunMode
 
 if TYPE_CHECKING:
     from .kiosk.config import KioskConfig
@@ -21,6 +20,14 @@ def default_data_dir() -> Path:
         os.environ.get("XDG_STATE_HOME") or os.path.expanduser("~/.local/state"), "tabletop"
     )
     return Path(base)
+
+
+class RunMode(enum.Enum):
+    """How the program runs: a host's table, a companion to real cards, or a café kiosk."""
+
+    TABLE = "table"
+    COMPANION = "companion"
+    KIOSK = "kiosk"
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """``tabletop simulate``: play many bot games headless and print what happened.
 
-    tabletop simulate --game collusion --players 12 --games 2000 --seed 1 [--bots random|heuristic]
+    tabletop simulate --game <id> --players 12 --games 2000 --seed 1 [--bots random|heuristic]
 
 ``--bots`` also takes a comma-separated list of kinds, given to the seats in turn
 (``--bots heuristic,random`` seats heuristic bots at even seats and random bots at odd ones).

@@ -66,8 +66,8 @@ def test_the_tv_shows_a_refusal_in_the_tables_language_never_its_message():
     from game.render.kit.scene import RenderContext
     from game.render.kit.sound import SoundBank
     from game.render.kit.text import TextRenderer
-    from game.render.tapes import ScriptedTable
     from game.session.snapshot import InputEvent, InputKind, InputSource
+    from game.tapes import ScriptedTable
 
     table = ScriptedTable("cheating_moth", 4, "fa", people=2)
     table.session.handle_input(InputEvent(InputSource.KEYBOARD, InputKind.HOST, None,

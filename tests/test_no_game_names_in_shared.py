@@ -1,7 +1,7 @@
 """No shared module names a game (docs/architecture.md, "Layers"): the session, the server, the
 screen's shared modules and kit, the kiosk, the tools and the phone app's shell reach every game
-through the catalog (game/catalog.py), so a new game is its folder and one catalog line. The ids
-come from ``catalog.ids()``, matched as whole words in any case ("Collusion's" names it too)."""
+through the catalog (game/catalog.py), so a new game is its package and one entry point. The ids
+come from ``catalog.ids()`` (every installed game), matched as whole words in any case ("Collusion's" names it too)."""
 from __future__ import annotations
 
 import re
@@ -13,7 +13,8 @@ import pytest
 from game import catalog
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = ("game/session/*.py", "game/server/*.py", "game/render/*.py", "game/render/kit/**/*.py", "game/kiosk/*.py",
+SHARED = ("game/*.py", "game/rules/*.py", "game/bots/*.py", "game/howto/*.py", "game/i18n/*.py",
+          "game/session/*.py", "game/server/*.py", "game/render/*.py", "game/render/kit/**/*.py", "game/kiosk/*.py",
           "tools/**/*.py", "tools/**/*.sh", "tools/test", "game/web/js/*.js", "game/web/js/screens/*.js")
 EXEMPT = {
     # An example configuration a venue copies and edits: it names the games to choose from as

@@ -11,7 +11,7 @@ from pathlib import Path
 import pygame
 
 from game import catalog
-from game.render.tapes import PhoneShot
+from game.tapes import PhoneShot
 
 IMAGES = Path(__file__).resolve().parent.parent / "docs" / "images"
 TV_SIZE = (1280, 720)

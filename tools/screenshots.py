@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Play scripted games headless (real sessions on virtual time, no server: each catalog game's
-tapes, ``game/games/<family>/screen/tapes.py``) and write a PNG of every scene in Persian, Thai and
+tapes, ``game/games/<family>/tapes.py``) and write a PNG of every scene in Persian, Thai and
 English at 1280×720 and 1920×1080 (every game of the catalog by default; ``--size 3840x2160`` for 4K).
 
     python3 tools/screenshots.py [--out out/screenshots] [--game GAME ...] [--lang fa th en] [--size 1280x720 ...]
@@ -21,7 +21,7 @@ import pygame
 
 from game import catalog
 from game.render.kit.scene import RenderContext
-from game.render.tapes import Moment, play_moment
+from game.tapes import Moment, play_moment
 
 DEFAULT_SIZES = ((1280, 720), (1920, 1080))
 LANGS = ("fa", "th", "en")

@@ -60,9 +60,8 @@ LEVEL_KIND: dict[Level, BotKind] = {
     Level.NORMAL: BotKind.BELIEF,
     Level.HARD: BotKind.SEARCH,
 }
-"""Level -> bot kind, as measured by ``bench/bench_bots.py`` (``docs/rules/<game>.md``): in Collusion and
-Speakeasy each kind wins well over half against the one below; in Cheating Moth ``search`` beats
-``heuristic`` but is only as strong as ``belief`` so far. ``random`` is no level: tests only."""
+"""Level -> bot kind, as measured by ``bench/bench_bots.py`` (each game's rulebook, "Balance"): each
+kind wins over half of its games against the one below. ``random`` is no level: tests only."""
 
 BOT_KINDS: tuple[str, ...] = tuple(k.value for k in BotKind)
 

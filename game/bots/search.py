@@ -8,7 +8,7 @@ the bot's included, by a cheap policy drawn from the same belief) to a horizon a
 [0, 1] for the bot's seat. The move is the candidate visited most.
 
 Deeper tree levels would belong to other players' information sets, which in these games are
-simultaneous secret choices (Collusion's votes, Speakeasy's pointing) or whole hands; the
+simultaneous secret choices (secret votes, pointing) or whole hands; the
 rollout policy stands in for them.
 
 The search is a plain function call (:func:`search`): a :class:`SearchBudget` counts iterations,
@@ -46,7 +46,7 @@ class SearchBudget:
             raise ValueError(f"a search budget needs at least 1 iteration; got {self.iterations!r}")
 
 
-# iterations per decision at 6 seats (Collusion: paired rollouts, search_paired); default_budget()
+# iterations per decision at 6 seats (GameDescriptor.search_iterations); default_budget()
 # scales them down for larger tables
 _budget_override: dict[str, SearchBudget] = {}
 

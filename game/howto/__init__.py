@@ -1,6 +1,6 @@
 """How to play, on the TV: before a game's first round, a short explanation played with the game's
 own scenes (scripted moments of a real game on a real session: each game's tapes,
-``game/render/tapes.py``), one worked example per key rule, each with a caption in the table's language. This package is the plan (pure data, shared by the session, which times the
+``game/tapes.py``), one worked example per key rule, each with a caption in the table's language. This package is the plan (pure data, shared by the session, which times the
 intro, and the screen, which draws it).
 
 A game's slides come through its catalog descriptor (``GameDescriptor.howto``, a lazy

@@ -15,8 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from game.records import HUMAN, UNKNOWN
-from game.session.api import ARCADE_UNPLUGGED, Journal, NoticeCode, Session
-from game.session.journal import prune_set_aside
+from game.session.api import ARCADE_UNPLUGGED, Journal, NoticeCode, Session, prune_set_aside
 
 from .archive import Archive, Outcome, archived_record
 from .config import DiskLimits

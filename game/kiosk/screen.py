@@ -336,19 +336,6 @@ def draw_venue(surface: pygame.Surface, venue: str, lang: str, ctx: RenderContex
                                                        max_lines=2, min_px=readable_px(u)))
 
 
-def draw_table(screen: Any, window: pygame.Surface, layer: KioskLayer | None) -> pygame.Surface:
-    """Draw the screen where it belongs (the demo beside the attract column, else the whole window);
-    returns the surface it drew on (its size is the one the screen's steps should use)."""
-    area = layer.demo_area(window.get_size(), screen.snapshot) if layer is not None else None
-    if area is None:
-        screen.draw(window)
-        return window
-    window.fill(theme.BACKGROUND)
-    target = window.subsurface(area)
-    screen.draw(target)
-    return target
-
-
 def draw_attract(surface: pygame.Surface, shown: TableSnapshot, venue: str, ctx: RenderContext,
                  logo: pygame.Surface | None = None) -> None:
     """The invitation over the demo game: a column with "Scan to play" and the free seats' codes."""

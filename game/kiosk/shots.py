@@ -8,13 +8,13 @@ from pathlib import Path
 import pygame
 
 from game.config import TableConfig
-from game.render.app import Screen
+from game.render.app import Screen, draw_table
 from game.session.api import Session
 from game.session.snapshot import RunMode
 
 from .attract import AttractReel
 from .config import KioskConfig, Timers, Venue
-from .screen import KioskLayer, PinPrompt, draw_pin_prompt, draw_table
+from .screen import KioskLayer, PinPrompt, draw_pin_prompt
 
 DEMO_PIN = "482193"
 STEP_S = 1 / 30
@@ -129,7 +129,7 @@ def howto_picture(game: str, lang: str, index: int, size: tuple[int, int]) -> py
 
     session = _howto_session(game, lang)
     screen = Screen()
-    player = HowToPlay(screen.ctx)
+    player = HowToPlay(screen.ctx, Screen)
     slides = howto.slides(game)
     intro = session.snapshot.how_to_play
     assert intro is not None and intro.game == game, "the table plays the how-to-play before its first round"
@@ -147,8 +147,8 @@ def howto_picture(game: str, lang: str, index: int, size: tuple[int, int]) -> py
 def _howto_session(game: str, lang: str) -> Session:
     """A table of five about to play ``game``, its how-to-play running."""
     from game import catalog
-    from game.render.tapes import ScriptedTable
-    from game.session.scheduler import VirtualTime
+    from game.session.api import VirtualTime
+    from game.tapes import ScriptedTable
 
     desc = catalog.get(game)
     if desc.mode is catalog.PlayMode.COMPANION:

@@ -16,17 +16,17 @@ import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from functools import cache
-from typing import TYPE_CHECKING, Protocol, cast
+from typing import Protocol, cast
 
 import pygame
 
 from game import catalog, i18n
 from game.config import TableConfig
-from game.kiosk.screen import draw_table
 from game.session.snapshot import InputEvent, InputKind, InputSource, RunMode, TablePhase, TableSnapshot
 
 from .claims import claim_answer, draw_claims
 from .howto import HowToPlay, intro_of, is_skip
+from .kit import theme
 from .kit.qr import QrCache
 from .kit.scene import ClockReads, Director, Frame, HostIntent, Intent, RenderContext, Scene, WindowOp, host
 from .kit.sound import SoundBank
@@ -35,8 +35,41 @@ from .lobby import LobbyScene
 from .pads import Pads
 from .signal import RaceSignal
 
-if TYPE_CHECKING:
-    from game.kiosk.screen import KioskLayer
+
+class Overlay(Protocol):
+    """What the window lets a layer over the table do (the café kiosk's lock, attract loop and
+    hidden pointer, ``game.kiosk.screen.KioskLayer``): composed in ``game.__main__``, so the screen
+    never imports the kiosk."""
+
+    quit_confirmed: bool  # the window loop ends (a signal, or staff stopped the table)
+
+    @property
+    def exit_status(self) -> int: ...
+
+    def consume(self, event: pygame.event.Event, screen: Screen) -> bool: ...
+
+    def shown(self, real: TableSnapshot, screen: Screen) -> TableSnapshot: ...
+
+    def tick(self) -> None: ...
+
+    def needs_draw(self) -> bool: ...
+
+    def demo_area(self, size: tuple[int, int], snapshot: TableSnapshot | None) -> pygame.Rect | None: ...
+
+    def draw(self, window: pygame.Surface, snapshot: TableSnapshot, ctx: RenderContext) -> None: ...
+
+
+def draw_table(screen: Screen, window: pygame.Surface, layer: Overlay | None) -> pygame.Surface:
+    """Draw the screen where it belongs (the demo beside an overlay's column, else the whole window);
+    returns the surface it drew on (its size is the one the screen's steps should use)."""
+    area = layer.demo_area(window.get_size(), screen.snapshot) if layer is not None else None
+    if area is None:
+        screen.draw(window)
+        return window
+    window.fill(theme.BACKGROUND)
+    target = window.subsurface(area)
+    screen.draw(target)
+    return target
 
 FPS = 60
 STEP_S = 1 / FPS  # the fixed animation step
@@ -299,7 +332,7 @@ RACE_KEYS: dict[int, int] = {
 }  # key -> seat during a race
 
 
-def table_input(event: pygame.event.Event, screen: Screen, kiosk: KioskLayer | None,
+def table_input(event: pygame.event.Event, screen: Screen, kiosk: Overlay | None,
                 size: tuple[int, int], pads: Pads | None = None) -> list[InputEvent | WindowOp]:
     """What one key, click or window event at the TV does: a USB pad's (``pads``: the guests' race
     buttons, never held by the kiosk lock), the kiosk lock first (it may hold the event for the
@@ -332,7 +365,7 @@ class WindowLoop:
     only when the picture may have changed (:meth:`Screen.needs_draw`). A still screen costs a
     snapshot read and an event poll a tick; a new snapshot is drawn on the next tick."""
 
-    def __init__(self, runtime: Runtime, screen: Screen, kiosk: KioskLayer | None, how_to_play: HowToPlay,
+    def __init__(self, runtime: Runtime, screen: Screen, kiosk: Overlay | None, how_to_play: HowToPlay,
                  signal: RaceSignal | None = None, pads: Pads | None = None) -> None:
         self.runtime = runtime
         self.screen = screen
@@ -415,10 +448,10 @@ class WindowLoop:
             self.runtime.send(report)
 
 
-def run_window(runtime: Runtime, config: TableConfig) -> int:
-    """Open the table window and run it until it is closed (Ctrl+Q or the window's close button)."""
+def run_window(runtime: Runtime, config: TableConfig, kiosk: Overlay | None = None) -> int:
+    """Open the table window and run it until it is closed (Ctrl+Q or the window's close button);
+    ``kiosk``: a layer over the table (made before this call: it may set SDL's signal handling)."""
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    from game.kiosk.screen import kiosk_layer
 
     sys.setswitchinterval(SWITCH_INTERVAL_S)  # the snapshot reader (or TableRuntime's loop) shares this interpreter
     # SDL on Linux otherwise opens an OpenGL context just to ask whose driver it is (about 110 MB
@@ -426,13 +459,12 @@ def run_window(runtime: Runtime, config: TableConfig) -> int:
     # unless the vendor is NVIDIA or ATI: the plain framebuffer (X11 shared memory) it is
     os.environ.setdefault("SDL_FRAMEBUFFER_ACCELERATION", "0")
 
-    kiosk = kiosk_layer(config)  # kiosk mode: the PIN lock, the attract loop, the hidden pointer
     pygame.init()
     pygame.display.set_caption(WINDOW_TITLE)
     fullscreen = config.fullscreen
     window = _open_window(config, fullscreen)
     screen = Screen(sound=SoundBank())
-    how_to_play = HowToPlay(screen.ctx, ThreadPoolExecutor(1, thread_name_prefix="howto-tapes"))  # before round one
+    how_to_play = HowToPlay(screen.ctx, Screen, ThreadPoolExecutor(1, thread_name_prefix="howto-tapes"))  # before round one
     signal, pads = RaceSignal(), Pads()  # races open at this TV's flip (signal.py); USB pads (pads.py)
     loop = WindowLoop(runtime, screen, kiosk, how_to_play, signal, pads)
     clock = pygame.time.Clock()

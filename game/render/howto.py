@@ -4,6 +4,7 @@ the game's own scenes and beats, on a small inner screen (each slide names the t
 from) — under a caption stating the rule, in the table's language. Space, Enter or a click skips to the game."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from concurrent.futures import Executor, Future
 from typing import Any
 
@@ -45,8 +46,9 @@ def is_skip(event: pygame.event.Event) -> bool:
 class HowToPlay:
     """Plays the explanation (see module docs); one per window."""
 
-    def __init__(self, ctx: RenderContext, pool: Executor | None = None) -> None:
+    def __init__(self, ctx: RenderContext, make_screen: Callable[..., Any], pool: Executor | None = None) -> None:
         self.ctx = ctx
+        self._make_screen = make_screen  # the window's Screen class (game.render.app): a slide is a whole screen
         self._pool = pool  # records tapes ahead (see prefetch); None: when the first slide needs them
         self._ahead: dict[tuple[str, str], Future[dict[str, Any]]] = {}  # (tape, lang), being recorded
         self._moments: dict[tuple[str, str], dict[str, Any]] = {}  # (tape, lang): one game's tapes at a time
@@ -95,12 +97,10 @@ class HowToPlay:
             self._inner.sync(self._last)
 
     def _start_slide(self, moment: Any, size: tuple[int, int]) -> None:
-        from .app import Screen
-
         if moment is None:
             self._inner = self._last = None
             return
-        self._inner = Screen(ctx=self.ctx)
+        self._inner = self._make_screen(ctx=self.ctx)
         for snap in moment.snapshots:
             self._inner.sync(snap)
             self._inner.advance(1 / 60, size)

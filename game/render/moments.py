@@ -1,4 +1,4 @@
-"""The values a game's scripted moments come in (``game/render/tapes.py`` records them; each
+"""The values a game's scripted moments come in (``game/tapes.py`` records them; each
 game's ``TAPES`` lists them): pure data, so the catalog can name their type without importing a screen."""
 from __future__ import annotations
 

@@ -22,7 +22,7 @@ from typing import Protocol
 
 import pygame
 
-from game.session.scheduler import monotonic_ms
+from game.clock import monotonic_ms
 from game.session.snapshot import InputEvent, InputKind, InputSource
 
 log = logging.getLogger(__name__)

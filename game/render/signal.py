@@ -12,7 +12,7 @@ before any other work, such as warming caches).
 """
 from __future__ import annotations
 
-from game.session.scheduler import monotonic_ms
+from game.clock import monotonic_ms
 from game.session.snapshot import InputEvent, InputKind, InputSource, TableSnapshot
 
 from .kit.scene import Director

@@ -310,7 +310,7 @@ class GameEngine(Generic[T]):
 
     def default_preset(self, language: str) -> str | None:
         """The preset a table in ``language`` starts with (and follows while nobody chose one): a
-        preset named after the language (Speakeasy's decks), else the game's first."""
+        preset named after the language (a deck per language), else the game's first."""
         presets = self.presets()
         if language in presets:
             return language

@@ -1,5 +1,5 @@
 """One rule for "too close to call" (M14–M16), shared by the session's race judge and every engine
-that decides a race (``cheating_moth``, ``cheating_moth_companion``).
+that decides a race (a descriptor's ``races``).
 
 Pure: no clock, no I/O; times are floats in milliseconds and are never rounded before the order is
 decided (an arcade board's timestamps are exact to a fraction of a millisecond, M16).

@@ -12,12 +12,14 @@ import mimetypes
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Protocol
 
 import fontpkg
 from aiohttp import WSMsgType, web
 
 from game import catalog
-from game.session.api import HOUSEKEEPING_S, Session, normalise_code
+from game.config import TableConfig
+from game.session.api import HOUSEKEEPING_S, Journal, Session, normalise_code
 from game.session.snapshot import SeatStatus
 
 from .capacity import connection_room, current_fd_limit, size_sockets
@@ -54,6 +56,18 @@ for _type, _ext in (("text/javascript", ".js"), ("text/javascript", ".mjs"), ("t
     mimetypes.add_type(_type, _ext)
 
 
+def remote_address(request: web.Request) -> str:
+    return request.remote or "?"
+
+
+class AppExtension(Protocol):
+    """Adds routes and background work to the table's app: ``(app, session, journal, config,
+    journal_moved)``, where ``journal_moved`` says why the journal was moved aside at start-up."""
+
+    def __call__(self, app: web.Application, session: Session, journal: Journal | None, config: TableConfig,
+                 journal_moved: str | None, /) -> object: ...
+
+
 @dataclass(frozen=True, slots=True)
 class ServerSettings:
     web_dir: Path = WEB_DIR
@@ -65,12 +79,16 @@ class ServerSettings:
     fd_limit: int | None = None  # the open-file limit to size for (None: the process's soft limit)
     housekeeping_s: float = HOUSEKEEPING_S
     clock: Callable[[], float] | None = None  # seconds, for deadlines and backoffs (None: the loop's)
-    address_of: Callable[[web.Request], str] = lambda request: request.remote or "?"  # who is asking
+    address_of: Callable[[web.Request], str] = remote_address  # who is asking
     per_address_sockets: int = 16  # WebSockets from one device
     hello_s: float = 10.0  # a socket says hello within this or is closed
     header_s: float = HEADER_DEADLINE_S  # an HTTP connection sends its first request's headers within this
     per_address_connections: int = CONNECTIONS_PER_ADDRESS
     uncapped: frozenset[str] = LOOPBACK  # addresses without per-address caps (the table's own machine)
+    # what the layer above adds to the app before it serves (the kiosk's housekeeper and owner's
+    # page: game.kiosk.web.install_kiosk), composed in game.__main__ so the server names no kiosk;
+    # a module-level function, so the settings cross to the table's own process
+    extend: AppExtension | None = None
 
 
 SESSION = web.AppKey("session", Session)
@@ -197,16 +215,24 @@ async def healthz(request: web.Request) -> web.Response:
     return web.json_response({"ok": True, "version": session.version, "phase": session.phase.value})
 
 
-async def static_file(request: web.Request) -> web.StreamResponse:
-    root_dir = request.app[SETTINGS].web_dir.resolve()
+def served_file(web_dir: Path, path: str) -> Path | None:
+    """The file the table answers ``GET /<path>`` with: a file inside ``web_dir``, else a game's phone
+    module (from its package's ``phone/``); None for neither, or for a path that leaves ``web_dir``.
+    The phone-types test reads the phone's imports through it, so it judges them by what the browser gets."""
+    root_dir = web_dir.resolve()
     try:
-        path = (root_dir / request.match_info["path"]).resolve()
-        path.relative_to(root_dir)
+        found = (root_dir / path).resolve()
+        found.relative_to(root_dir)
     except (ValueError, OSError):
-        raise web.HTTPNotFound() from None
-    if not path.is_file():
-        path = game_phone_module(request.match_info["path"]) or path
-    if not path.is_file():
+        return None
+    if not found.is_file():
+        found = game_phone_module(path) or found
+    return found if found.is_file() else None
+
+
+async def static_file(request: web.Request) -> web.StreamResponse:
+    path = served_file(request.app[SETTINGS].web_dir, request.match_info["path"])
+    if path is None:
         raise web.HTTPNotFound()
     content_type = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
     return web.FileResponse(path, headers={"Content-Type": content_type, "Cache-Control": "no-cache"})

@@ -43,8 +43,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from game.config import TableConfig
-from game.session.listeners import NoticeCode
-from game.session.session import Session
+from game.session.api import NoticeCode, Session
 from game.session.snapshot import InputEvent, TableSnapshot
 
 from .app import FRAMES, ServerSettings

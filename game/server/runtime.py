@@ -24,7 +24,7 @@ from game.config import TableConfig
 from game.rules.base import RulesError
 from game.seating import look
 from game.session.api import CorruptJournal, Journal, Session, move_aside
-from game.session.snapshot import InputEvent, RunMode, TablePhase, TableSnapshot
+from game.session.snapshot import InputEvent, TablePhase, TableSnapshot
 
 from .app import FRAMES, ServerSettings, guard_server, make_app
 from .capacity import raise_fd_limit
@@ -98,10 +98,8 @@ async def start_table(config: TableConfig, settings: ServerSettings | None = Non
     except (RulesError, KeyError, ImportError) as exc:
         raise StartupError(f"cannot set up the table for {config.game!r}: {exc}") from exc
     app = make_app(session, settings)
-    if session.mode is RunMode.KIOSK:
-        from game.kiosk.web import install_kiosk  # archive, pruning and the owner's page
-
-        install_kiosk(app, session, journal, config, None if config.new else message)
+    if settings is not None and settings.extend is not None:  # the kiosk's housekeeper and owner's page
+        settings.extend(app, session, journal, config, None if config.new else message)
     runner = web.AppRunner(app, handle_signals=False, access_log=None)
     await runner.setup()
     assert runner.server is not None
@@ -283,11 +281,12 @@ class TableRuntime:
 
 
 def run_headless(config: TableConfig, out: TextIO = sys.stdout,
-                 on_started: Callable[[asyncio.AbstractEventLoop], None] | None = None) -> int:
+                 on_started: Callable[[asyncio.AbstractEventLoop], None] | None = None,
+                 settings: ServerSettings | None = None) -> int:
     """Run table and server without a window until SIGINT/SIGTERM. Returns the exit status.
     ``on_started(loop)`` runs on the loop once the table serves (systemd supervision)."""
     try:
-        return asyncio.run(_headless(config, out, on_started))
+        return asyncio.run(_headless(config, out, on_started, settings))
     except StartupError as exc:
         print(f"tabletop: {exc}", file=sys.stderr)
         return 2
@@ -295,9 +294,9 @@ def run_headless(config: TableConfig, out: TextIO = sys.stdout,
         return 0
 
 
-async def _headless(config: TableConfig, out: TextIO,
-                    on_started: Callable[[asyncio.AbstractEventLoop], None] | None = None) -> int:
-    started = await start_table(config)
+async def _headless(config: TableConfig, out: TextIO, on_started: Callable[[asyncio.AbstractEventLoop], None] | None = None,
+                    settings: ServerSettings | None = None) -> int:
+    started = await start_table(config, settings)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):

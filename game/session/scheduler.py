@@ -19,14 +19,10 @@ from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Protocol, TypeVar
 
+from game.clock import monotonic_ms
+
 T = TypeVar("T")
 T_co = TypeVar("T_co", covariant=True)
-
-
-def monotonic_ms() -> float:
-    """The one clock of the table (``time.monotonic``), in ms with sub-ms precision: what the
-    arcade bridge stamps presses with."""
-    return time.monotonic_ns() / 1e6
 
 
 def wall_ms() -> int:

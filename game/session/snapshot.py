@@ -14,11 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-
-class RunMode(enum.Enum):
-    TABLE = "table"
-    COMPANION = "companion"
-    KIOSK = "kiosk"
+from game.config import RunMode  # the snapshot carries the table's mode (declared with the configuration)
 
 
 class TablePhase(enum.Enum):

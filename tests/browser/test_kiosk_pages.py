@@ -13,6 +13,8 @@ from urllib.parse import urlsplit
 import pytest
 
 from game.kiosk.archive import Archive, Outcome
+from game.kiosk.web import install_kiosk
+from game.server.app import ServerSettings
 from game.server.runtime import TableRuntime
 from game.session.snapshot import RunMode
 
@@ -32,7 +34,7 @@ def kiosk_table(tmp_path: Path) -> Iterator[Table]:
     plain = start_runtime(tmp_path)
     config = replace(plain.config, mode=RunMode.KIOSK)
     plain.stop()
-    runtime = TableRuntime(config, bot_delay_scale=BOT_DELAY_SCALE)
+    runtime = TableRuntime(config, ServerSettings(extend=install_kiosk), bot_delay_scale=BOT_DELAY_SCALE)
     runtime.start()
     runtime.wait_ready()
     t = Table(runtime, tmp_path)

@@ -18,8 +18,8 @@ import toygame
 
 from game import catalog, i18n
 from game.render.kit.text import TextRenderer
-from game.render.tapes import play_moment
 from game.server.app import I18N_DIR, game_phone_module, phone_strings
+from game.tapes import play_moment
 
 SIZE = (1280, 720)
 
@@ -52,7 +52,7 @@ def drawn(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
 def test_T1_T4_the_toy_game_plays_on_the_tv_with_its_own_screen_and_words(toy: catalog.GameDescriptor, lang: str,
                                                                          drawn: list[str]) -> None:
     scenes = {}
-    for moment in toy.load_tapes().moments(lang):  # a real Session on virtual time (game/render/tapes.py)
+    for moment in toy.load_tapes().moments(lang):  # a real Session on virtual time (game/tapes.py)
         screen = play_moment(moment, SIZE)
         screen.draw(pygame.Surface(SIZE))
         scenes[moment.name] = screen.director.names()[-1]

@@ -19,10 +19,10 @@ from game.render.kit.qr import QrCache
 from game.render.kit.scene import RenderContext
 from game.render.kit.sound import SoundBank
 from game.render.kit.text import TextRenderer
-from game.render.tapes import ScriptedTable
 from game.session.scheduler import VirtualTime
 from game.session.session import Session
 from game.session.snapshot import RunMode, TablePhase
+from game.tapes import ScriptedTable
 
 
 def table(tmp_path: Path, game: str = "collusion", mode: RunMode = RunMode.KIOSK) -> tuple[Session, VirtualTime]:
@@ -186,7 +186,7 @@ def test_each_slide_draws_the_games_scene_and_a_caption_that_fits(tmp_path: Path
 
     ctx = RenderContext(TextRenderer(probe), QrCache(), SoundBank(enabled=False))
     session = intro_table(tmp_path, game, lang)
-    player = HowToPlay(ctx)
+    player = HowToPlay(ctx, Screen)
     screen = Screen(ctx=ctx)
     started = session.snapshot.how_to_play.started_ms
     for slide in howto.slides(game):

@@ -14,8 +14,8 @@ from tv_kit import Clock, display, key  # noqa: F401 (display: the autouse fixtu
 
 from game import i18n
 from game.config import TableConfig
-from game.games.cheating_moth.companion_screen import tapes as moth_companion_tapes
-from game.games.collusion.screen.tapes import moments
+from game.games.cheating_moth import companion_tapes as moth_companion_tapes
+from game.games.collusion.tapes import moments
 from game.kiosk.config import KioskConfig, Timers, Venue
 from game.kiosk.screen import UNLOCK_S, KioskLayer
 from game.render.app import Screen, table_input
@@ -25,9 +25,9 @@ from game.render.kit.sound import SoundBank
 from game.render.kit.text import TextRenderer
 from game.render.lobby import ARCADE_KEY, layout
 from game.render.settings import SettingsScene
-from game.render.tapes import lobby_snapshot, play_moment
 from game.session.session import Session
 from game.session.snapshot import ArcadeInfo, ClaimInfo, HowToPlayInfo, InputEvent, InputKind, RunMode, TableSnapshot
+from game.tapes import lobby_snapshot, play_moment
 
 PIN = "482193"
 SIZE = (1280, 720)

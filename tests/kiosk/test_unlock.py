@@ -27,8 +27,8 @@ from game.render.kit.qr import QrCache
 from game.render.kit.scene import RenderContext
 from game.render.kit.sound import SoundBank
 from game.render.kit.text import TextRenderer
-from game.render.tapes import lobby_snapshot
 from game.session.snapshot import InputEvent, RunMode
+from game.tapes import lobby_snapshot
 
 PIN = "482193"
 UNIT = Path(__file__).resolve().parents[2] / "tools" / "systemd" / "tabletop.service"
@@ -178,7 +178,7 @@ def test_the_window_loop_draws_the_padlock_once_a_second_and_once_more_when_it_g
     kiosk = KioskConfig(languages=("en",), admin_pin=PIN, timers=Timers(attract_after_s=3600))
     layer = KioskLayer(dataclasses.replace(config(tmp_path), kiosk=kiosk), clock)
     screen = Screen(sound=SoundBank(enabled=False))
-    loop, window = WindowLoop(StillLobby(), screen, layer, HowToPlay(screen.ctx)), pygame.Surface((1280, 720))
+    loop, window = WindowLoop(StillLobby(), screen, layer, HowToPlay(screen.ctx, Screen)), pygame.Surface((1280, 720))
 
     def draws(ticks: int) -> int:
         drew = 0

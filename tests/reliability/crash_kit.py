@@ -1,4 +1,4 @@
-"""The crash loop: a real server process (``python -m game.server``), scripted phones playing a
+"""The crash loop: a real server process (``python -m game --headless``), scripted phones playing a
 game to its end, and ``kill -9`` at random moments; each time the server is started again on the
 same data directory and the phones reconnect with their seat keys. Shared by
 ``tests/reliability/test_crash_loop.py`` (a few kills, marked slow) and ``bench/bench_crash.py``
@@ -46,7 +46,7 @@ def free_port() -> int:
 
 
 class ServerProcess:
-    """``python -m game.server`` on loopback as a real process (the crash tests kill it): ``extra``
+    """``python -m game --headless`` on loopback as a real process (the crash tests kill it): ``extra``
     are further command-line arguments (a game, a mode). Shared by the crash loop, the kill -9
     resume test and the companion crash test."""
 
@@ -61,7 +61,7 @@ class ServerProcess:
         env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
         t0 = time.monotonic()
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "game.server", "--host", "127.0.0.1", "--port", str(self.port),
+            [sys.executable, "-m", "game", "--headless", "--host", "127.0.0.1", "--port", str(self.port),
              "--data-dir", str(self.data_dir), "--pin", PIN, "--seed", "3", *self.extra],
             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         tokens: dict[int, str] = {}

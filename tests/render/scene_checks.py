@@ -13,7 +13,7 @@ from game.render.kit.scene import Frame, RenderContext
 from game.render.kit.sound import SoundBank
 from game.render.kit.table import background, table_layout
 from game.render.kit.text import TextRenderer
-from game.render.tapes import play_moment
+from game.tapes import play_moment
 
 SIZES = ((1280, 720), (1920, 1080), (3840, 2160))
 LANGS = ("en", "fa", "th")

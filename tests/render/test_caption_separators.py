@@ -9,15 +9,14 @@ import pygame
 import pytest
 from scene_checks import LANGS
 
-from game import catalog, i18n
-from game.games.collusion.companion_screen import tapes as collusion_companion
-from game.games.speakeasy.screen.tapes import speakeasy_busiest_reveal
-from game.render import tapes
+from game import catalog, i18n, tapes
+from game.games.collusion import companion_tapes as collusion_companion
+from game.games.speakeasy.tapes import speakeasy_busiest_reveal
 from game.render.kit.qr import QrCache
 from game.render.kit.scene import RenderContext
 from game.render.kit.sound import SoundBank
 from game.render.kit.text import SEPARATORS, TextRenderer
-from game.render.tapes import Moment, play_moment
+from game.tapes import Moment, play_moment
 
 SIZES = ((1280, 720), (1920, 1080))
 TWELVE_NAMES = {

@@ -14,9 +14,9 @@ from scene_checks import (
 )
 
 from game.games.cheating_moth.companion_screen.model import model_of
-from game.games.cheating_moth.companion_screen.tapes import moth_moments
+from game.games.cheating_moth.companion_tapes import moth_moments
 from game.render.kit.scene import HostIntent
-from game.render.tapes import play_moment
+from game.tapes import play_moment
 
 MOMENTS = {lang: list(moth_moments(lang)) for lang in LANGS}
 EXPECTED = {"turn": "cheating_moth_companion", "mosquito_race": "cheating_moth_companion",

@@ -13,15 +13,15 @@ from game.games.cheating_moth import screen as cm
 from game.games.cheating_moth.screen.beats import AccusationBeat, FlightBeat, Move, RaceResultBeat
 from game.games.cheating_moth.screen.model import Kind, Source, Tell, race_from, seat_models
 from game.games.cheating_moth.screen.table import DOMAIN, bug_spot, moth_layout, neighbours
-from game.games.cheating_moth.screen.tapes import moth_moments
+from game.games.cheating_moth.tapes import moth_moments
 from game.render.app import Screen, choose_base
 from game.render.kit import theme
 from game.render.kit.qr import QrCache
 from game.render.kit.scene import RenderContext
 from game.render.kit.sound import Effect, SoundBank
 from game.render.kit.text import TextRenderer
-from game.render.tapes import play_moment
 from game.session.snapshot import RaceInfo
+from game.tapes import play_moment
 
 EN = {m.name: m for m in moth_moments("en")}
 

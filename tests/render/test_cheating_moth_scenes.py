@@ -14,13 +14,13 @@ from scene_checks import (
     assert_paints_the_whole_window,
 )
 
-from game.games.cheating_moth.screen.tapes import MothTable, moth_moments
+from game.games.cheating_moth.tapes import MothTable, moth_moments
 from game.render.app import Screen
 from game.render.kit.qr import QrCache
 from game.render.kit.scene import RenderContext
 from game.render.kit.sound import SoundBank
 from game.render.kit.text import TextRenderer
-from game.render.tapes import Moment, play_moment
+from game.tapes import Moment, play_moment
 
 MOMENTS = {lang: list(moth_moments(lang)) for lang in LANGS}
 EXPECTED_TOP = {

@@ -14,8 +14,8 @@ from game.render.kit.qr import QrCache
 from game.render.kit.scene import HostIntent, RenderContext
 from game.render.kit.sound import SoundBank
 from game.render.kit.text import TextRenderer
-from game.render.tapes import lobby_snapshot
 from game.session.snapshot import ClaimInfo, RunMode, TableSnapshot
+from game.tapes import lobby_snapshot
 
 SIZE = (1920, 1080)
 ALI = {"id": 7, "seat": 0, "name": "", "seat_name": "Ali", "bot": False}

@@ -11,12 +11,12 @@ from scene_checks import LANGS, SIZES, assert_no_text_overflows, assert_paints_t
 
 from game import i18n
 from game.games.collusion.companion_screen.table import PlayScene
-from game.games.collusion.companion_screen.tapes import collusion_moments as moments
+from game.games.collusion.companion_tapes import collusion_moments as moments
 from game.render.kit.qr import QrCache
 from game.render.kit.scene import RenderContext
 from game.render.kit.sound import SoundBank
 from game.render.kit.text import TextRenderer
-from game.render.tapes import play_moment
+from game.tapes import play_moment
 
 MOMENTS = {lang: list(moments(lang)) for lang in LANGS}
 EXPECTED_TOP = {

@@ -9,7 +9,7 @@ import pytest
 from game import i18n
 from game.games.collusion.screen.model import seat_models
 from game.games.collusion.screen.table import card_rect
-from game.games.collusion.screen.tapes import _vote
+from game.games.collusion.tapes import _vote
 from game.render.kit import theme
 from game.render.kit.motion import edge_point
 from game.render.kit.qr import QrCache
@@ -17,7 +17,7 @@ from game.render.kit.scene import RenderContext
 from game.render.kit.sound import SoundBank
 from game.render.kit.table import table_layout
 from game.render.kit.text import Fitted, TextRenderer
-from game.render.tapes import Moment, ScriptedTable, play_moment
+from game.tapes import Moment, ScriptedTable, play_moment
 
 SIZE = (1280, 720)
 

@@ -18,9 +18,9 @@ from game.render.kit.scene import Frame, HostIntent, RenderContext
 from game.render.kit.sound import SoundBank
 from game.render.kit.text import TextRenderer
 from game.render.lobby import ArcadeStage, ArcadeStatus, layout
-from game.render.tapes import lobby_snapshot
 from game.session.session import Session
 from game.session.snapshot import ArcadeInfo, InputKind, TableSnapshot
+from game.tapes import lobby_snapshot
 
 SIZE = (1280, 720)
 SIZES = ((1280, 720), (1920, 1080), (3840, 2160))

@@ -14,15 +14,15 @@ import pytest
 from scene_checks import LANGS, SIZES, assert_no_text_overflows, overflow_probe
 
 from game import i18n
-from game.games.cheating_moth.companion_screen.tapes import MothCompanionTable
-from game.games.cheating_moth.screen.tapes import moth_moments
+from game.games.cheating_moth.companion_tapes import MothCompanionTable
+from game.games.cheating_moth.tapes import moth_moments
 from game.render.kit.qr import QrCache
 from game.render.kit.scene import RenderContext
 from game.render.kit.sound import SoundBank
 from game.render.kit.text import TextRenderer
 from game.render.moments import Moment
-from game.render.tapes import play_moment
 from game.session.race_floor import PressSource
+from game.tapes import play_moment
 
 DOMAIN = "screen_cheating_moth_companion"
 

@@ -20,10 +20,10 @@ from game.render.howto import HowToPlay
 from game.render.kit.scene import Director, Scene
 from game.render.kit.sound import SoundBank
 from game.render.signal import RaceSignal
-from game.render.tapes import lobby_snapshot
 from game.session.scheduler import VirtualTime
 from game.session.session import Session
 from game.session.snapshot import InputEvent, InputKind, RaceInfo, RaceNow
+from game.tapes import lobby_snapshot
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -131,7 +131,7 @@ class Served:
 def test_M14_the_loop_draws_a_waiting_race_on_its_first_tick_and_its_flip_is_reported_once() -> None:
     runtime = Served(lobby_snapshot(4, "en"))
     screen = Screen(sound=SoundBank(enabled=False))
-    loop, window = WindowLoop(runtime, screen, None, HowToPlay(screen.ctx)), pygame.Surface((640, 360))
+    loop, window = WindowLoop(runtime, screen, None, HowToPlay(screen.ctx, Screen)), pygame.Surface((640, 360))
 
     def tick() -> list[InputEvent]:
         """One tick as run_window runs it: a drawn frame is flipped, then reported."""

@@ -21,9 +21,9 @@ from game.render.kit.sound import SoundBank
 from game.render.kit.text import Fitted, TextRenderer
 from game.render.kit.widgets import READABLE_PX_720P
 from game.render.moments import Moment, Tapes
-from game.render.tapes import ScriptedTable, play_moment
 from game.session.session import Session
 from game.session.snapshot import RunMode
+from game.tapes import ScriptedTable, play_moment
 
 LONG_NAME = "Alexandria-Montgomery-XY"  # 24 characters
 
@@ -141,8 +141,8 @@ def test_the_small_words_of_a_game_read_from_across_the_room(lang: str, size: tu
     Collusion's note under the caption at a table smaller than the rules' (the companion's
     "Fewer players than the published 6 to 12"): at least the readable floor."""
     from game import i18n
-    from game.games.cheating_moth.screen.tapes import TAPES as MOTH
-    from game.games.collusion.companion_screen.tapes import TAPES as COLLUSION_COMPANION
+    from game.games.cheating_moth.tapes import TAPES as MOTH
+    from game.games.collusion.companion_tapes import TAPES as COLLUSION_COMPANION
 
     words = {i18n.text(lang, "screen_cheating_moth", "timer.race"), i18n.text(lang, "screen_cheating_moth", "timer.give"),
              i18n.text(lang, "screen", "table.small_table")}

@@ -7,8 +7,8 @@ import pygame
 
 from game.config import TableConfig
 from game.render.app import run_window
-from game.render.tapes import lobby_snapshot
 from game.session.snapshot import InputEvent, InputKind
+from game.tapes import lobby_snapshot
 
 
 class FakeRuntime:

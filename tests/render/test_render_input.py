@@ -5,12 +5,12 @@ import pygame
 import pytest
 
 from game import i18n
-from game.games.collusion.screen.tapes import moments
+from game.games.collusion.tapes import moments
 from game.render.app import Screen
 from game.render.kit.scene import HostIntent, WindowOp
 from game.render.lobby import bot_label, layout
-from game.render.tapes import lobby_snapshot, play_moment
 from game.session.snapshot import InputKind, InputSource
+from game.tapes import lobby_snapshot, play_moment
 
 SIZE = (1280, 720)
 

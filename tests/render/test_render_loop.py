@@ -14,15 +14,15 @@ from typing import Any
 import pygame
 import pytest
 
-from game.games.collusion.screen.tapes import busiest_reveal
+from game.games.collusion.tapes import busiest_reveal
 from game.render import howto
 from game.render.app import FREEZE_EVERY_S, Screen, WindowLoop, same_picture
 from game.render.howto import HowToPlay
 from game.render.kit import plates
 from game.render.kit.scene import Director, Frame, RenderContext, Scene
 from game.render.kit.sound import SoundBank
-from game.render.tapes import ScriptedTable, lobby_snapshot
 from game.session.snapshot import InputEvent, RaceInfo, RaceNow, TableSnapshot
+from game.tapes import ScriptedTable, lobby_snapshot
 
 TICK_S = 1 / 60
 SIZE = (1280, 720)
@@ -45,7 +45,7 @@ class FakeRuntime:
 def make_loop(snap: TableSnapshot) -> tuple[WindowLoop, FakeRuntime, pygame.Surface]:
     runtime = FakeRuntime(snap)
     screen = Screen(sound=SoundBank(enabled=False))
-    return WindowLoop(runtime, screen, None, HowToPlay(screen.ctx)), runtime, pygame.Surface(SIZE)
+    return WindowLoop(runtime, screen, None, HowToPlay(screen.ctx, Screen)), runtime, pygame.Surface(SIZE)
 
 
 def draws(loop: WindowLoop, window: pygame.Surface, ticks: int, dt: float = TICK_S,
@@ -222,7 +222,7 @@ def test_the_lobby_has_the_how_to_play_tapes_recorded_ahead_and_the_first_slide_
     runtime = FakeRuntime(t.snapshot())
     screen = Screen(sound=SoundBank(enabled=False))
     pool = InPlacePool()
-    loop, window = WindowLoop(runtime, screen, None, howto.HowToPlay(screen.ctx, pool)), pygame.Surface(SIZE)
+    loop, window = WindowLoop(runtime, screen, None, howto.HowToPlay(screen.ctx, Screen, pool)), pygame.Surface(SIZE)
     draws(loop, window, 30)
     assert pool.submitted == [("collusion", "fa")]  # once, while the lobby is up
 
@@ -240,7 +240,7 @@ def test_no_tapes_are_recorded_ahead_when_the_table_skips_the_how_to_play():
     t = ScriptedTable("collusion", 5, "en", settings={"how_to_play": False})
     pool = InPlacePool()
     screen = Screen(sound=SoundBank(enabled=False))
-    loop = WindowLoop(FakeRuntime(t.snapshot()), screen, None, howto.HowToPlay(screen.ctx, pool))
+    loop = WindowLoop(FakeRuntime(t.snapshot()), screen, None, howto.HowToPlay(screen.ctx, Screen, pool))
     draws(loop, pygame.Surface(SIZE), 10)
     assert pool.submitted == []
 

@@ -10,9 +10,9 @@ from game.render.app import Screen
 from game.render.kit import qr
 from game.render.kit.theme import contrast, parse_hex
 from game.render.lobby import layout
-from game.render.tapes import lobby_snapshot
 from game.seating import SEAT_LOOKS
 from game.session.snapshot import SeatStatus
+from game.tapes import lobby_snapshot
 
 
 def decode(surface: pygame.Surface) -> list[str]:

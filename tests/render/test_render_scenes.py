@@ -12,12 +12,12 @@ from scene_checks import (
     assert_paints_the_whole_window,
 )
 
-from game.games.collusion.screen.tapes import moments
+from game.games.collusion.tapes import moments
 from game.render.kit.qr import QrCache
 from game.render.kit.scene import RenderContext
 from game.render.kit.sound import SoundBank
 from game.render.kit.text import TextRenderer
-from game.render.tapes import play_moment
+from game.tapes import play_moment
 
 MOMENTS = {lang: list(moments(lang)) for lang in LANGS}
 EXPECTED_TOP = {
@@ -82,8 +82,8 @@ def test_speakeasy_gets_its_own_table_scene(shared_ctx):
 
     from game.catalog import get_engine
     from game.render.app import Screen
-    from game.render.tapes import lobby_snapshot
     from game.session.snapshot import TablePhase
+    from game.tapes import lobby_snapshot
 
     engine = get_engine("speakeasy")
     state = engine.new_game(engine.default_settings("en"), 5, 3)
@@ -119,8 +119,8 @@ def test_session_notices_are_shown_translated(lang):
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("seats", [3, 12])
 def test_smallest_and_fullest_tables_fit(lang, size, seats):
-    from game.games.collusion.screen.tapes import busiest_reveal
-    from game.render.tapes import Moment, ScriptedTable, lobby_snapshot
+    from game.games.collusion.tapes import busiest_reveal
+    from game.tapes import Moment, ScriptedTable, lobby_snapshot
 
     problems: list[str] = []
 

@@ -87,9 +87,9 @@ class RecordingBank(SoundBank):
 
 
 def test_scenes_cue_their_effects_as_the_story_unfolds(shared_ctx):
-    from game.games.collusion.screen.tapes import moments
+    from game.games.collusion.tapes import moments
     from game.render.kit.scene import RenderContext
-    from game.render.tapes import play_moment
+    from game.tapes import play_moment
 
     by_name = {m.name: m for m in moments("en")}
     bank = RecordingBank()

@@ -15,8 +15,8 @@ from game.render.app import Screen, game_screen
 from game.render.kit.final import FinalScene
 from game.render.kit.scene import Scene
 from game.render.kit.table import background
-from game.render.tapes import lobby_snapshot
 from game.session.snapshot import TablePhase
+from game.tapes import lobby_snapshot
 
 RENDER = Path(__file__).resolve().parents[2] / "game" / "render"
 GAME_PACKAGES = RENDER.parent / "games"

@@ -14,9 +14,9 @@ from scene_checks import LANGS
 from game import i18n
 from game.config import TableConfig
 from game.games.cheating_moth.screen.final import GameOverScene as MothOver
-from game.games.cheating_moth.screen.tapes import moth_moments
+from game.games.cheating_moth.tapes import moth_moments
 from game.games.collusion.screen.final import GameOverScene as CollusionOver
-from game.games.collusion.screen.tapes import moments
+from game.games.collusion.tapes import moments
 from game.games.speakeasy.screen.beats import identity_card_rect
 from game.games.speakeasy.screen.table import stage
 from game.render.kit import theme
@@ -27,10 +27,10 @@ from game.render.kit.seats import SeatModel, look_of
 from game.render.kit.sound import SoundBank
 from game.render.kit.text import TextRenderer
 from game.render.lobby import typed_address
-from game.render.tapes import lobby_snapshot, play_moment
 from game.seating import bot_name, look
 from game.session.session import Session
 from game.session.snapshot import SeatStatus
+from game.tapes import lobby_snapshot, play_moment
 
 I18N = Path(__file__).resolve().parents[2] / "game" / "i18n"
 

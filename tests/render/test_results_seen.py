@@ -10,7 +10,7 @@ import pygame
 import pytest
 from scene_checks import SIZES
 
-from game.games.collusion.screen.tapes import moments
+from game.games.collusion.tapes import moments
 from game.render.app import Screen
 from game.render.kit.qr import QrCache
 from game.render.kit.scene import HostIntent, RenderContext

@@ -7,7 +7,7 @@ import pytest
 
 from game.render.kit.scene import Frame
 from game.render.kit.scorepad import MAX_TRACE, PAGE_MS, trace_shown
-from game.render.tapes import lobby_snapshot
+from game.tapes import lobby_snapshot
 
 SIZE = (1920, 1080)
 LINES = [f"correction {i}" for i in range(5)]

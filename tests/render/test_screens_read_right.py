@@ -11,16 +11,15 @@ import pygame
 import pytest
 from scene_checks import LANGS, SIZES
 
-from game import catalog, howto
-from game.render import tapes
+from game import catalog, howto, tapes
 from game.render.howto import record_tape
 from game.render.kit.qr import QrCache
 from game.render.kit.scene import RenderContext
 from game.render.kit.sound import SoundBank
 from game.render.kit.text import TextRenderer, as_line, break_words, split_runs, visual_order
 from game.render.moments import LOCAL_NAMES
-from game.render.tapes import Moment, lobby_snapshot, play_moment
 from game.session.snapshot import ArcadeInfo, SeatStatus
+from game.tapes import Moment, lobby_snapshot, play_moment
 
 NEUTRAL = "+1+1"  # no strong letter: a right-to-left paragraph would show it as "1+1+"
 NAMES = (NEUTRAL, "พลอย", "Maximiliana Worthingtons", "سارا", "Tom", "สมชาย", "Reza", "Lena", "نیما", "Kai", "ดาว", "Zoë")

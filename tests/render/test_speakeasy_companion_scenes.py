@@ -18,12 +18,12 @@ from scene_checks import (
 
 from game import i18n
 from game.games.speakeasy.companion_screen.table import s
-from game.games.speakeasy.companion_screen.tapes import speakeasy_moments as moments
+from game.games.speakeasy.companion_tapes import speakeasy_moments as moments
 from game.render.kit.qr import QrCache
 from game.render.kit.scene import RenderContext
 from game.render.kit.sound import SoundBank
 from game.render.kit.text import TextRenderer
-from game.render.tapes import play_moment
+from game.tapes import play_moment
 
 MOMENTS = {lang: list(moments(lang)) for lang in LANGS}
 NAMES = ["01_choosing", "02_countdown", "03_pointing", "04_identity", "05_scored", "06_corrected", "07_recording",

@@ -18,13 +18,13 @@ from scene_checks import (
 )
 
 from game import i18n
-from game.games.speakeasy.screen.tapes import speakeasy_moments, speakeasy_table
+from game.games.speakeasy.tapes import speakeasy_moments, speakeasy_table
 from game.render.app import Screen
 from game.render.kit.qr import QrCache
 from game.render.kit.scene import RenderContext
 from game.render.kit.sound import Effect, SoundBank
 from game.render.kit.text import TextRenderer
-from game.render.tapes import Moment, play_moment
+from game.tapes import Moment, play_moment
 
 MOMENTS = {lang: list(speakeasy_moments(lang)) for lang in LANGS}
 EXPECTED_TOP = {

@@ -6,9 +6,9 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from game.games.cheating_moth.companion_screen import tapes as moth_companion
-from game.games.collusion.companion_screen import tapes as collusion_companion
-from game.games.speakeasy.companion_screen import tapes as speakeasy_companion
+from game.games.cheating_moth import companion_tapes as moth_companion
+from game.games.collusion import companion_tapes as collusion_companion
+from game.games.speakeasy import companion_tapes as speakeasy_companion
 from game.session.snapshot import RunMode
 
 RENDER = Path(__file__).resolve().parents[2] / "game" / "render"

@@ -62,7 +62,7 @@ class Table:
         self.devices: dict[int, FakeJoystick] = {}
         self.pads = Pads(clock=self.vt, open_pad=lambda index: self.devices[index])
         self.screen = Screen(ctx=shared_ctx)
-        self.loop = WindowLoop(self, self.screen, None, HowToPlay(self.screen.ctx), pads=self.pads)
+        self.loop = WindowLoop(self, self.screen, None, HowToPlay(self.screen.ctx, Screen), pads=self.pads)
         self.window = pygame.Surface(SIZE)
         self.sent: list[InputEvent] = []
 

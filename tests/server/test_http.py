@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from game import i18n
 from game.server.app import HUB, JOIN_FAILURES_PER_MINUTE
 
 MakeTable = Callable[..., Any]
@@ -102,7 +103,9 @@ async def test_unknown_font_is_404(make_table: MakeTable) -> None:
 async def test_i18n_and_health(make_table: MakeTable) -> None:
     t = await make_table()
     fa = await t.client.get("/i18n/fa.json")
-    assert fa.status == 200 and (await fa.json()) == {"hello": "سلام"}
+    words = await fa.json()
+    assert fa.status == 200 and words["hello"] == "سلام"  # the shared words of this table's i18n folder ...
+    assert words["game.collusion"] == i18n.load("fa", "web_collusion")["game.collusion"]  # ... with each game's own
     assert (await t.client.get("/i18n/th.json")).status == 404
     assert (await t.client.get("/i18n/xx.json")).status == 404
     health = await t.client.get("/healthz")

@@ -20,13 +20,15 @@ import pytest
 from game import catalog
 from game.config import TableConfig
 from game.kiosk.config import KioskConfig
-from game.render.tapes import lobby_snapshot
+from game.kiosk.web import install_kiosk
+from game.server.app import ServerSettings
 from game.server.metrics import FrameClock
 from game.server.process_runtime import Kind, ParentLink, ProcessRuntime, TableLost, Unframer, message
 from game.server.runtime import StartupError
 from game.session.scheduler import monotonic_ms
 from game.session.session import Session
 from game.session.snapshot import InputEvent, InputKind, InputSource, RunMode, TablePhase, TableSnapshot
+from game.tapes import lobby_snapshot
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -208,7 +210,7 @@ def test_the_frames_the_tv_draws_reach_the_tables_metrics(tmp_path: Path) -> Non
     kiosk = KioskConfig(admin_pin="482193", how_to_play=False, metrics_from=(ipaddress.ip_network("127.0.0.0/8"),))
     config = TableConfig(host="127.0.0.1", port=0, mode=RunMode.KIOSK, data_dir=tmp_path, admin_pin="482193",
                          kiosk=kiosk)
-    runtime = ProcessRuntime(config, arcade=False)
+    runtime = ProcessRuntime(config, ServerSettings(extend=install_kiosk), arcade=False)  # as game.__main__ composes it
     runtime.start()
     try:
         runtime.wait_ready()

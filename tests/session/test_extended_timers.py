@@ -7,10 +7,10 @@ from __future__ import annotations
 import pytest
 
 from game import catalog
-from game.render.tapes import ScriptedTable
 from game.rules.base import BadSettings
 from game.session.snapshot import ExtendedTimers, TablePhase
 from game.session.table import TableSettings
+from game.tapes import ScriptedTable
 
 TABLE_GAMES = [d.id for d in catalog.games(catalog.PlayMode.TABLE)]
 

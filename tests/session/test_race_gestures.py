@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from firmware_bridge.bridge import ButtonDown
-from game.games.cheating_moth.companion_screen.tapes import MothCompanionTable
+from game.games.cheating_moth.companion_tapes import MothCompanionTable
 from game.session.race_floor import AFTER_WINDOW_MS, GESTURE_MS, PressSource
 
 

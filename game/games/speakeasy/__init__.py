@@ -10,7 +10,7 @@ _SEATS = SeatRange(3, 12)
 
 TABLE = GameDescriptor(
     id="speakeasy", family="speakeasy", mode=PlayMode.TABLE, engine=f"{__name__}.rules:ENGINE",
-    bots=f"{__name__}.bots:make_bot", screen=f"{__name__}.screen", phone="games/speakeasy.js",
+    bots=f"{__name__}.bots:make_bot", screen=f"{__name__}.screen", tapes=f"{__name__}.tapes:TAPES", phone="games/speakeasy.js",
     strings=("screen_speakeasy",), title_key="game.speakeasy", folder=_HERE, seats=_SEATS, rulebook="rulebook.md",
     howto=f"{__name__}.howto:SLIDES", phone_strings=("web_speakeasy",), phone_data=f"{__name__}.clues:phone_data",
     search_iterations=32, rank=20,
@@ -18,7 +18,7 @@ TABLE = GameDescriptor(
 COMPANION = GameDescriptor(
     id="speakeasy_companion", family="speakeasy", mode=PlayMode.COMPANION, engine=f"{__name__}.companion:ENGINE",
     bots=None,  # the clues describe the real people at the table: a bot can be neither described nor point
-    screen=f"{__name__}.companion_screen", phone="games/speakeasy_companion.js",
+    screen=f"{__name__}.companion_screen", tapes=f"{__name__}.companion_tapes:TAPES", phone="games/speakeasy_companion.js",
     strings=("screen", "screen_speakeasy_companion"), title_key="game.speakeasy_companion", folder=_HERE,
     seats=_SEATS, views="companion_views.md", howto=f"{__name__}.companion_howto:SLIDES",
     phone_strings=("web_speakeasy", "web_speakeasy_companion"), phone_data=f"{__name__}.clues:phone_data",

@@ -1,13 +1,14 @@
 // Tiny DOM helpers: build elements without innerHTML (no markup injection from names or views).
 
 /** @typedef {Record<string, any>} Attrs */
+/** @typedef {Node | string | null | undefined | false} Child what h() appends: nothing for null, undefined, false */
 
 /**
  * Create an element. `attrs` keys: `class`, `text`, `on<Event>` handlers, `dataset`, `style`,
  * `hidden`, `disabled`, ARIA and any other attribute.
  * @param {string} tag
  * @param {Attrs | null} [attrs]
- * @param {...(Node | string | null | undefined | false | Array<Node | string | null | undefined | false>)} children
+ * @param {...(Child | Child[])} children
  * @returns {HTMLElement}
  */
 export function h(tag, attrs, ...children) {
@@ -63,7 +64,7 @@ export function svg(tag, attrs = {}, ...children) {
   return el;
 }
 
-/** Wrap text so its direction is isolated (a Latin name inside Persian text, or the reverse). */
+/** Wrap text so its direction is isolated (a Latin name inside Persian text, or the reverse). @param {string} text */
 export function bidi(text) {
   return h("bdi", null, text);
 }

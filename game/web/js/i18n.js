@@ -10,13 +10,14 @@ import { h } from "./dom.js";
 
 export const LANGS = Object.freeze(["en", "fa", "th"]);
 const RTL = new Set(["fa"]);
+/** @type {Readonly<Record<string, string>>} */
 const LOCALES = Object.freeze({ en: "en", fa: "fa-IR", th: "th-TH" });
 
 /** @type {Map<string, Record<string, string>>} */
 const dicts = new Map();
 let current = "en";
 
-/** @param {string} lang */
+/** @param {unknown} lang @returns {lang is string} */
 export function isLang(lang) {
   return typeof lang === "string" && LANGS.includes(lang);
 }
@@ -84,7 +85,10 @@ export function has(key) {
 export function t(key, params = {}) {
   const text = template(key, params);
   if (text === undefined) return key;
-  return text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? fmt(params[name]) : m));
+  return text.replace(/\{(\w+)\}/g, (m, name) => {
+    const value = params[name];
+    return value === undefined ? m : fmt(value); // as tn(): a parameter not given leaves its "{name}"
+  });
 }
 
 /**
@@ -100,7 +104,8 @@ export function tn(key, params = {}) {
   let last = 0;
   for (const m of text.matchAll(/\{(\w+)\}/g)) {
     out.push(text.slice(last, m.index));
-    const value = params[m[1]];
+    const [, name = ""] = m;
+    const value = params[name];
     // A node can stand in one place only: a name the sentence says twice is copied the second time.
     if (value instanceof Node) out.push(used.has(value) ? value.cloneNode(true) : (used.add(value), value));
     else if (value === undefined) out.push(m[0]);

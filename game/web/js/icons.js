@@ -1,7 +1,7 @@
 // Small inline SVG icons (no emoji: not every phone or headless browser has an emoji font).
 import { svg } from "./dom.js";
 
-/** @type {Record<string, string>} path data in a 24×24 box, drawn with currentColor */
+/** Path data in a 24×24 box, drawn with currentColor; its keys are the names icon() takes. */
 const PATHS = {
   lock: "M7 10V7a5 5 0 0 1 10 0v3h1a1 1 0 0 1 1 1v9a1 1 0 0 1-1 1H6a1 1 0 0 1-1-1v-9a1 1 0 0 1 1-1h1Zm2 0h6V7a3 3 0 0 0-6 0v3Zm3 3.5a1.5 1.5 0 0 0-1 2.6V18h2v-1.9a1.5 1.5 0 0 0-1-2.6Z",
   check: "M9.5 16.2 5.3 12l-1.4 1.4 5.6 5.6L20.1 8.4 18.7 7Z",

@@ -23,7 +23,9 @@ const Page = Object.freeze({ SEAT: "seat", JOIN: "join", WATCH: "watch", HOST: "
 
 /**
  * @typedef {{ v: number, kind: "state", version: number, phase: string, game: string, phone: string, view: any,
- *   legal: any[], timer: any, events: any[], event_seq: number, lobby: any, table_legal?: any[] }} StateMsg
+ *   legal: any[], timer: any, events: any[], event_seq: number, lobby: Lobby, table_legal?: any[] }} StateMsg
+ * @typedef {import("./ui.js").LobbySeat} LobbySeat
+ * @typedef {{ seats: LobbySeat[], seat_count: number, [field: string]: any }} Lobby
  */
 
 const app = {
@@ -289,7 +291,7 @@ function localDeadline(timer) {
   return performance.now() + Number(timer.remaining_ms ?? 0);
 }
 
-/** @param {{code: string, message?: string}} msg */
+/** @param {{code: string, message?: string, table_lang?: string}} msg */
 function onError(msg) {
   app.pending = false;
   if (msg.code === "bad_pin") {
@@ -362,7 +364,7 @@ function host(command, args = {}) {
 // ------------------------------------------------------------------------------ drawing
 function mySeat() {
   const seat = app.welcome?.seat;
-  return app.state?.lobby?.seats?.find((/** @type {any} */ s) => s.seat === seat) ?? null;
+  return app.state?.lobby?.seats?.find((s) => s.seat === seat) ?? null;
 }
 
 /** The top bar; its name (the seat's, else the page's) is the page's heading when the screen below has none.
@@ -441,7 +443,7 @@ function screen() {
   const consent = app.consent;
   if (consent) return { key: `form:consent:${consent.claim}:${lang()}`, draw: () => consentScreen(consent, giveSeat, keepSeat) };
   if (app.renaming || !me.name?.trim()) {
-    const others = (app.state.lobby?.seats ?? []).filter((/** @type {any} */ s) => s.seat !== me.seat).map((/** @type {any} */ s) => s.name ?? "");
+    const others = (app.state.lobby?.seats ?? []).filter((s) => s.seat !== me.seat).map((s) => s.name ?? "");
     return { key: `form:name:${lang()}`, draw: () => nameForm(me, me.name ?? "", sendName, me.name?.trim() ? () => { app.renaming = false; render(); } : null, null, others) };
   }
   if (app.state.phase === "lobby" || !app.state.view) {
@@ -477,7 +479,7 @@ function drawWatch() {
     return h("div", { class: "lobby" },
       h("div", { class: "waiting" }, h("span", { class: "pulse", "aria-hidden": "true" }), t("watch.lobby")),
       h("p", { class: "muted center" }, t("watch.join_hint"), " ", h("a", { class: "link", href: "/join", text: t("join.title") })),
-      h("section", { class: "card" }, h("h2", { class: "card-title", text: t("lobby.players", { n: st.lobby.seats.filter((/** @type {any} */ s) => s.status !== "free").length, total: st.lobby.seat_count }) }), seatList(st.lobby.seats, null)),
+      h("section", { class: "card" }, h("h2", { class: "card-title", text: t("lobby.players", { n: st.lobby.seats.filter((s) => s.status !== "free").length, total: st.lobby.seat_count }) }), seatList(st.lobby.seats, null)),
       gameNote(st.lobby, app.game),
       gameSummary(st.lobby));
   }

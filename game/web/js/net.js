@@ -21,6 +21,7 @@ export const Status = Object.freeze({
   NEW_GROUP: "new_group", // 4005: kiosk: the table was handed to the next group
   GALLERY_FULL: "gallery_full", // 4009: too many spectators; the page offers "try again"
 });
+/** @typedef {typeof Status[keyof typeof Status]} ConnStatus */
 
 const CLOSE_TAKEN_OVER = 4001;
 const CLOSE_REJECTED = 4003;
@@ -46,6 +47,7 @@ export class Connection extends EventTarget {
     this.helloFields = helloFields;
     /** @type {WebSocket | null} */
     this.ws = null;
+    /** @type {ConnStatus} */
     this.status = Status.CONNECTING;
     this.attempt = 0;
     this.heartbeatMs = 5000;
@@ -249,7 +251,7 @@ export class Connection extends EventTarget {
     this.wakeTimer = null;
   }
 
-  /** @param {string} status @param {number} [code] */
+  /** @param {ConnStatus} status @param {number} [code] */
   setStatus(status, code) {
     if (status === this.status) return;
     this.status = status;

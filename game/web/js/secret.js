@@ -16,10 +16,11 @@ const shown = new Set();
 /** @type {ReturnType<typeof setTimeout> | null} */
 let idleTimer = null;
 
+/** @typedef {import("./dom.js").Child} Child */
 /**
  * @typedef {{
  *   title: string,                // the card's title, always shown ("Your hand")
- *   body: () => Node | Node[],    // the secret itself, built only while shown
+ *   body: () => Child | Child[],  // the secret itself, built only while shown
  *   hint?: string | null,         // a line on the cover ("Your turn: look at your hand to play")
  *   testid: string,               // the section's data-testid; the cover is `${testid}-peek`, the hide button `${testid}-hide`
  *   className?: string,

@@ -2,7 +2,8 @@
 // seats apart by shape, not only by colour. All shapes live in a 0..24 box.
 import { h, svg } from "./dom.js";
 
-/** @type {Record<string, (fill: string) => SVGElement[]>} */
+/** @typedef {(fill: string) => SVGElement[]} Shape */
+/** @type {Readonly<Record<string, Shape>> & { circle: Shape }} circle: what an unknown symbol is drawn as */
 const SHAPES = {
   circle: (f) => [svg("circle", { cx: 12, cy: 12, r: 9, fill: f })],
   square: (f) => [svg("rect", { x: 4, y: 4, width: 16, height: 16, rx: 2, fill: f })],
@@ -30,7 +31,8 @@ export function symbolSvg(symbol, colour, size = 28) {
   return root;
 }
 
-/** A round token: symbol in colour with a ring of the same colour (used for seats everywhere). */
+/** A round token: symbol in colour with a ring of the same colour (used for seats everywhere).
+ * @param {string} symbol @param {string} colour @param {number} [size] CSS pixels */
 export function seatToken(symbol, colour, size = 40) {
   return h("span", { class: "token", style: { "--seat": colour, width: `${size}px`, height: `${size}px` } },
     symbolSvg(symbol, colour, Math.round(size * 0.62)));

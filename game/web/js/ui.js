@@ -41,6 +41,7 @@ export function countdown(deadline, durationMs, label) {
   return el;
 }
 
+/** @param {ParentNode} [root] */
 function paint(root = document) {
   const now = performance.now();
   for (const el of root.querySelectorAll(".countdown-text")) {

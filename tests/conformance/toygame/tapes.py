@@ -1,10 +1,10 @@
 """Toy Guess's scripted moments (T1–T4), recorded from a real session like every game's
-(``game/render/tapes.py``): the lobby, a round with picks made, and the end."""
+(``game/tapes.py``): the lobby, a round with picks made, and the end."""
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from game.render.tapes import Moment, ScriptedTable, Tapes, lobby_snapshot
+from game.tapes import Moment, ScriptedTable, Tapes, lobby_snapshot
 
 GAME = "toy_guess"
 

@@ -13,6 +13,7 @@ import { boardNotice, hasType, isLegal, lobbySeat, nameList, padCells } from "./
 /** @typedef {import("./common.js").GameContext} GameContext */
 
 /** Quick rules: each card kind (and the moves the program referees) with its rule id. */
+/** @type {ReadonlyArray<readonly [string, string]>} */
 const QUICK_RULES = Object.freeze([
   ["mosquito", "M14"], ["beetle", "M15"], ["ant", "M12"], ["spider", "M13"], ["moth", "M7"],
   ["cheat", "M8"], ["guard", "M10"], ["points", "M17"],
@@ -346,9 +347,10 @@ function hostFix(ctx) {
   // The entry picked stays picked across the table's redraws and after a correction (a second tap
   // must never write the typed points onto another player's entry).
   select.value = String(Math.max(0, edits.findIndex((a) => entry(a) === fixPick)));
-  select.addEventListener("change", () => { fixPick = entry(edits[Number(select.value)] ?? edits[0]); });
-  const form = edits.length ? pointsForm(ctx, "fix", (points) => {
-    const a = edits[Number(select.value)] ?? edits[0];
+  const first = edits[0];
+  select.addEventListener("change", () => { fixPick = entry(edits[Number(select.value)] ?? first); });
+  const form = first ? pointsForm(ctx, "fix", (points) => {
+    const a = edits[Number(select.value)] ?? first;
     fixPick = entry(a);
     return { type: "edit_points", seat: a.seat, round: a.round, points };
   }, t("mothc.host_fix_points")) : null;

@@ -29,6 +29,7 @@ export const rule = (id) => h("span", { class: "rule", title: t("common.rule_hin
 
 /** @param {GameContext} ctx @param {number[]} seats */
 export function names(ctx, seats) {
+  /** @type {Array<Node | string>} */
   const out = [];
   seats.forEach((s, i) => {
     if (i > 0) out.push(i === seats.length - 1 ? t("common.and") : t("common.comma"));

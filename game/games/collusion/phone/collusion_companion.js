@@ -31,7 +31,7 @@ let changing = null;
 /** @param {GameContext} ctx */
 const comp = (ctx) => ctx.view.companion;
 
-/** What is wrong with a typed total (the table checks again), or null. @param {string} text @param {number[]} range */
+/** What is wrong with a typed total (the table checks again), or null. @param {string} text @param {readonly [number, number]} range */
 export function totalProblem(text, range) {
   const d = typedNumber(text);
   if (d === "") return "collc.total_error.empty";
@@ -86,7 +86,7 @@ function checkPanel(ctx) {
 }
 
 // --------------------------------------------------------------------------------- the count
-/** @param {GameContext} ctx @param {(points: number) => void} send @param {number[]} range @param {string} label @param {string} id @param {string} [button] */
+/** @param {GameContext} ctx @param {(points: number) => void} send @param {readonly [number, number]} range @param {string} label @param {string} id @param {string} [button] */
 function totalForm(ctx, send, range, label, id, button = t("collc.total_send")) {
   const count = comp(ctx).count;
   if (totalError.count !== count.number) totalError = { count: count.number, key: null };

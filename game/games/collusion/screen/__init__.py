@@ -21,7 +21,7 @@ def choose_base(snapshot: TableSnapshot) -> Scene:
         return ShowdownScene()
     if ph is Phase.GAME_OVER:
         return GameOverScene()
-    return TableScene()
+    return TableScene(RevealBeat)
 
 
 def beats_for(snapshot: TableSnapshot, previous: TableSnapshot | None) -> list[Scene]:

@@ -191,10 +191,13 @@ class TableScene(Scene):
 
     SLIDE_S = 0.35  # a card put down slides from the plate to its place
 
-    def __init__(self) -> None:
+    def __init__(self, reveal_beat: Callable[..., Scene] | None = None) -> None:
         super().__init__()
         self._down_since: dict[int, float] = {}
         self._ticker = Ticker()
+        # the reveal's beat class (beats.RevealBeat, handed in by the package: the beats draw with
+        # this module's helpers, so this module does not import them back), rehearsed off screen
+        self._reveal_beat = reveal_beat
 
     def update(self, dt: float, frame: Frame, ctx: RenderContext) -> None:
         first = self.t == 0.0  # cards already down when the screen (re)starts make no sound
@@ -221,12 +224,10 @@ class TableScene(Scene):
         fonts, arrows and captions they use are cached before the votes are in."""
         seats = seat_models(frame.snapshot)
         yield from reveal_warm_tasks(frame, ctx, seats)
-        if len(seats) < 2:
+        if len(seats) < 2 or self._reveal_beat is None:
             return
-        from game.games.collusion.screen.beats import RevealBeat  # the beats draw with this module's helpers
-
         scratch = pygame.Surface(frame.size)
-        beat = RevealBeat(rehearsal(seats), seats)
+        beat: Any = self._reveal_beat(rehearsal(seats), seats)
         for t in (beat.FLIP, beat.ARROWS + 0.5, beat.TALLY, beat.AMBUSH + 0.5, beat.DEATHS + 0.1):
             beat.t = t
             beat.draw(scratch, frame, ctx)

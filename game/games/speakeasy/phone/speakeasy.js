@@ -11,6 +11,7 @@ import { botMark, card, seatName, seatChip, seatNameNode } from "../ui.js";
 import { isLegal, lobbySeat } from "./common.js";
 
 /** @typedef {import("./common.js").GameContext} GameContext */
+/** @typedef {import("./common.js").WireAction} WireAction */
 
 /** @param {GameContext} ctx @param {number} seat */
 export const name = (ctx, seat) => seatNameNode(lobbySeat(ctx, seat));
@@ -21,6 +22,7 @@ export const rule = (id) => h("span", { class: "rule", text: t("common.rule", { 
 
 /** @param {GameContext} ctx @param {number[]} seats */
 export function names(ctx, seats) {
+  /** @type {Array<Node | string>} */
   const out = [];
   seats.forEach((s, i) => {
     if (i > 0) out.push(i === seats.length - 1 ? t("common.and") : t("common.comma"));
@@ -64,7 +66,7 @@ export function identityCard(ctx) {
   });
 }
 
-/** A grid of seat buttons. @param {GameContext} ctx @param {number[]} seats @param {number | null} selected @param {(s: number) => Record<string, any>} action */
+/** A grid of seat buttons. @param {GameContext} ctx @param {number[]} seats @param {number | null} selected @param {(s: number) => WireAction} action */
 export function seatGrid(ctx, seats, selected, action) {
   return h("div", { class: "vote-grid" }, ...seats.map((s) => {
     const seat = lobbySeat(ctx, s);

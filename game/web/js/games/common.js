@@ -6,33 +6,38 @@ import { seatNameNode } from "../ui.js";
 /**
  * @typedef {import("../ui.js").LobbySeat} LobbySeat
  * @typedef {{ type: string, [field: string]: any }} WireAction
- * @typedef {{
- *   view: any,                       // the engine's view for this phone (own seat) or the public view
- *   legal: WireAction[],             // this seat's legal actions (wire form); [] for spectators
- *   seat: number | null,             // own seat, null for spectators
- *   seats: LobbySeat[],              // the lobby's seats (names, colours, symbols)
- *   events: any[],                   // the engine events of the change that made this state
- *   timer: Node | null,              // a live countdown for the table's timer, or null
- *   timerLabel: string | null,       // the timer's label key ("conspiracy", ...)
- *   arcade: { unplugged?: boolean } | null, // the table's arcade board (lobby.arcade), if any
- *   act: (action: WireAction) => void,
- *   send: (kind: string, fields?: Record<string, any>) => boolean, // any other message on the page's
- *                                    // connection (a race press); false when offline
- *   pending: boolean,                // an action was sent and its new state has not arrived yet
- *   rerender: () => void,            // draw again (after a local choice such as a draft pick)
- * }} GameContext
- *
- * @typedef {{
- *   renderSeat: (ctx: GameContext) => Node,
- *   renderPublic: (ctx: GameContext) => Node,
- *   renderHost?: (ctx: GameContext) => Node, // the host console's view of the game: ctx.legal holds
- *                                    // what the table itself may do, ctx.act does it as the table
- *   onMessage?: (msg: { kind: string, [field: string]: any }) => void, // server messages the app does
- *                                    // not handle itself (e.g. press_result)
- *   buzzOn?: readonly string[],      // engine event types after which the phone buzzes briefly (a reveal)
- *   lobbyNote?: (lobby: any) => Array<Node | string> | null, // a note under the lobby's seats (the
- *                                    // sentence's parts, as tn() gives them), or null
- * }} GameModule
+ */
+
+/**
+ * What the app hands a game module each time it draws.
+ * @typedef {object} GameContext
+ * @property {any} view the engine's view for this phone (own seat) or the public view
+ * @property {WireAction[]} legal this seat's legal actions (wire form); [] for spectators
+ * @property {number | null} seat own seat, null for spectators
+ * @property {LobbySeat[]} seats the lobby's seats (names, colours, symbols)
+ * @property {any[]} events the engine events of the change that made this state
+ * @property {Node | null} timer a live countdown for the table's timer, or null
+ * @property {string | null} timerLabel the timer's label key ("conspiracy", ...)
+ * @property {{ unplugged?: boolean } | null} arcade the table's arcade board (lobby.arcade), if any
+ * @property {(action: WireAction) => void} act
+ * @property {(kind: string, fields?: Record<string, any>) => boolean} send any other message on the
+ *   page's connection (a race press); false when offline
+ * @property {boolean} pending an action was sent and its new state has not arrived yet
+ * @property {() => void} rerender draw again (after a local choice such as a draft pick)
+ */
+
+/**
+ * The contract every game's phone module meets (its default export).
+ * @typedef {object} GameModule
+ * @property {(ctx: GameContext) => Node} renderSeat
+ * @property {(ctx: GameContext) => Node} renderPublic
+ * @property {(ctx: GameContext) => Node} [renderHost] the host console's view of the game: ctx.legal
+ *   holds what the table itself may do, ctx.act does it as the table
+ * @property {(msg: { kind: string, [field: string]: any }) => void} [onMessage] server messages the
+ *   app does not handle itself (e.g. press_result)
+ * @property {readonly string[]} [buzzOn] engine event types after which the phone buzzes briefly (a reveal)
+ * @property {(lobby: any) => Array<Node | string> | null} [lobbyNote] a note under the lobby's seats
+ *   (the sentence's parts, as tn() gives them), or null
  */
 
 /** @param {WireAction} a @param {WireAction} b */
@@ -67,6 +72,7 @@ export function bigButton(label, onclick, opts = {}) {
 
 /** Seats' names as one phrase ("Sara, Ali and Nok"), each name a direction-isolated node. @param {GameContext} ctx @param {number[]} seats */
 export function nameList(ctx, seats) {
+  /** @type {Array<Node | string>} */
   const out = [];
   seats.forEach((s, i) => {
     if (i > 0) out.push(i === seats.length - 1 ? t("common.and") : t("common.comma"));

@@ -8,6 +8,7 @@ import { ownerCard } from "./owner.js";
 
 export const PIN_KEY = "tabletop.pin";
 /** The bot levels people pick, by name, and the kind each stores (game.bots.LEVEL_KIND: a test checks they agree). */
+/** @type {ReadonlyArray<readonly [string, string]>} */
 const BOT_LEVELS = Object.freeze([["easy", "heuristic"], ["normal", "belief"], ["hard", "search"]]);
 const LEVEL_KINDS = Object.freeze(BOT_LEVELS.map(([, kind]) => kind));
 
@@ -30,6 +31,7 @@ function botChoices(current) {
  */
 
 /** @typedef {(command: string, fields?: Record<string, any>) => void} HostSend */
+/** @typedef {import("../ui.js").LobbySeat} LobbySeat */
 
 /** What the host typed into a number setting that was refused, by setting, kept across redraws
  *  while the setting still has the value it had then. @type {Map<string, {text: string, error: string, was: number}>} */
@@ -76,11 +78,11 @@ function switchField(text, value, onSet) {
 }
 
 /** A seat setting: one button per seat, its token and name (the TV names the same seat). @param {string} key
- *  @param {string} text @param {any[]} seats @param {number} current @param {(v: number) => void} onPick */
+ *  @param {string} text @param {LobbySeat[]} seats @param {number} current @param {(v: number) => void} onPick */
 function seatChoice(key, text, seats, current, onPick) {
   return h("div", { class: "field" },
     h("span", { class: "label", text }),
-    h("div", { class: "segmented", role: "group", "aria-label": text }, ...seats.map((/** @type {any} */ s) =>
+    h("div", { class: "segmented", role: "group", "aria-label": text }, ...seats.map((s) =>
       h("button", {
         type: "button", class: s.seat === current ? "selected seat-pick" : "seat-pick", "aria-pressed": String(s.seat === current),
         "data-testid": `setting-${key}-${s.seat}`, onclick: () => onPick(s.seat),
@@ -211,11 +213,11 @@ function arcadeCard(lobby, send) {
 /**
  * Phones asking for a held seat (a dead phone's player on a new one, or a guest for a bot's seat
  * mid-game): Allow moves the seat to that phone, Refuse sends it away. Same as Y / N on the TV.
- * @param {any[]} claims @param {any[]} seats the lobby's seats @param {HostSend} send
+ * @param {any[]} claims @param {LobbySeat[]} seats the lobby's seats @param {HostSend} send
  */
 function claimsCard(claims, seats, send) {
   if (!claims?.length) return null;
-  const holder = (/** @type {any} */ c) => seatName(seats.find((/** @type {any} */ s) => s.seat === c.seat));
+  const holder = (/** @type {any} */ c) => seatName(seats.find((s) => s.seat === c.seat));
   return h("section", { class: "card claims", role: "alert", "data-testid": "claims" },
     h("h2", { class: "card-title", text: t("host.claims") }),
     ...claims.map((c) => h("div", { class: "claim-row", "data-testid": `claim-${c.seat}` },

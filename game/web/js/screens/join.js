@@ -11,6 +11,7 @@ const CODE_LENGTH = 4;
 const NAME_MAX = 24;
 // What the big screen's Noto fonts draw; the table refuses other characters in names the same
 // way (game/session/names.py DRAWABLE_RANGES): an emoji would become "?" on the TV.
+/** @type {ReadonlyArray<readonly [number, number]>} */
 const DRAWABLE = [[0x20, 0x7e], [0xa0, 0x24f], [0x300, 0x36f], [0x370, 0x3e1], [0x3f0, 0x4ff], [0x600, 0x6ff],
   [0x750, 0x77f], [0xe00, 0xe7f], [0x1e00, 0x1eff], [0x2010, 0x2027], [0x2030, 0x205e], [0x20a0, 0x20b8],
   [0x20ba, 0x20c0], [0xfb50, 0xfdff], [0xfe70, 0xfefe]];
@@ -19,6 +20,7 @@ const REFUSED = /[\p{So}\p{Cn}\p{Co}\p{Cs}\p{Cc}\p{Cf}]/u;
 // The rest of the name rules, as the table applies them (game/session/names.py; the table decides).
 const ZWNJ = "\u200c";
 const CGJ = "\u034f"; // the combining grapheme joiner: a mark with no ink
+/** @type {ReadonlyArray<readonly [number, number]>} */
 const ARABIC = [[0x600, 0x6ff], [0x750, 0x77f], [0xfb50, 0xfdff], [0xfe70, 0xfefe]];
 const MAX_MARKS = 2; // combining marks on one character (Thai: a vowel and a tone mark)
 const MARK = /\p{M}/u;
@@ -89,6 +91,7 @@ export function nameProblem(name, taken, typed = name) {
 
 /** The characters of a name the big screen cannot draw, each once. @param {string} text */
 export function undrawable(text) {
+  /** @type {string[]} */
   const bad = [];
   for (const ch of text) {
     if (DRAWABLE_FORMAT.has(ch)) continue;

@@ -20,8 +20,9 @@ const LOCALES = Object.freeze({ en: "en-GB", fa: "fa-IR", th: "th-TH" });
 function when(seconds) {
   const date = new Date(seconds * 1000);
   const sameDay = new Date().toDateString() === date.toDateString();
+  /** @type {Intl.DateTimeFormatOptions} */
   const options = sameDay ? { hour: "2-digit", minute: "2-digit" } : { weekday: "short", hour: "2-digit", minute: "2-digit" };
-  return new Intl.DateTimeFormat(LOCALES[/** @type {"en"} */ (lang())] ?? "en", /** @type {any} */ (options)).format(date);
+  return new Intl.DateTimeFormat(LOCALES[/** @type {"en"} */ (lang())] ?? "en", options).format(date);
 }
 
 /** @param {number | null} seconds */

@@ -1,10 +1,10 @@
-"""The Speakeasy companion's scripted evening, recorded from a real companion-mode session (``game/render/tapes.py``)."""
+"""The Speakeasy companion's scripted evening, recorded from a real companion-mode session (``game/tapes.py``)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
 from typing import Any
 
-from game.render.tapes import Moment, ScriptedTable, Tapes, companion_table
+from game.tapes import Moment, ScriptedTable, Tapes, companion_table
 
 
 def _speakeasy(language: str, n: int, **settings: Any) -> ScriptedTable:

@@ -1,5 +1,5 @@
 """Tapes: scripted games recorded from a REAL session (the kit: each game's own script is in its
-screen package, ``game/games/<family>/screen/tapes.py``, reached through the catalog's ``tapes``). The how-to-play's worked examples, the
+screen package, ``game/games/<family>/tapes.py``, reached through the catalog's ``tapes``). The how-to-play's worked examples, the
 screen's tests, tools/screenshots.py and the render benchmark all get their snapshots from
 :class:`game.session.session.Session` itself on virtual time (``VirtualTime`` is its clock and its
 scheduler, no journal), driven by the actions people would take; no snapshot is made by hand.
@@ -23,8 +23,7 @@ from game.render.kit.scene import RenderContext
 from game.render.moments import Moment, PhoneShot, Tapes, tape_people
 from game.render.settings import SettingsScene
 from game.rules.base import RulesError
-from game.session.scheduler import VirtualTime
-from game.session.session import Session
+from game.session.api import Session, VirtualTime
 from game.session.snapshot import RunMode, TablePhase, TableSnapshot
 
 __all__ = ["Moment", "PhoneShot", "Recorder", "ScriptedTable", "Tapes", "companion_table", "lobby_snapshot", "play_moment"]

@@ -1,15 +1,14 @@
-"""Cheating Moth's scripted moments (M1–M19), races through the session's race floor (``game/render/tapes.py``)."""
+"""Cheating Moth's scripted moments (M1–M19), races through the session's race floor (``game/tapes.py``)."""
 from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from game.render.tapes import Moment, PhoneShot, ScriptedTable, Tapes
 from game.rules.base import RulesError
-from game.session.race_floor import PressSource
-from game.session.session import Session
+from game.session.api import PressSource, Session
 from game.session.snapshot import TablePhase, TableSnapshot
+from game.tapes import Moment, PhoneShot, ScriptedTable, Tapes
 
 MOTH_PRESS_SOURCES: dict[int, tuple[PressSource, float]] = {
     0: (PressSource.ARCADE, 0.4), 1: (PressSource.PHONE, 6.0), 2: (PressSource.KEYBOARD, 17.0)}

@@ -1,11 +1,11 @@
-"""Speakeasy's scripted moments (S1–S13), recorded from a real session (``game/render/tapes.py``)."""
+"""Speakeasy's scripted moments (S1–S13), recorded from a real session (``game/tapes.py``)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
 from typing import Any
 
-from game.render.tapes import Moment, ScriptedTable, Tapes
 from game.session.snapshot import TableSnapshot
+from game.tapes import Moment, ScriptedTable, Tapes
 
 
 def speakeasy_table(n: int = 6, language: str = "en", seed: int = 11, settings: dict[str, Any] | None = None) -> ScriptedTable:

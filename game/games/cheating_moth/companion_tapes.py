@@ -1,10 +1,10 @@
-"""The Cheating Moth companion's scripted evening, races slapped through the session's race floor (``game/render/tapes.py``)."""
+"""The Cheating Moth companion's scripted evening, races slapped through the session's race floor (``game/tapes.py``)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from game.render.tapes import Moment, Tapes, companion_table
-from game.session.race_floor import PressSource
+from game.session.api import PressSource
+from game.tapes import Moment, Tapes, companion_table
 
 MOTH_SOURCES: dict[int, tuple[PressSource, float]] = {
     0: (PressSource.ARCADE, 1.0), 1: (PressSource.PHONE, 9.0), 2: (PressSource.ARCADE, 1.0),

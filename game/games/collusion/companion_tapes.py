@@ -1,9 +1,9 @@
-"""The Collusion companion's scripted evening, recorded from a real companion-mode session (``game/render/tapes.py``)."""
+"""The Collusion companion's scripted evening, recorded from a real companion-mode session (``game/tapes.py``)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from game.render.tapes import Moment, ScriptedTable, Tapes, companion_table
+from game.tapes import Moment, ScriptedTable, Tapes, companion_table
 
 
 def _vote(t: ScriptedTable, plan: dict[int, int | str]) -> None:

@@ -1,10 +1,10 @@
-"""Collusion's scripted moments (C1–C20), recorded from a real session (``game/render/tapes.py``)."""
+"""Collusion's scripted moments (C1–C20), recorded from a real session (``game/tapes.py``)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from game.render.tapes import Moment, ScriptedTable, Tapes, lobby_snapshot
 from game.session.snapshot import TableSnapshot
+from game.tapes import Moment, ScriptedTable, Tapes, lobby_snapshot
 
 
 def _vote(t: ScriptedTable, seat: int, target: int | None) -> None:
