@@ -20,7 +20,7 @@ from .intro import Intro
 from .lobby import free_seats, has_bots
 from .race_floor import RaceFloor
 from .seats import MIN_OFFERED_SEATS, SeatRecord, seat_public_json, shown_name
-from .snapshot import HostError, LobbyInfo, RunMode, SeatInfo, SeatStatus, TablePhase, TableSnapshot
+from .snapshot import ExtendedTimers, HostError, LobbyInfo, RunMode, SeatInfo, SeatStatus, TablePhase, TableSnapshot
 from .table import TableRecord
 from .timers import RunningTimer
 
@@ -137,6 +137,7 @@ class Presenter:
             "games": list(info.games), "language": t.language, "mode": s.mode.value,
             "play_mode": info.play_mode, "play_modes": list(info.play_modes),
             "settings": dict(t.settings), "table_settings": dict(info.table_settings),
+            "table_setting_choices": {"extended_timers": [e.value for e in ExtendedTimers]},
             "settings_schema": [spec.to_json() for spec in s.engine.settings_schema()],
             "seat_count": t.seat_count, "min_seats": info.min_seats, "max_seats": info.max_seats,
             "can_start": info.can_start, "has_bots": has_bots(t.game), "free_seats": free_seats(t), "arcade": self._board.to_json(t.arcade_map),
