@@ -2,7 +2,7 @@
 // it slips away; letting go early cancels), the guard's accusations, and what just happened.
 // Formats: game/games/cheating_moth/views.md. Races (M14–M16): a big button that fires on pointer-down,
 // stamped with the phone's own clock (the table maps it with its clock sync, docs/protocol.md).
-import { h } from "../dom.js";
+import { h, voteGrid } from "../dom.js";
 import { measure, num, t, tn } from "../i18n.js";
 import { icon } from "../icons.js";
 import { phoneNow } from "../net.js";
@@ -235,7 +235,7 @@ function guardPanel(ctx) {
   if (!v.me?.is_guard || !hasType(ctx.legal, "accuse")) return null;
   return section(t("moth.accuse_title"),
     h("p", { class: "muted small", text: t("moth.accuse_hint") }),
-    h("div", { class: "vote-grid" }, ...v.seats.filter((/** @type {any} */ s) => s.seat !== ctx.seat).map((/** @type {any} */ s) => {
+    voteGrid(...v.seats.filter((/** @type {any} */ s) => s.seat !== ctx.seat).map((/** @type {any} */ s) => {
       const seat = lobbySeat(ctx, s.seat);
       return h("button", {
         class: `vote-card${s.tell ? ` tell tell-${s.tell}` : ""}`, type: "button", "data-testid": `accuse-${s.seat}`,

@@ -3,7 +3,7 @@
 // takes your penalty points at the round's end (M17) and explains the card just played (quick rules).
 // Formats: game/games/cheating_moth/companion_views.md. Races (M14–M16): the press fires on pointer-down,
 // stamped with the phone's own clock (the table maps it with its clock sync, docs/protocol.md).
-import { h } from "../dom.js";
+import { h, voteGrid } from "../dom.js";
 import { measure, num, t, tn, typedNumber } from "../i18n.js";
 import { phoneNow } from "../net.js";
 import { seatToken } from "../symbols.js";
@@ -159,7 +159,7 @@ function tablePanel(ctx) {
   const passes = ctx.legal.filter((a) => a.type === "pass_guard");
   // folded away: handing the guard bug on is rare, and a stray tap must not do it
   const guard = passes.length ? h("details", { "data-testid": "pass-guard" }, h("summary", { text: t("mothc.pass_guard_hint") }),
-    h("div", { class: "vote-grid" }, ...passes.map((a) => {
+    voteGrid(...passes.map((a) => {
       const seat = lobbySeat(ctx, a.to);
       return h("button", { class: "vote-card", type: "button", "data-testid": `pass-guard-${a.to}`, style: { "--seat": seat.colour }, disabled: ctx.pending,
         onclick: () => ctx.act(a) }, seatToken(seat.symbol, seat.colour, 30), h("span", { class: "vote-name" }, h("bdi", { text: nameText(ctx, a.to) })));
