@@ -83,3 +83,4 @@ def test_a_long_name_is_cut_at_a_whole_grapheme_and_the_phone_says_so(locale: st
     after = typed[len(kept)]
     assert unicodedata.category(after) not in ("Mn", "Mc"), f"cut inside a cluster before {after!r}"
     assert kept in note  # the phone said what it would keep before the name was sent
+

@@ -313,8 +313,17 @@ function onError(msg) {
     toast(t("error.stale_state"), "info");
     return;
   }
-  toast(has(`error.${msg.code}`) ? t(`error.${msg.code}`) : t("error.unknown"));
+  toast(errorText(msg));
   render();
+}
+
+/** A refusal in the page's language: exactly what was refused and why when the error says
+ *  ("The score pad refused 1200: points go from 0 to 999"), else what kind of error it was.
+ *  @param {{code: string, reason?: string} & Record<string, any>} msg */
+function errorText(msg) {
+  const exact = msg.reason ? `error.${msg.code}.${msg.reason}` : "";
+  if (exact && has(exact)) return t(exact, msg);
+  return has(`error.${msg.code}`) ? t(`error.${msg.code}`) : t("error.unknown");
 }
 
 /** @param {{code: string}} msg */

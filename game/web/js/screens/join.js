@@ -129,7 +129,9 @@ export function codeForm(initialError) {
     if (!input.value) dropped.clear(); // the player emptied the field: start over
     for (const ch of unusedLetters(input.value)) dropped.add(ch);
     input.value = input.value.toUpperCase().replace(CODE_ALPHABET, "").slice(0, CODE_LENGTH);
-    say(dropped.size ? t("join.not_used", { letters: [...dropped].join(" ") }) : "");
+    // Thai or Persian letters: the keyboard is in the phone's own script, and the codes are in Latin capitals
+    const foreign = [...dropped].some((ch) => /[\u0600-\u06ff\u0e00-\u0e7f]/.test(ch));
+    say(!dropped.size ? "" : foreign ? t("join.latin_only") : t("join.not_used", { letters: [...dropped].join(" ") }));
     ask.replaceChildren();
   });
   const button = /** @type {HTMLButtonElement} */ (h("button", { class: "btn btn-primary btn-big", type: "submit", "data-testid": "code-go", text: t("join.go") }));
