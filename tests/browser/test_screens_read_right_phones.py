@@ -4,6 +4,7 @@ results are never wider than the phone (the Total column whole), and a name long
 is cut at a whole grapheme (a Thai consonant keeps its marks) with the phone saying so."""
 from __future__ import annotations
 
+import re
 import unicodedata
 from pathlib import Path
 from typing import Any
@@ -84,3 +85,36 @@ def test_a_long_name_is_cut_at_a_whole_grapheme_and_the_phone_says_so(locale: st
     assert unicodedata.category(after) not in ("Mn", "Mc"), f"cut inside a cluster before {after!r}"
     assert kept in note  # the phone said what it would keep before the name was sent
 
+
+
+def test_persian_race_results_show_each_name_whole_and_times_to_a_tenth(table: Table, phones: Phones,
+                                                                          shots: Path) -> None:
+    from game.session.api import PressSource
+
+    from .test_race_phones import drive_to_mosquito, wait_synced
+
+    table.host("set_language", language="fa")
+    table.host("set_game", game="cheating_moth")
+    table.host("set_seats", count=3)
+    pages = [phones.open(table.seat_url(i)) for i in range(2)]
+    for page, name in zip(pages, ("سارا", "علی")):
+        join(page, name)
+    table.call(lambda s: s.join_seat(s.table.seats[2].token, name="نوک"))
+    table.host("start")
+    player, action = drive_to_mosquito(table, 1)
+    slapper = 1 if player == 0 else 0
+    other = next(s for s in range(3) if s not in (player, slapper))
+    page = pages[slapper]
+    page.set_viewport_size({"width": 320, "height": 740})
+    wait_synced(table, slapper)
+    table.call(lambda s: s.submit_action(player, action, None))
+    race = table.call(lambda s: s.snapshot.race.current)
+    table.call(lambda s: s.press(other, race.armed_at_ms + 1.23456, PressSource.KEYBOARD))
+    page.locator("[data-testid=race-press]").dispatch_event("pointerdown")
+    page.wait_for_selector("[data-testid=race-times]", timeout=8_000)
+    assert page.evaluate(CUT_NAMES) == [], "a name is cut in the race results"
+    assert page.evaluate(FITS)
+    texts = " ".join(page.locator("[data-testid=race-times] li").all_inner_texts())
+    for number in re.findall(r"[0-9۰-۹]+(?:[.٫][0-9۰-۹]+)?", texts):
+        assert len(re.split(r"[.٫]", number)[-1]) <= 1 or not re.search(r"[.٫]", number), number  # "12.3", never "12.346"
+    shoot(page, shots, "fa", "race_results_320")
