@@ -143,7 +143,7 @@ class Presenter:
             "can_start": info.can_start, "has_bots": has_bots(t.game), "free_seats": free_seats(t), "arcade": self._board.to_json(t.arcade_map),
             "how_to_play": s.intro is not None,
             "seats": [{**seat_public_json(r, s.is_connected(r.seat), secrets_too=host, base_url=s.base_url),
-                       "name": shown_name(r, t.language)}
+                       "name": shown_name(r, t.language), "named": bool(r.name)}
                       for r in t.offered],
             **({"claims": [c.to_json(t) for c in s.claims]} if host else {}),
         }

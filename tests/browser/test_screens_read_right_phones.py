@@ -118,3 +118,16 @@ def test_persian_race_results_show_each_name_whole_and_times_to_a_tenth(table: T
     for number in re.findall(r"[0-9۰-۹]+(?:[.٫][0-9۰-۹]+)?", texts):
         assert len(re.split(r"[.٫]", number)[-1]) <= 1 or not re.search(r"[.٫]", number), number  # "12.3", never "12.346"
     shoot(page, shots, "fa", "race_results_320")
+
+
+@pytest.mark.parametrize("locale, lang, table_lang", [("en-US", "en", "fa"), ("th-TH", "th", "fa"), ("fa-IR", "fa", "en")])
+def test_bots_are_named_in_each_phones_language(locale: str, lang: str, table_lang: str, table: Table,
+                                                 phones: Phones) -> None:
+    from game.seating import bot_name
+
+    table.host("set_language", language=table_lang)
+    table.host("set_bot", seat=1, kind="heuristic")
+    phone = phones.open(table.seat_url(0), locale=locale)
+    join(phone, "Nok")
+    phone.locator("[data-testid=seat-list]", has_text=bot_name(1, lang)).wait_for()
+    assert bot_name(1, table_lang) not in phone.inner_text("[data-testid=seat-list]")
