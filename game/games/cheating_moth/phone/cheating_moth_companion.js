@@ -8,7 +8,7 @@ import { measure, num, t, tn, typedNumber } from "../i18n.js";
 import { phoneNow } from "../net.js";
 import { seatToken } from "../symbols.js";
 import { card as section, numberInput, seatChip, seatNameNode } from "../ui.js";
-import { boardNotice, hasType, isLegal, lobbySeat, nameList, padCells } from "./common.js";
+import { boardNotice, hasType, isLegal, lobbySeat, nameList, padCells, padHead } from "./common.js";
 
 /** @typedef {import("./common.js").GameContext} GameContext */
 
@@ -257,7 +257,8 @@ function padCard(ctx) {
     name: name(ctx, c.seat), round: num(c.round), old: c.old === null ? "–" : num(c.old), new: c.new === null ? "–" : num(c.new),
     by: c.by === null ? t("mothc.by_host") : nameText(ctx, c.by),
   })));
-  return section(t("moth.scores"), h("ul", { class: "plain-list table-list", "data-testid": "pad" }, ...rows),
+  const rounds = Math.max(0, ...pad.rows.map((/** @type {any[]} */ r) => r.length));
+  return section(t("moth.scores"), h("ul", { class: "plain-list table-list", "data-testid": "pad" }, padHead(rounds, t("pad.total")), ...rows),
     trace.length ? h("ul", { class: "plain-list", "data-testid": "pad-trace" }, ...trace) : null,
     h("p", { class: "muted small" }, t("moth.lowest_wins"), " ", rule("M19")));
 }
