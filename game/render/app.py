@@ -31,7 +31,7 @@ from .kit.qr import QrCache
 from .kit.scene import ClockReads, Director, Frame, HostIntent, Intent, RenderContext, Scene, WindowOp, host
 from .kit.sound import SoundBank
 from .kit.text import TextProbe, TextRenderer
-from .lobby import LobbyScene
+from .lobby import LobbyScene, next_language
 from .pads import Pads
 from .signal import RaceSignal
 
@@ -238,6 +238,8 @@ class Screen:
         answer = claim_answer(event, self.frame(size))  # Y / N while a phone asks for a seat
         if answer is not None:
             return [answer]
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_l and self.snapshot.phase is not TablePhase.LOBBY:
+            return [next_language(self.snapshot)]  # as in the lobby (its L button): mid-game too
         return self.director.handle(event, self.frame(size))
 
     def staff_keys(self) -> frozenset[int]:

@@ -18,7 +18,7 @@ from game.config import LANGUAGES
 from game.session.snapshot import RunMode, SeatInfo, SeatStatus, TablePhase, TableSnapshot
 
 from .kit import shapes, theme
-from .kit.scene import Frame, Intent, PushScene, RenderContext, Scene, host, staff_click
+from .kit.scene import Frame, HostIntent, Intent, PushScene, RenderContext, Scene, host, staff_click
 from .kit.seats import plate_name, shown_name
 from .kit.text import Align, TextStyle, VAlign
 from .kit.widgets import Button, button_need, draw_button, fitted_row, hit, readable_px, row
@@ -84,6 +84,11 @@ def typed_address(join_url: str) -> str:
     """The join page as a person types it from across the room (no scheme): the seat's code does
     the rest. The seat's own secret link stays in its QR code only."""
     return join_url.split("://", 1)[-1].rstrip("/")
+
+
+def next_language(snapshot: TableSnapshot) -> HostIntent:
+    """The L key's command, in the lobby and during a game: the table's next language."""
+    return host("set_language", language=_next(LANGUAGES, snapshot.language))
 
 
 def _next(items: tuple, current: object) -> object:
@@ -189,7 +194,7 @@ def _unplaced_buttons(frame: Frame, rect: pygame.Rect) -> list[Button]:
                (host("set_game", game=_next(games_of(snap), snap.game)),)),
         Button(rect, frame.s("lobby.btn_preset", name=preset_name), "P",
                (host("set_preset", preset=_next(presets, snap.preset)),), active=len(presets) > 1),
-        Button(rect, frame.s("lobby.btn_language"), "L", (host("set_language", language=_next(LANGUAGES, snap.language)),)),
+        Button(rect, frame.s("lobby.btn_language"), "L", (next_language(snap),)),
         Button(rect, frame.s("lobby.btn_settings"), "S", (PushScene(_settings_scene()),)),
         Button(rect, "", "-", (host("set_seats", count=seats - 1),), active=seats > low),
         Button(rect, frame.s("lobby.btn_seats", count=seats), "+", (host("set_seats", count=seats + 1),),
