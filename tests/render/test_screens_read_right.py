@@ -110,3 +110,20 @@ def test_howto_examples_name_their_people_in_the_tables_language(lang: str) -> N
             people = {seat.name for m in moments for snap in m.snapshots for seat in snap.seats
                       if seat.name and seat.status is not SeatStatus.BOT}
             assert people and people <= set(LOCAL_NAMES[lang]), (game, tape, people - set(LOCAL_NAMES[lang]))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_M16_the_race_footer_says_why_a_margin_under_the_error_was_decided(lang: str) -> None:
+    from game.games.cheating_moth.companion_screen.model import DoneRace, RaceLine
+    from game.games.cheating_moth.companion_screen.table import precision_line
+    from game.render.kit.scene import Frame
+
+    def race(source: str) -> DoneRace:
+        lines = (RaceLine(0, 180.0, None, source, 0.3), RaceLine(1, 180.2, 0.2, source, 0.3))
+        return DoneRace(1, "mosquito", 2, "M14", lines, (), (), 1, None, (), False, 0.3, ())
+
+    frame = Frame(lobby_snapshot(3, lang, joined=3, bots=0, game="cheating_moth"), 0, (1920, 1080))
+    board = precision_line(frame, race("arcade"))
+    said = {"en": "one board orders its own presses exactly", "fa": "یک برد", "th": "บอร์ด"}[lang]
+    assert said in board and ("0.2" in board or "۰٫۲" in board), board
+    assert said not in precision_line(frame, race("phone"))  # phones' presses: no such claim
