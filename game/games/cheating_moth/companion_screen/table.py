@@ -413,9 +413,9 @@ def precision_line(frame: Frame, r: DoneRace) -> str:
         if line.source:
             errors[line.source] = max(errors.get(line.source, 0.0), line.error_ms)
     if len(errors) < 2:
-        line = s(frame, "result.error", ms=measure(frame, r.error_ms),
+        said = s(frame, "result.error", ms=measure(frame, r.error_ms),
                  sources=frame.s("list.sep").join(source_name(frame, x) for x in errors) or "–")
-        return line + one_board_note(frame, r, errors)
+        return said + one_board_note(frame, r, errors)
     items = [s(frame, "result.error_of", source=source_name(frame, x, short=True), ms=measure(frame, e))
              for x, e in sorted(errors.items(), key=lambda kv: kv[1])]
     return s(frame, "result.errors", list=frame.s("list.sep").join(items))
