@@ -131,3 +131,14 @@ def test_bots_are_named_in_each_phones_language(locale: str, lang: str, table_la
     join(phone, "Nok")
     phone.locator("[data-testid=seat-list]", has_text=bot_name(1, lang)).wait_for()
     assert bot_name(1, table_lang) not in phone.inner_text("[data-testid=seat-list]")
+
+
+def test_a_phone_freed_mid_game_is_sent_to_the_host_for_its_new_code(table: Table, phones: Phones) -> None:
+    page = phones.open(table.seat_url(0))
+    join(page, "Reza")
+    start_short_game(table)
+    page.wait_for_selector(".vote-grid")
+    table.host("kick", seat=0)
+    page.wait_for_selector(".full-message")
+    text = page.inner_text(".full-message")
+    assert "/host" in text and "big screen shows no codes" in text  # not "a new code from the big screen"

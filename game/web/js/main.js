@@ -437,7 +437,11 @@ function screen() {
   }
   if (status === Status.TAKEN_OVER) return { key: "taken", draw: takenOver };
   if (status === Status.GALLERY_FULL) return { key: "gallery_full", draw: galleryFull };
-  if (status === Status.KICKED) return { key: "kicked", draw: () => fullMessage(t("kicked.title"), t("kicked.body"), joinLink()) };
+  if (status === Status.KICKED) {
+    // mid-game the big screen shows no codes: the seat's new code is on the host's console
+    const body = app.state?.lobby?.phase === "lobby" ? "kicked.body" : "kicked.body_playing";
+    return { key: `kicked:${body}`, draw: () => fullMessage(t("kicked.title"), t(body), joinLink()) };
+  }
   if (status === Status.NEW_GROUP) return { key: "new_group", draw: () => fullMessage(t("new_group.title"), t("new_group.body"), joinLink()) };
   if (status === Status.REJECTED && app.page === Page.SEAT) return { key: "rejected", draw: () => fullMessage(t("rejected.title"), t("rejected.body"), joinLink()) };
   if (app.page === Page.HOST && (!app.pin || status === Status.REJECTED)) {
