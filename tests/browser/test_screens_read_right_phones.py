@@ -142,3 +142,19 @@ def test_a_phone_freed_mid_game_is_sent_to_the_host_for_its_new_code(table: Tabl
     page.wait_for_selector(".full-message")
     text = page.inner_text(".full-message")
     assert "/host" in text and "big screen shows no codes" in text  # not "a new code from the big screen"
+
+
+@pytest.mark.parametrize("lang, doubled", [("en", "×2 time"), ("fa", "۲ برابر زمان"), ("th", "เวลา ×2")])
+def test_the_host_page_sets_extended_timers(lang: str, doubled: str, table: Table, phones: Phones, shots: Path) -> None:
+    from .phone import host_console
+
+    table.host("set_language", language=lang)
+    host = host_console(table, phones, lang)
+    host.get_by_role("button", name=doubled).click()
+    for _ in range(50):
+        if table.call(lambda s: s.table.table_settings.extended_timers.value) == "x2":
+            break
+        host.wait_for_timeout(50)
+    assert table.call(lambda s: s.table.table_settings.extended_timers.value) == "x2"
+    host.locator("button[aria-pressed=true]", has_text=doubled).wait_for()
+    shoot(host, shots, lang, "host_extended_timers")
