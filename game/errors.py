@@ -19,3 +19,8 @@ class TableError(Exception):
     """Base of every typed error; ``code`` is the wire error code."""
 
     code = "error"
+
+    def wire_fields(self) -> dict[str, str | int]:
+        """What the error's wire message carries besides its code and message, for a phone to say
+        exactly what was refused in its own language (none by default)."""
+        return {}

@@ -20,7 +20,7 @@ from game.bots import Level
 from game.config import TableConfig
 from game.render.app import Screen
 from game.render.kit.scene import RenderContext
-from game.render.moments import Moment, PhoneShot, Tapes
+from game.render.moments import Moment, PhoneShot, Tapes, tape_people
 from game.render.settings import SettingsScene
 from game.rules.base import RulesError
 from game.session.api import Session, TableUpdate, VirtualTime
@@ -74,7 +74,8 @@ class ScriptedTable:
         people = n - bots if people is None else people
         for record in self.session.table.offered:
             if record.seat < people:
-                self.session.join_seat(record.token, NAMES[record.seat % len(NAMES)], language)
+                names = tape_people() or NAMES
+                self.session.join_seat(record.token, names[record.seat % len(names)], language)
                 self.session.set_connected(record.seat, record.seat != AWAY_SEAT)
             elif record.seat < people + bots:  # the easy, normal and hard levels by turns
                 levels = list(Level)

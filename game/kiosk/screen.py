@@ -294,12 +294,14 @@ class KioskLayer:
         if not self._volume_set and ctx.sound.loaded:
             ctx.sound.set_volume(self.volume)
             self._volume_set = True
+        codes: pygame.Rect | None = None
         if self.reel is not None and self.prompt is None:
-            draw_attract(surface, shown, self.venue, ctx, self.logo())
+            codes = draw_attract(surface, shown, self.venue, ctx, self.logo())
         elif self.prompt is None and self.venue and shown.phase is TablePhase.LOBBY:
             draw_venue(surface, self.venue, shown.language, ctx)
         if phones_cannot_reach(shown.join_url) and self.prompt is None:
-            area = codes_area(surface.get_size(), shown.language, self.reel is not None, shown.phase)
+            # over the codes themselves (they point at an address no phone reaches), never beside them
+            area = codes or codes_area(surface.get_size(), shown.language, self.reel is not None, shown.phase)
             draw_no_network(surface, shown.language, ctx, area)
         left = self._drawn_unlocked = self.seconds_unlocked()
         self.padlock = draw_padlock(surface, shown.language, left, ctx) if left and self.prompt is None else None
@@ -349,8 +351,9 @@ def draw_venue(surface: pygame.Surface, venue: str, lang: str, ctx: RenderContex
 
 
 def draw_attract(surface: pygame.Surface, shown: TableSnapshot, venue: str, ctx: RenderContext,
-                 logo: pygame.Surface | None = None) -> None:
-    """The invitation over the demo game: a column with "Scan to play" and the free seats' codes."""
+                 logo: pygame.Surface | None = None) -> pygame.Rect:
+    """The invitation over the demo game: a column with "Scan to play", the join address (for a
+    phone that cannot scan) and the free seats' codes; returns where the address and the codes are."""
     w, h = surface.get_size()
     u = min(w / 1280, h / 720)
     lang = shown.language
@@ -371,9 +374,17 @@ def draw_attract(surface: pygame.Surface, shown: TableSnapshot, venue: str, ctx:
     hint = pygame.Rect(inner.x, title.bottom, inner.width, round(56 * u))
     ctx.text.draw(surface, _s(lang, "kiosk.scan_hint"), lang, hint,
                   TextStyle(round(22 * u), theme.TEXT, align=Align.CENTER, max_lines=2, valign=VAlign.TOP))
+    link = pygame.Rect(inner.x, hint.bottom, inner.width, 0)
+    if shown.join_url:  # the address a phone that cannot scan opens to type a code
+        link.height = round(32 * u)
+        ctx.text.draw(surface, shown.join_url.split("://", 1)[-1], lang, link,
+                      TextStyle(round(24 * u), theme.ACCENT, align=Align.CENTER, max_lines=1,
+                                min_px=readable_px(u)))
+        hint = link
     seats: list[SeatInfo] = list(shown.attract.seats if shown.attract else ())[:6]
     grid = pygame.Rect(inner.x, hint.bottom + round(10 * u), inner.width, inner.bottom - hint.bottom - round(10 * u))
     _draw_codes(surface, seats, grid, lang, u, ctx)
+    return grid.union(link)  # where a phone is told to go: what the no-network notice covers
 
 
 _SCALED: dict[tuple[int, tuple[int, int]], pygame.Surface] = {}

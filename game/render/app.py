@@ -33,7 +33,7 @@ from .kit.qr import QrCache
 from .kit.scene import ClockReads, Director, Frame, HostIntent, Intent, RenderContext, Scene, WindowOp, host
 from .kit.sound import SoundBank
 from .kit.text import TextProbe, TextRenderer
-from .lobby import LobbyScene
+from .lobby import LobbyScene, next_language
 from .pads import Pads
 from .signal import RaceSignal
 from .x11 import log_x_errors
@@ -247,6 +247,8 @@ class Screen:
             return [answer]
         if self._local < self._quiet_until and event.type in (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN):
             return []  # the second press of a double press on the final screen reaches no other scene
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_l and self.snapshot.phase is not TablePhase.LOBBY:
+            return [next_language(self.snapshot)]  # as in the lobby (its L button): mid-game too
         intents = self.director.handle(event, self.frame(size))
         if any(isinstance(i, HostIntent) and i.command in FINAL_CHOICES for i in intents):
             self._quiet_until = self._local + ARM_S

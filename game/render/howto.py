@@ -16,6 +16,7 @@ from game.session.snapshot import HowToPlayInfo, TableSnapshot
 from .kit import theme
 from .kit.scene import RenderContext
 from .kit.text import Align, TextStyle
+from .moments import people_of
 
 CAPTION_H = 150  # at 720p
 SKIP_KEYS = frozenset({pygame.K_SPACE, pygame.K_RETURN, pygame.K_KP_ENTER})
@@ -26,7 +27,8 @@ STOP_POLL_S = 0.05  # while a slide's tape is recorded, how often the window che
 
 def record_tape(tape: str, lang: str) -> dict[str, Any]:
     """The scripted moments of the game ``tape`` names (a slide's; its catalog ``tapes``) in ``lang``, by name."""
-    return {m.name: m for m in catalog.get(tape).load_tapes().moments(lang)}
+    with people_of(lang):  # the examples' people bear names of the table's language
+        return {m.name: m for m in catalog.get(tape).load_tapes().moments(lang)}
 
 
 def stage_rect(size: tuple[int, int]) -> pygame.Rect:

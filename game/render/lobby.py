@@ -4,6 +4,7 @@ key and mouse. While the arcade board's "press your button" wizard runs, a panel
 says whose button it waits for and which seats already have theirs."""
 from __future__ import annotations
 
+import dataclasses
 import enum
 import math
 from collections.abc import Mapping
@@ -17,10 +18,10 @@ from game.config import LANGUAGES
 from game.session.snapshot import RunMode, SeatInfo, SeatStatus, TablePhase, TableSnapshot
 
 from .kit import shapes, theme
-from .kit.scene import Frame, Intent, PushScene, RenderContext, Scene, host, staff_click
-from .kit.seats import shown_name
+from .kit.scene import Frame, HostIntent, Intent, PushScene, RenderContext, Scene, host, staff_click
+from .kit.seats import plate_name, shown_name
 from .kit.text import Align, TextStyle, VAlign
-from .kit.widgets import Button, draw_button, hit, readable_px, row
+from .kit.widgets import Button, button_need, draw_button, fitted_row, hit, readable_px, row
 
 MIN_SEATS, MAX_SEATS = 3, 12
 BOT_CYCLE: tuple[str | None, ...] = (*(level.kind.value for level in Level), None)  # easy, normal, hard, free
@@ -83,6 +84,11 @@ def typed_address(join_url: str) -> str:
     """The join page as a person types it from across the room (no scheme): the seat's code does
     the rest. The seat's own secret link stays in its QR code only."""
     return join_url.split("://", 1)[-1].rstrip("/")
+
+
+def next_language(snapshot: TableSnapshot) -> HostIntent:
+    """The L key's command, in the lobby and during a game: the table's next language."""
+    return host("set_language", language=_next(LANGUAGES, snapshot.language))
 
 
 def _next(items: tuple, current: object) -> object:
@@ -159,39 +165,45 @@ def layout(frame: Frame) -> LobbyLayout:
 
 
 def _buttons(frame: Frame, bar: pygame.Rect, rtl: bool) -> list[Button]:
-    snap = frame.snapshot
-    u = frame.scale.u
-    presets = presets_of(snap.game, snap)
-    seats = len(snap.seats)
-    low, high = seat_limits(snap)
-    can_start = snap.lobby.can_start
-    arcade = ArcadeStatus.of(snap)
+    """The control bar: each button first gets the room its label needs on two lines at the
+    readable size with no word broken ("Game: S / peakeasy", "صندلی / ها" otherwise), then a share
+    of what is left (the long labels, game and rules, the most)."""
+    arcade = ArcadeStatus.of(frame.snapshot)
     if arcade.stage is ArcadeStage.ABSENT:
         weights = [1.5, 1.4, 0.9, 0.95, 0.45, 0.9, 0.95, 1.05]
     else:  # a ninth button: the long labels (game, rules) keep their room, the short ones give some
         weights = [1.05, 1.6, 0.9, 0.95, 0.4, 0.9, 0.95, 1.45, 1.15]
-    rects = row(bar, weights, round(8 * u), rtl)
-    extra = [_arcade_button(frame, rects.pop(7), arcade)] if arcade.stage is not ArcadeStage.ABSENT else []
-    game_name = frame.game_title()
+    unplaced = pygame.Rect(0, 0, 0, bar.height)
+    buttons = _unplaced_buttons(frame, unplaced)
+    if arcade.stage is not ArcadeStage.ABSENT:
+        buttons.insert(7, _arcade_button(frame, unplaced, arcade))
+    needs = [button_need(b.label, b.hint, bar.height, frame.scale.u) for b in buttons]
+    rects = fitted_row(bar, needs, weights, round(6 * frame.scale.u), rtl)
+    return [dataclasses.replace(b, rect=r) for b, r in zip(buttons, rects, strict=True)]
+
+
+def _unplaced_buttons(frame: Frame, rect: pygame.Rect) -> list[Button]:
+    snap = frame.snapshot
+    presets = presets_of(snap.game, snap)
+    seats = len(snap.seats)
+    low, high = seat_limits(snap)
     preset_name = (frame.s(f"preset.{snap.preset}") if i18n.has(frame.lang, "screen", f"preset.{snap.preset}") else snap.preset
                    ) if snap.preset else frame.s("lobby.no_preset")
     return [
-        Button(rects[0], frame.s("lobby.btn_game", name=game_name), "G",
+        Button(rect, frame.s("lobby.btn_game", name=frame.game_title()), "G",
                (host("set_game", game=_next(games_of(snap), snap.game)),)),
-        Button(rects[1], frame.s("lobby.btn_preset", name=preset_name), "P",
+        Button(rect, frame.s("lobby.btn_preset", name=preset_name), "P",
                (host("set_preset", preset=_next(presets, snap.preset)),), active=len(presets) > 1),
-        Button(rects[2], frame.s("lobby.btn_language"), "L", (host("set_language", language=_next(LANGUAGES, snap.language)),)),
-        Button(rects[3], frame.s("lobby.btn_settings"), "S", (PushScene(_settings_scene()),)),
-        Button(rects[4], "", "-", (host("set_seats", count=seats - 1),), active=seats > low),
-        Button(rects[5], frame.s("lobby.btn_seats", count=seats), "+", (host("set_seats", count=seats + 1),),
+        Button(rect, frame.s("lobby.btn_language"), "L", (next_language(snap),)),
+        Button(rect, frame.s("lobby.btn_settings"), "S", (PushScene(_settings_scene()),)),
+        Button(rect, "", "-", (host("set_seats", count=seats - 1),), active=seats > low),
+        Button(rect, frame.s("lobby.btn_seats", count=seats), "+", (host("set_seats", count=seats + 1),),
                active=seats < high),
-        Button(rects[6], frame.s("lobby.btn_fill_bots"), "B", (host("fill_bots", kind="heuristic"),),
+        Button(rect, frame.s("lobby.btn_fill_bots"), "B", (host("fill_bots", kind="heuristic"),),
                active=any(s.status is SeatStatus.FREE for s in snap.seats))
         if has_bots(snap) else  # a game without bots never offers them: the slot says so
-        Button(rects[6], frame.s("lobby.btn_no_bots"), "", (), active=False),
-        *extra,
-        Button(rects[7], frame.s("lobby.btn_start"), "Enter", (host("start"),), primary=True,
-               active=can_start),
+        Button(rect, frame.s("lobby.btn_no_bots"), "", (), active=False),
+        Button(rect, frame.s("lobby.btn_start"), "Enter", (host("start"),), primary=True, active=snap.lobby.can_start),
     ]
 
 
@@ -408,7 +420,7 @@ class LobbyScene(Scene):
         name_box = pygame.Rect(head.x, head.y, head.width - round(sym_r * 2.3), head.height)
         if not rtl:
             name_box.x = head.x + round(sym_r * 2.3)
-        shown = shown_name(seat.name) if seat.status is not SeatStatus.FREE else ""
+        shown = plate_name(frame.lang, shown_name(seat.name)) if seat.status is not SeatStatus.FREE else ""
         name = shown or frame.s("seat.name", n=seat.seat + 1)
         ctx.text.draw(surface, name, frame.lang, name_box,  # a long name: elided at a readable size, never 8 px
                       TextStyle(round(22 * u), theme.TEXT, bold=True, max_lines=1, min_px=readable_px(u)))
@@ -511,7 +523,7 @@ def _draw_prompt(surface: pygame.Surface, box: pygame.Rect, seat: SeatInfo, fram
                   TextStyle(round(44 * u), theme.GOLD, bold=True, max_lines=2, min_px=8))
     if named:
         rest = pygame.Rect(text_box.x, line.bottom, text_box.width, text_box.bottom - line.bottom)
-        ctx.text.draw(surface, seat.name, frame.lang, rest,
+        ctx.text.draw(surface, plate_name(frame.lang, seat.name), frame.lang, rest,
                       TextStyle(round(30 * u), colour, bold=True, max_lines=1, min_px=8, valign=VAlign.TOP))
 
 

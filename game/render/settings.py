@@ -9,14 +9,18 @@ from typing import Any
 import pygame
 
 from game import catalog, i18n
-from game.rules.schema import SettingSpec, SettingUnit
-from game.session.snapshot import TableSnapshot
+from game.rules.schema import SettingKind, SettingSpec, SettingUnit
+from game.session.snapshot import ExtendedTimers, TableSnapshot
 
 from .kit import shapes, theme
 from .kit.scene import Frame, Intent, PopScene, RenderContext, Scene, host, staff_click
 from .kit.text import Align, TextStyle
 
 ROWS_PER_PAGE = 9
+# The table's own settings, after the game's: the how-to-play before round one, and more time on
+# every timed step for players who need it (also on the host page's "Table" card)
+TABLE_SPECS = (SettingSpec("how_to_play", SettingKind.BOOL),
+               SettingSpec("extended_timers", SettingKind.CHOICE, tuple(e.value for e in ExtendedTimers)))
 CHANGE_KEYS = frozenset({pygame.K_LEFT, pygame.K_RIGHT})  # kiosk: a change needs the PIN once the unlock lapsed
 
 
@@ -94,8 +98,9 @@ class SettingsScene(Scene):
         self.selected = 0
 
     def _items(self, frame: Frame) -> list[tuple[SettingSpec, Any]]:
-        settings = frame.snapshot.settings
-        return [(spec, settings[spec.key]) for spec in schema(frame.snapshot.game) if spec.key in settings]
+        settings, table = frame.snapshot.settings, frame.snapshot.lobby.table_settings
+        return [*((spec, settings[spec.key]) for spec in schema(frame.snapshot.game) if spec.key in settings),
+                *((spec, table[spec.key]) for spec in TABLE_SPECS if spec.key in table)]
 
     def _rows(self, frame: Frame) -> tuple[pygame.Rect, pygame.Rect, list[Row]]:
         w, h = frame.size

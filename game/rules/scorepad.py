@@ -45,9 +45,13 @@ class BadEntry(RulesError):
 
     code = "bad_entry"
 
-    def __init__(self, reason: EntryProblem, message: str) -> None:
+    def __init__(self, reason: EntryProblem, message: str, **fields: str | int) -> None:
         super().__init__(message)
         self.reason = reason
+        self.fields = fields  # the number refused ("value"), its range ("low", "high"), the seat (from 1) and round
+
+    def wire_fields(self) -> dict[str, str | int]:
+        return {"reason": self.reason.value, **self.fields}
 
 
 class ChangeKind(enum.Enum):
@@ -80,11 +84,12 @@ def check_points(points: Any, low: int = 0, high: int = DEFAULT_HIGH) -> int:
         if isinstance(points, float) and points.is_integer():
             points = int(points)
         else:
-            raise BadEntry(EntryProblem.NOT_A_NUMBER, f"{points!r} is not a whole number")
+            raise BadEntry(EntryProblem.NOT_A_NUMBER, f"{points!r} is not a whole number", value=str(points)[:16])
     if points < 0 and low >= 0:
-        raise BadEntry(EntryProblem.NEGATIVE, f"points cannot be negative ({points})")
+        raise BadEntry(EntryProblem.NEGATIVE, f"points cannot be negative ({points})", value=points)
     if not low <= points <= high:
-        raise BadEntry(EntryProblem.OUT_OF_RANGE, f"points must be between {low} and {high}, not {points}")
+        raise BadEntry(EntryProblem.OUT_OF_RANGE, f"points must be between {low} and {high}, not {points}",
+                       value=points, low=low, high=high)
     return points
 
 
@@ -96,7 +101,7 @@ def parse_points(text: Any, low: int = 0, high: int = DEFAULT_HIGH) -> int:
     digits = text.strip().translate(_DIGITS)
     body = digits[1:] if digits[:1] in "+-" else digits
     if not (body.isascii() and body.isdigit()):  # '²', '①', '１': digits int() misreads or refuses
-        raise BadEntry(EntryProblem.NOT_A_NUMBER, f"{text!r} is not a whole number")
+        raise BadEntry(EntryProblem.NOT_A_NUMBER, f"{text!r} is not a whole number", value=str(text)[:16])
     return check_points(int(digits), low, high)
 
 
@@ -160,7 +165,8 @@ class ScorePad:
         """A first entry for ``seat`` in ``round_no``."""
         points = self._check(seat, round_no, points)
         if self.value(seat, round_no) is not None:
-            raise BadEntry(EntryProblem.ALREADY_ENTERED, f"seat {seat + 1} already has points for round {round_no}")
+            raise BadEntry(EntryProblem.ALREADY_ENTERED, f"seat {seat + 1} already has points for round {round_no}",
+                           seat=seat + 1, round=round_no, value=points)
         return self._with(Change(ChangeKind.ENTER, seat, round_no, None, points, by))
 
     def edit(self, seat: int, round_no: int, points: Any, by: int | None) -> ScorePad:
@@ -168,9 +174,11 @@ class ScorePad:
         points = self._check(seat, round_no, points)
         old = self.value(seat, round_no)
         if old is None:
-            raise BadEntry(EntryProblem.NOT_ENTERED, f"seat {seat + 1} has no points for round {round_no} yet")
+            raise BadEntry(EntryProblem.NOT_ENTERED, f"seat {seat + 1} has no points for round {round_no} yet",
+                           seat=seat + 1, round=round_no, value=points)
         if old == points:
-            raise BadEntry(EntryProblem.UNCHANGED, f"seat {seat + 1}'s round {round_no} is already {points}")
+            raise BadEntry(EntryProblem.UNCHANGED, f"seat {seat + 1}'s round {round_no} is already {points}",
+                           seat=seat + 1, round=round_no, value=points)
         return self._with(Change(ChangeKind.EDIT, seat, round_no, old, points, by))
 
     def undo(self, by: int | None) -> ScorePad:
@@ -195,7 +203,10 @@ class ScorePad:
             raise BadEntry(EntryProblem.NO_SUCH_SEAT, f"no seat {seat!r} on this pad")
         if isinstance(round_no, bool) or not isinstance(round_no, int) or round_no < 1:
             raise BadEntry(EntryProblem.NO_SUCH_ROUND, f"no round {round_no!r}")
-        return check_points(points, self.low, self.high)
+        try:
+            return check_points(points, self.low, self.high)
+        except BadEntry as exc:  # say whose number it was
+            raise BadEntry(exc.reason, str(exc), **exc.fields, seat=seat + 1, round=round_no) from None
 
     def _with(self, change: Change) -> ScorePad:
         others = tuple(c for c in self.cells if (c[0], c[1]) != (change.seat, change.round_no))

@@ -305,7 +305,8 @@ def id_of(text: str) -> MessageId:
 
 
 def error_message(exc: TableError, message_id: MessageId = None) -> dict[str, Any]:
-    out: dict[str, Any] = {"v": PROTOCOL_VERSION, "kind": "error", "code": exc.code, "message": str(exc)}
+    out: dict[str, Any] = {**exc.wire_fields(), "v": PROTOCOL_VERSION, "kind": "error", "code": exc.code,
+                           "message": str(exc)}
     if message_id is not None:
         out["id"] = message_id
     return out

@@ -508,7 +508,8 @@ class Session:
         finished = self._check_finished()
         run = self.run if self.phase is TablePhase.PLAYING else None
         race = run.engine.race(run.state) if run is not None else None
-        request = table_request(run.engine.timer(run.state) if run is not None else None, race)
+        request = table_request(run.engine.timer(run.state) if run is not None else None, race,
+                                self.table.table_settings.extended_timers.factor)
         previous = self._timer.running
         new_step = request is not None and (previous is None or previous.request.key != request.key)
         if run is None:

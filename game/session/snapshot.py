@@ -29,6 +29,19 @@ class SeatStatus(enum.Enum):
     BOT = "bot"
 
 
+class ExtendedTimers(enum.Enum):
+    """More time on every timed step (votes, the conspiracy, pointing, any game's step timer) for
+    players who need it; the session stretches the engine's timers, the rules never see it."""
+
+    NORMAL = "normal"
+    HALF_AGAIN = "x1_5"
+    DOUBLE = "x2"
+
+    @property
+    def factor(self) -> float:
+        return {"normal": 1.0, "x1_5": 1.5, "x2": 2.0}[self.value]
+
+
 @dataclass(frozen=True, slots=True)
 class SeatInfo:
     seat: int

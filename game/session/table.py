@@ -13,9 +13,10 @@ from game.seating import MAX_SEATS
 
 from .pads import pad_map_from
 from .seats import MIN_OFFERED_SEATS, BotKind, SeatRecord, fresh_seats
-from .snapshot import TablePhase
+from .snapshot import ExtendedTimers, TablePhase
 
 IDLE_MINUTES_RANGE = (1, 240)
+
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,10 +26,11 @@ class TableSettings:
     idle_reset_minutes: int = 10  # kiosk: back to the lobby after this long without input
     default_bot: BotKind = BotKind.HEURISTIC  # fills free seats at start and kicked seats in play
     how_to_play: bool = False  # the TV explains the game before its first round (kiosk: on)
+    extended_timers: ExtendedTimers = ExtendedTimers.NORMAL  # every timed step ×1.5 or ×2
 
     def to_json(self) -> dict[str, Any]:
         return {"idle_reset_minutes": self.idle_reset_minutes, "default_bot": self.default_bot.value,
-                "how_to_play": self.how_to_play}
+                "how_to_play": self.how_to_play, "extended_timers": self.extended_timers.value}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> TableSettings:
@@ -47,6 +49,12 @@ class TableSettings:
             if not isinstance(value, bool):
                 raise BadSettings("how_to_play must be true or false")
             return replace(self, how_to_play=value)
+        if name == "extended_timers":
+            try:
+                return replace(self, extended_timers=ExtendedTimers(value))
+            except ValueError:
+                choices = ", ".join(e.value for e in ExtendedTimers)
+                raise BadSettings(f"extended_timers must be one of {choices}") from None
         if name == "default_bot":
             try:
                 return replace(self, default_bot=BotKind(value))
@@ -56,7 +64,7 @@ class TableSettings:
 
     @staticmethod
     def names() -> tuple[str, ...]:
-        return ("idle_reset_minutes", "default_bot", "how_to_play")
+        return ("idle_reset_minutes", "default_bot", "how_to_play", "extended_timers")
 
 
 @dataclass(frozen=True, slots=True)

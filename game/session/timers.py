@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
@@ -77,11 +77,16 @@ class GameTimer:
         self._on_expiry(running.request)
 
 
-def table_request(engine_timer: TimerRequest | None, race: RaceRequest | None) -> TimerRequest | None:
-    """The one timer the table shows: a running race's timeout, else the engine's timer."""
+def table_request(engine_timer: TimerRequest | None, race: RaceRequest | None,
+                  factor: float = 1.0) -> TimerRequest | None:
+    """The one timer the table shows: a running race's timeout, else the engine's timer, given
+    ``factor`` times its duration (the table's extended timers). A race keeps its window: the
+    engine that decides it counts a press by its own timeout (M14), and its judging never changes."""
     if race is not None:
         return TimerRequest(race_timer_key(race), race.timeout_ms, None, race.label)
-    return engine_timer
+    if engine_timer is None or factor == 1.0:
+        return engine_timer
+    return replace(engine_timer, duration_ms=round(engine_timer.duration_ms * factor))
 
 
 class TableTimer(GameTimer):

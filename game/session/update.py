@@ -23,7 +23,7 @@ from game.seating import look
 from .claims import Claim, first_per_seat
 from .lobby import free_seats
 from .seats import SeatRecord, seat_public_json, shown_name
-from .snapshot import RaceInfo, RunMode, TablePhase, TableSnapshot, TimerInfo
+from .snapshot import ExtendedTimers, RaceInfo, RunMode, TablePhase, TableSnapshot, TimerInfo
 from .table import TableRecord
 
 __all__ = ["HEARTBEAT_MS", "SeatPart", "ShownTimer", "TableUpdate", "UpdateKind"]
@@ -192,12 +192,13 @@ class TableUpdate:
             "games": list(info.games), "language": t.language, "mode": lob.mode.value,
             "play_mode": info.play_mode, "play_modes": list(info.play_modes),
             "settings": dict(t.settings), "table_settings": dict(info.table_settings),
+            "table_setting_choices": {"extended_timers": [e.value for e in ExtendedTimers]},
             "settings_schema": list(schema_json(lob.engine)),
             "seat_count": t.seat_count, "min_seats": info.min_seats, "max_seats": info.max_seats,
             "can_start": info.can_start, "has_bots": info.has_bots, "free_seats": free_seats(t), "arcade": lob.arcade,
             "how_to_play": self.snapshot.how_to_play is not None,
             "seats": [{**seat_public_json(r, r.seat in lob.connected, secrets_too=host, base_url=lob.base_url),
-                       "name": shown_name(r, t.language)}
+                       "name": shown_name(r, t.language), "named": bool(r.name)}
                       for r in t.offered],
             **({"claims": [c.to_json(t, others) for c, others in first_per_seat(lob.claims)]} if host else {}),
         }

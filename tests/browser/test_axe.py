@@ -91,3 +91,30 @@ def test_companion_and_speakeasy_pages_pass_axe(lang: str, table: Table, phones:
     seats[0].wait_for_selector("[data-testid=clue]")
     audit(seats[0], "speakeasy seat", found)
     assert found == {}, "axe violations:\n" + "\n".join(f"{k}: {v}" for k, v in found.items())
+
+
+@pytest.mark.parametrize("lang", ["fa", "th", "en"])
+def test_the_other_games_in_play_pass_axe(lang: str, table: Table, phones: Phones) -> None:
+    """Cheating Moth at the table (a hand looked at, the sleeve to drag a card to) and the Cheating
+    Moth companion's score pad with its round headings, after a round is scored."""
+    found: dict[str, list[str]] = {}
+    table.host("set_language", language=lang)
+    table.host("set_game", game="cheating_moth")
+    table.host("set_seats", count=3)
+    seats = [phones.open(table.seat_url(i), locale=LOCALES[lang]) for i in range(2)]
+    for page, name in zip(seats, ("Sara", "Ali")):
+        join(page, name)
+    table.host("fill_bots", kind="random")
+    table.host("start")
+    seats[1].wait_for_selector("[data-testid=hand-card]")
+    seats[1].locator("[data-testid=hand-card] button").first.click()  # look at the hand
+    audit(seats[1], "moth seat in a game", found)
+    table.host("abort")
+    table.host("set_mode", mode="companion")
+    table.call(lambda s: s.join_seat(s.table.seats[2].token, name="Nok"))
+    table.host("start")
+    for action in ({"type": "round_over", "out": 0}, {"type": "enter_points", "seat": 1, "points": 4}):
+        table.host("table_action", action=action)
+    seats[0].wait_for_selector("[data-testid=pad-head]")
+    audit(seats[0], "companion seat with the score pad", found)
+    assert found == {}, "axe violations:\n" + "\n".join(f"{k}: {v}" for k, v in found.items())

@@ -57,13 +57,18 @@ def test_hands_turns_cheating_and_accusing(table: Table, phones: Phones, shots: 
     wait_until(sara, lambda: table.call(lambda s: s.update.message(None)["view"]["turn"]) == 1, "the turn passing on")
     assert len(you(table, 0)["hand"]) == len(hand["hand"]) + (-1 if plain else 1)
 
-    # Ali cheats: press and hold a card that is not playable now until it slips away (M8).
+    # Ali cheats: drag a card that is not playable now onto the sleeve and hold it there until it
+    # slips away (M8); a press on the card alone starts nothing (no tell for the guard to catch).
     ali = pages[1]
     look(ali, "hand-card")
     mine = you(table, 1)
     candidates = [c["id"] for c in mine["hand"] if c["id"] not in mine["playable"]]
     ali.locator(f"[data-testid=card-{candidates[0]}]").hover()
     ali.mouse.down()
+    ali.wait_for_timeout(700)
+    assert you(table, 1)["cheat"] is None and ali.locator("[data-testid=cheating]").count() == 0
+    box = ali.locator("[data-testid=sleeve]").bounding_box()
+    ali.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, steps=5)
     ali.wait_for_selector("[data-testid=cheating]")
     # The guard's phone shows the subtle tell (the default, M11) as a hint, not a sentence:
     # Ali's token trembles on his plate.

@@ -93,13 +93,17 @@ def test_M17_pad_rows_keep_their_round_order_whatever_the_numbers_form(lang: str
     table_action(table, type="enter_points", seat=2, points=0)
     page = pages[0]
     page.wait_for_function("document.querySelectorAll('[data-testid=pad] .pad-cells')[0]?.children.length === 2")
-    # Each row's cells run round 1, round 2 from left to right, each isolated, the same for "صفر".
+    # Each row's cells run round 1, round 2 in the page's reading order under their headings (right
+    # to left on a Persian phone), each isolated, the same for "صفر".
     rows = page.eval_on_selector_all("[data-testid=pad] .pad-cells", """rows => rows.map(r =>
         [...r.children].map(c => [c.textContent, c.getBoundingClientRect().x, getComputedStyle(c).unicodeBidi]))""")
-    assert len(rows) == 3
+    assert len(rows) == 4  # the heading row and a row per seat
+    head = rows[0]
+    assert [cell[0] for cell in head] == (["د۱", "د۲"] if lang == "fa" else ["ร1", "ร2"])
     for row in rows:
         assert [cell[2] for cell in row] == ["isolate", "isolate"]
-        assert row[0][1] < row[1][1]  # round 1 stands left of round 2 in every row
+        assert (row[0][1] > row[1][1]) if lang == "fa" else (row[0][1] < row[1][1])  # round 1 first as the page reads
+        assert [round(c[1]) for c in row] == [round(c[1]) for c in head]  # under its heading
     zero = "صفر" if lang == "fa" else "0"
     assert any(cell[0] == zero for row in rows for cell in row)
     widths = page.eval_on_selector_all("[data-testid=pad] .pad-cells", "rows => rows.map(r => r.getBoundingClientRect().width)")

@@ -148,3 +148,17 @@ def test_a_bad_host_or_port_names_the_line_and_key(tmp_path: Path, line: str, ex
     with pytest.raises(ConfigError) as info:
         load_config(write(tmp_path, line))
     assert str(tmp_path / "kiosk.toml") in str(info.value) and expected in str(info.value)
+
+
+def test_the_attract_column_shows_the_join_address_and_no_network_covers_it_with_the_codes() -> None:
+    from game.kiosk.screen import draw_attract
+    from game.tapes import lobby_snapshot
+
+    drawn: list[str] = []
+    ctx = RenderContext(TextRenderer(lambda text, *_: drawn.append(text)), QrCache(), SoundBank(enabled=False))
+    shown = lobby_snapshot(4, "fa", joined=1, bots=0)
+    covered = draw_attract(pygame.Surface((1280, 720)), shown, "", ctx)
+    address = shown.join_url.split("://", 1)[-1]
+    assert address in drawn  # a phone that cannot scan learns where to type its code
+    codes_top = covered.y
+    assert codes_top < 720 * 0.35 and covered.height > 720 * 0.5  # the address and the codes: what the notice covers

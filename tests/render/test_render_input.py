@@ -186,3 +186,15 @@ def test_M3_a_seat_setting_names_the_seat_and_goes_round_the_table(shared_ctx):
         named = screen.snapshot.seats[0].name
         assert named and shown_value(frame, spec, 0) == named
         assert shown_value(frame, spec, 5) == free
+
+
+def test_L_changes_the_tables_language_during_a_game_too(shared_ctx):
+    from game.tapes import ScriptedTable
+
+    by_name = {m.name: m for m in moments("en")}
+    screen = play_moment(by_name["03_table"], SIZE, shared_ctx)
+    assert payloads(screen.handle(key(pygame.K_l), SIZE)) == [{"command": "set_language", "language": "fa"}]
+    table = ScriptedTable("collusion", 4, "en", people=4)
+    table.start()
+    table.host("set_language", language="fa")  # the session takes it mid-game: every screen follows
+    assert table.snapshot().language == "fa" and table.session.run is not None

@@ -115,3 +115,17 @@ def test_property_totals_equal_the_sum_of_entries_after_any_edits_and_undos(ops:
             assert pad.total(s) == sum(p for (cs, _), p in cells.items() if cs == s)
         assert len(pad.changes) >= len(before.changes)  # history only grows: no silent change
         assert pad.changes[: len(before.changes)] == before.changes
+
+
+def test_a_refusal_says_which_number_whose_and_why_on_the_wire() -> None:
+    from game.server.protocol import error_message
+
+    pad = ScorePad.empty(3, high=200)
+    with pytest.raises(BadEntry) as caught:
+        pad.enter(2, 1, 1200, by=None)
+    wire = error_message(caught.value)
+    assert wire["code"] == "bad_entry" and wire["reason"] == "out_of_range"
+    assert (wire["value"], wire["low"], wire["high"], wire["seat"], wire["round"]) == (1200, 0, 200, 3, 1)
+    with pytest.raises(BadEntry) as caught:
+        pad.enter(0, 1, "12a", by=None)
+    assert error_message(caught.value)["value"] == "12a"

@@ -9,7 +9,7 @@ import pygame
 from . import shapes, theme
 from .lru import MB, Lru, surface_bytes
 from .scene import Frame, RenderContext
-from .seats import SeatModel
+from .seats import SeatModel, plate_name
 from .table import LayerCache, Point, background, draw_away_mark, table_layout
 from .text import TextStyle, VAlign
 from .widgets import readable_px
@@ -66,7 +66,7 @@ def draw_plate(surface: pygame.Surface, rect: pygame.Rect, seat: SeatModel, look
     text_w = rect.width - round(2 * sym_r) - 3 * pad
     text_x = rect.x + pad if rtl else rect.x + 2 * pad + round(2 * sym_r)
     name_box = pygame.Rect(text_x, rect.y + pad // 2, text_w, round(rect.height * 0.5))
-    name = seat.name or frame.s("seat.name", n=seat.seat + 1)
+    name = plate_name(frame.lang, seat.name) or frame.s("seat.name", n=seat.seat + 1)
     ctx.text.draw(surface, name, frame.lang, name_box,
                   TextStyle(round(NAME_PX * u), theme.TEXT_DIM if look.dim else theme.TEXT, bold=True, max_lines=1,
                             min_px=readable_px(u), valign=VAlign.BOTTOM))  # a long name: elided at a readable size

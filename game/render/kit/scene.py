@@ -82,6 +82,15 @@ class Frame:
         domain = next((d for d in ("web", *desc.phone_strings) if i18n.has(self.lang, d, key)), "web")
         return i18n.text(self.lang, domain, key)
 
+    def page(self, pages: int, every_ms: int) -> int:
+        """Which of ``pages`` pages a list too long for its place shows now: they take turns every
+        ``every_ms`` of session time (noted in :attr:`reads`, so a still table redraws only then)."""
+        if pages <= 1:
+            return 0
+        turn = self._now_ms // every_ms
+        self.reads.timer_at((turn + 1) * every_ms)
+        return turn % pages
+
     def timer_left_ms(self) -> int | None:
         """Milliseconds left on the running timer. The picture is taken to change when the timer's
         shown whole second does (``math.ceil(left / 1000)``): a scene that animates with the

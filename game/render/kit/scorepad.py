@@ -4,6 +4,7 @@ round, optionally the total), and under it the corrections the table must see ("
 the game says what its columns and trace lines are called."""
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -18,16 +19,23 @@ from .text import Align, TextStyle
 
 MAX_COLUMNS = 8  # the latest rounds when a game has more
 MAX_TRACE = 3
+PAGE_MS = 6_000  # corrections too many for their place take turns this often: each is read on the TV
 
 
 def trace_shown(frame: Frame, trace: Sequence[str], limit: int = MAX_TRACE) -> list[str]:
-    """The correction lines the screen has room for: all of them when they fit in ``limit`` lines,
-    else a line saying how many earlier ones are on the phones, then the latest (newest last)."""
+    """The correction lines for ``limit`` lines of screen: all of them when they fit; else they take
+    turns (``Frame.page``), under a line saying which they are ("Corrections 3–4 of 5"), or with
+    one line, each counted ("Correction 2 of 3: ..."). Every correction reaches the TV in turn."""
     lines = list(trace)
     if len(lines) <= limit:
         return lines
-    kept = max(0, limit - 1)
-    return [frame.s("pad.trace_more", n=len(lines) - kept), *(lines[-kept:] if kept else [])]
+    per = max(1, limit - 1)
+    pages = math.ceil(len(lines) / per)
+    first = frame.page(pages, PAGE_MS) * per
+    shown = lines[first:first + per]
+    if limit <= 1:
+        return [frame.s("pad.trace_one", k=first + 1, n=len(lines), line=shown[0])]
+    return [frame.s("pad.trace_page", first=first + 1, last=first + len(shown), n=len(lines)), *shown]
 
 
 def _xs(area: pygame.Rect, weights: Sequence[float], rtl: bool) -> list[pygame.Rect]:

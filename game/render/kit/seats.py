@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from game import i18n
 from game.session.snapshot import SeatInfo, SeatStatus, TableSnapshot
 
 from .glyphs import strip_pictographs
@@ -45,7 +46,14 @@ def seat_name(frame: Frame, seats: Sequence[SeatModel], seat: int | None) -> str
     """A seat's name, or "Seat n" when it has none."""
     if seat is None or not 0 <= seat < len(seats):
         return "?"
-    return seats[seat].name or frame.s("seat.name", n=seat + 1)
+    return plate_name(frame.lang, seats[seat].name) or frame.s("seat.name", n=seat + 1)
+
+
+def plate_name(lang: str, name: str) -> str:
+    """A player's name as a piece of the screen's text: on a right-to-left screen a name with no
+    Persian letter is isolated (FSI ... PDI), so "+1+1" or "R2-D2" keeps its own order on a plate,
+    in a results row and inside a sentence alike ("1+1+" otherwise)."""
+    return i18n.isolate(lang, name) if name else name
 
 
 def names(frame: Frame, seats: Sequence[SeatModel], which: Sequence[int]) -> str:

@@ -68,3 +68,22 @@ export function svg(tag, attrs = {}, ...children) {
 export function bidi(text) {
   return h("bdi", null, text);
 }
+
+const LONG_WORD = 8; // graphemes: a longer word in a name does not fit half a 320-390 px phone beside its token
+
+/**
+ * A grid of cards to tap: two columns, or one when a name on a card holds a word too long for half
+ * the phone, so the name wraps between its words and is read whole ("Maximiliana Worthingtons",
+ * never "Maximilia… / Worthing…"); a word is never broken or cut.
+ * @param {...(Child | Child[])} cards
+ * @returns {HTMLElement}
+ */
+export function voteGrid(...cards) {
+  const grid = h("div", { class: "vote-grid" }, ...cards);
+  const words = new Intl.Segmenter(undefined, { granularity: "word" });
+  const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+  const long = [...grid.querySelectorAll("bdi")].some((name) => [...words.segment(name.textContent ?? "")]
+    .some((w) => w.isWordLike && [...graphemes.segment(w.segment)].length > LONG_WORD));
+  if (long) grid.classList.add("vote-grid-wide");
+  return grid;
+}

@@ -132,9 +132,11 @@ export function num(n) {
   return measure(n);
 }
 
-/** A measure (ms, a margin, an error bound) in the current language's digits, zero as a digit. @param {number} n */
+/** A measure (ms, a margin, an error bound) in the current language's digits, zero as a digit, to a
+ *  tenth at most as the TV and the replay write it (game/rules/race.py shown_ms: "100", "100.2", never
+ *  "100.237"). @param {number} n */
 export function measure(n) {
-  return new Intl.NumberFormat(LOCALES[current] ?? "en").format(n);
+  return new Intl.NumberFormat(LOCALES[current] ?? "en", { maximumFractionDigits: 1 }).format(n);
 }
 
 /** A number as one types it into a field: the current language's digits, no grouping. @param {number} n */

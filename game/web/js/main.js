@@ -317,8 +317,17 @@ function onError(msg) {
     toast(t("error.stale_state"), "info");
     return;
   }
-  toast(has(`error.${msg.code}`) ? t(`error.${msg.code}`) : t("error.unknown"));
+  toast(errorText(msg));
   render();
+}
+
+/** A refusal in the page's language: exactly what was refused and why when the error says
+ *  ("The score pad refused 1200: points go from 0 to 999"), else what kind of error it was.
+ *  @param {{code: string, reason?: string} & Record<string, any>} msg */
+function errorText(msg) {
+  const exact = msg.reason ? `error.${msg.code}.${msg.reason}` : "";
+  if (exact && has(exact)) return t(exact, msg);
+  return has(`error.${msg.code}`) ? t(`error.${msg.code}`) : t("error.unknown");
 }
 
 /** @param {{code: string}} msg */
@@ -432,7 +441,11 @@ function screen() {
   }
   if (status === Status.TAKEN_OVER) return { key: "taken", draw: takenOver };
   if (status === Status.GALLERY_FULL) return { key: "gallery_full", draw: galleryFull };
-  if (status === Status.KICKED) return { key: "kicked", draw: () => fullMessage(t("kicked.title"), t("kicked.body"), joinLink()) };
+  if (status === Status.KICKED) {
+    // mid-game the big screen shows no codes: the seat's new code is on the host's console
+    const body = app.state?.lobby?.phase === "lobby" ? "kicked.body" : "kicked.body_playing";
+    return { key: `kicked:${body}`, draw: () => fullMessage(t("kicked.title"), t(body), joinLink()) };
+  }
   if (status === Status.NEW_GROUP) return { key: "new_group", draw: () => fullMessage(t("new_group.title"), t("new_group.body"), joinLink()) };
   if (status === Status.REJECTED && app.page === Page.SEAT) return { key: "rejected", draw: () => fullMessage(t("rejected.title"), t("rejected.body"), joinLink()) };
   if (app.page === Page.HOST && (!app.pin || status === Status.REJECTED)) {

@@ -62,14 +62,15 @@ setInterval(() => paint(), 250);
 // ------------------------------------------------------------------------------ seats
 /**
  * @typedef {{seat: number, status?: string, name?: string, colour: string, colour_name: string,
- *   symbol: string, connected?: boolean, lang?: string, bot?: string | null}} LobbySeat
+ *   symbol: string, connected?: boolean, lang?: string, bot?: string | null, named?: boolean}} LobbySeat
  */
 
-/** The name to show for a seat: its name (a bot's comes from the table, the same as on the big
- *  screen: its colour), else its translated colour ("Orange"). @param {LobbySeat | undefined} s */
+/** The name to show for a seat: a player's own name, else its colour in this phone's language
+ *  ("Orange" on an English phone at a Persian table, not "نارنجی"): a bot is named after its colour
+ *  (the table sends ``named: false`` for a name that is only that). @param {LobbySeat | undefined} s */
 export function seatName(s) {
   if (!s) return "?";
-  if (s.name && s.name.trim()) return s.name;
+  if (s.name && s.name.trim() && s.named !== false) return s.name;
   return t(`colour.${s.colour_name}`);
 }
 

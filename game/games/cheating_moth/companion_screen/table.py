@@ -25,6 +25,7 @@ from game.render.kit import shapes, theme
 from game.render.kit.hud import draw_notices
 from game.render.kit.scene import Frame, Intent, RenderContext, Scene, host
 from game.render.kit.scorepad import trace_shown
+from game.render.kit.seats import plate_name
 from game.render.kit.sound import Effect
 from game.render.kit.text import Align, TextStyle, VAlign
 from game.rules import race as race_rule
@@ -60,7 +61,7 @@ def seat_name(frame: Frame, seat: int | None) -> str:
     seats = frame.snapshot.seats
     if seat is None or not 0 <= seat < len(seats):
         return "?"
-    return seats[seat].name or frame.s("seat.name", n=seat + 1)
+    return plate_name(frame.lang, seats[seat].name) or frame.s("seat.name", n=seat + 1)
 
 
 def seat_rgb(frame: Frame, seat: int) -> theme.Colour:
@@ -392,8 +393,18 @@ def _race_lines(surface: pygame.Surface, frame: Frame, ctx: RenderContext, r: Do
         y += line_h
     if not r.lines:
         return  # no press was timed: no precision to state
-    foot = pygame.Rect(box.x, y, box.width, line_h)
-    _text(surface, frame, ctx, precision_line(frame, r), foot, 22, theme.TEXT_DIM)
+    foot = pygame.Rect(box.x, y, box.width, max(line_h, box.bottom - y))  # the rest: two lines if it says why
+    _text(surface, frame, ctx, precision_line(frame, r), foot, 22, theme.TEXT_DIM, lines=2)
+
+
+def one_board_note(frame: Frame, r: DoneRace, errors: dict[str, float]) -> str:
+    """Why a margin smaller than the times' error was decided: every press came from the one arcade
+    board, which orders its own buttons to a fraction of a millisecond (game/rules/race.py); the
+    error is only how far its clock sits from the session's ("" when nothing needs saying)."""
+    margins = [line.margin_ms for line in r.lines if line.margin_ms is not None]
+    if set(errors) != {"arcade"} or not margins or min(margins) > r.error_ms or r.within_ms > 0:
+        return ""
+    return frame.s("sep") + s(frame, "result.one_board", ms=measure(frame, min(margins)))
 
 
 def precision_line(frame: Frame, r: DoneRace) -> str:
@@ -404,8 +415,9 @@ def precision_line(frame: Frame, r: DoneRace) -> str:
         if line.source:
             errors[line.source] = max(errors.get(line.source, 0.0), line.error_ms)
     if len(errors) < 2:
-        return s(frame, "result.error", ms=measure(frame, r.error_ms),
+        said = s(frame, "result.error", ms=measure(frame, r.error_ms),
                  sources=frame.s("list.sep").join(source_name(frame, x) for x in errors) or "–")
+        return said + one_board_note(frame, r, errors)
     items = [s(frame, "result.error_of", source=source_name(frame, x, short=True), ms=measure(frame, e))
              for x, e in sorted(errors.items(), key=lambda kv: kv[1])]
     return s(frame, "result.errors", list=frame.s("list.sep").join(items))

@@ -2,7 +2,7 @@
 // it slips away; letting go early cancels), the guard's accusations, and what just happened.
 // Formats: game/games/cheating_moth/views.md. Races (M14–M16): a big button that fires on pointer-down,
 // stamped with the phone's own clock (the table maps it with its clock sync, docs/protocol.md).
-import { h } from "../dom.js";
+import { h, voteGrid } from "../dom.js";
 import { measure, num, t, tn } from "../i18n.js";
 import { icon } from "../icons.js";
 import { phoneNow } from "../net.js";
@@ -151,7 +151,7 @@ function handPanel(ctx) {
         if (canPlay) ctx.act(play);
         else if (canGive) pickGift(ctx, c.id);
       },
-      onpointerdown: canCheat && !canPlay && !canGive ? (/** @type {PointerEvent} */ e) => startCheat(ctx, c.id, e) : undefined,
+      onpointerdown: canCheat && !canPlay && !canGive ? (/** @type {PointerEvent} */ e) => dragToSleeve(ctx, c.id, e) : undefined,
     });
   });
   const hint = giving ? t("moth.give_hint") : hasType(ctx.legal, "play") ? t("moth.play_hint")
@@ -163,6 +163,7 @@ function handPanel(ctx) {
     body: () => [
       hint ? h("p", { class: "muted small", text: hint }) : null,
       h("div", { class: "moth-hand", "data-testid": "hand" }, ...cards),
+      you.can_cheat || cheating ? h("div", { class: `sleeve${cheating ? " active" : ""}`, "data-testid": "sleeve", text: t("moth.sleeve") }) : null,
       cheating ? h("div", { class: "cheat-progress", "data-testid": "cheating" },
         h("span", { style: { animationDuration: `${v.settings.cheat_ms}ms` } }), t("moth.cheating")) : null,
       giving && gift !== null ? giveTargets(ctx, gift) : null,
@@ -206,27 +207,51 @@ function giveTargets(ctx, cardId) {
     }, seatToken(lobbySeat(ctx, s).symbol, lobbySeat(ctx, s).colour, 28), h("bdi", { text: nameText(ctx, s) }), botMark(lobbySeat(ctx, s)))));
 }
 
-/** Hold to cheat: start now, finish once held for cheat_ms, cancel if let go early. @param {GameContext} ctx @param {number} cardId @param {PointerEvent} e */
-function startCheat(ctx, cardId, e) {
+/** Whether the pointer is over the sleeve now. @param {PointerEvent} e */
+function overSleeve(e) {
+  const r = document.querySelector("[data-testid=sleeve]")?.getBoundingClientRect();
+  return !!r && e.clientX >= r.left && e.clientX <= r.right && e.clientY >= r.top && e.clientY <= r.bottom;
+}
+
+/**
+ * M8's deliberate gesture: a press on a card that cannot be played starts nothing (no tell, nothing
+ * for the guard to catch); dragging it onto the sleeve starts the cheat, holding it there for
+ * cheat_ms finishes it, and letting go or leaving the sleeve early cancels it.
+ * @param {GameContext} ctx @param {number} cardId @param {PointerEvent} e
+ */
+function dragToSleeve(ctx, cardId, e) {
   e.preventDefault();
   const holdMs = ctx.view.settings.cheat_ms + FINISH_MARGIN_MS;
-  ctx.act({ type: "cheat_start", card: cardId, t_ms: Math.round(phoneNow()) });
-  const release = () => {
-    window.removeEventListener("pointerup", release);
-    window.removeEventListener("pointercancel", release);
+  let started = false;
+  const cancel = () => {
     if (holdTimer) {
       clearTimeout(holdTimer);
       holdTimer = null;
       ctx.act({ type: "cheat_cancel", t_ms: Math.round(phoneNow()) });
     }
+    started = false;
   };
+  const move = (/** @type {PointerEvent} */ ev) => {
+    const inside = overSleeve(ev);
+    if (inside && !started) {
+      started = true;
+      ctx.act({ type: "cheat_start", card: cardId, t_ms: Math.round(phoneNow()) });
+      if (holdTimer) clearTimeout(holdTimer);
+      holdTimer = setTimeout(() => {
+        holdTimer = null;
+        ctx.act({ type: "cheat_finish", t_ms: Math.round(phoneNow()) });
+      }, holdMs);
+    } else if (!inside && started) cancel();
+  };
+  const release = () => {
+    window.removeEventListener("pointermove", move);
+    window.removeEventListener("pointerup", release);
+    window.removeEventListener("pointercancel", release);
+    cancel();
+  };
+  window.addEventListener("pointermove", move);
   window.addEventListener("pointerup", release);
   window.addEventListener("pointercancel", release);
-  if (holdTimer) clearTimeout(holdTimer);
-  holdTimer = setTimeout(() => {
-    holdTimer = null;
-    ctx.act({ type: "cheat_finish", t_ms: Math.round(phoneNow()) });
-  }, holdMs);
 }
 
 /** The guard catches cheaters: one button per player, with what the table sees of them (M11): the
@@ -236,7 +261,7 @@ function guardPanel(ctx) {
   if (!v.me?.is_guard || !hasType(ctx.legal, "accuse")) return null;
   return section(t("moth.accuse_title"),
     h("p", { class: "muted small", text: t("moth.accuse_hint") }),
-    h("div", { class: "vote-grid" }, ...v.seats.filter((/** @type {any} */ s) => s.seat !== ctx.seat).map((/** @type {any} */ s) => {
+    voteGrid(...v.seats.filter((/** @type {any} */ s) => s.seat !== ctx.seat).map((/** @type {any} */ s) => {
       const seat = lobbySeat(ctx, s.seat);
       return h("button", {
         class: `vote-card${s.tell ? ` tell tell-${s.tell}` : ""}`, type: "button", "data-testid": `accuse-${s.seat}`,

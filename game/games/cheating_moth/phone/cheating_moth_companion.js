@@ -3,12 +3,12 @@
 // takes your penalty points at the round's end (M17) and explains the card just played (quick rules).
 // Formats: game/games/cheating_moth/companion_views.md. Races (M14–M16): the press fires on pointer-down,
 // stamped with the phone's own clock (the table maps it with its clock sync, docs/protocol.md).
-import { h } from "../dom.js";
+import { h, voteGrid } from "../dom.js";
 import { measure, num, t, tn, typedNumber } from "../i18n.js";
 import { phoneNow } from "../net.js";
 import { seatToken } from "../symbols.js";
 import { card as section, numberInput, seatChip, seatNameNode } from "../ui.js";
-import { boardNotice, hasType, isLegal, lobbySeat, nameList, padCells } from "./common.js";
+import { boardNotice, hasType, isLegal, lobbySeat, nameList, padCells, padHead } from "./common.js";
 
 /** @typedef {import("./common.js").GameContext} GameContext */
 
@@ -160,7 +160,7 @@ function tablePanel(ctx) {
   const passes = ctx.legal.filter((a) => a.type === "pass_guard");
   // folded away: handing the guard bug on is rare, and a stray tap must not do it
   const guard = passes.length ? h("details", { "data-testid": "pass-guard" }, h("summary", { text: t("mothc.pass_guard_hint") }),
-    h("div", { class: "vote-grid" }, ...passes.map((a) => {
+    voteGrid(...passes.map((a) => {
       const seat = lobbySeat(ctx, a.to);
       return h("button", { class: "vote-card", type: "button", "data-testid": `pass-guard-${a.to}`, style: { "--seat": seat.colour }, disabled: ctx.pending,
         onclick: () => ctx.act(a) }, seatToken(seat.symbol, seat.colour, 30), h("span", { class: "vote-name" }, h("bdi", { text: nameText(ctx, a.to) })));
@@ -258,7 +258,8 @@ function padCard(ctx) {
     name: name(ctx, c.seat), round: num(c.round), old: c.old === null ? "–" : num(c.old), new: c.new === null ? "–" : num(c.new),
     by: c.by === null ? t("mothc.by_host") : nameText(ctx, c.by),
   })));
-  return section(t("moth.scores"), h("ul", { class: "plain-list table-list", "data-testid": "pad" }, ...rows),
+  const rounds = Math.max(0, ...pad.rows.map((/** @type {any[]} */ r) => r.length));
+  return section(t("moth.scores"), h("ul", { class: "plain-list table-list", "data-testid": "pad" }, padHead(rounds, t("pad.total")), ...rows),
     trace.length ? h("ul", { class: "plain-list", "data-testid": "pad-trace" }, ...trace) : null,
     h("p", { class: "muted small" }, t("moth.lowest_wins"), " ", rule("M19")));
 }

@@ -14,6 +14,7 @@ from game.games.cheating_moth.screen.final import GameOverScene
 from game.games.cheating_moth.screen.model import Phase, accusation_from, events_of, int_at, phase, race_from, seat_models
 from game.games.cheating_moth.screen.table import DOMAIN, RoundOverScene, TableScene
 from game.render.kit.scene import Scene
+from game.render.kit.seats import plate_name
 from game.session.snapshot import TableSnapshot
 
 __all__ = ["beats_for", "choose_base"]
@@ -57,7 +58,7 @@ def beats_for(snapshot: TableSnapshot, previous: TableSnapshot | None) -> list[S
     def nm(seat: int | None) -> str:
         if seat is None or not 0 <= seat < len(seats):
             return "?"
-        return seats[seat].name or i18n.text(lang, "screen", "seat.name", n=seat + 1)
+        return plate_name(lang, seats[seat].name) or i18n.text(lang, "screen", "seat.name", n=seat + 1)
 
     out: list[Scene] = []
     race = race_from(view.get("last_race"), snapshot.race.last)

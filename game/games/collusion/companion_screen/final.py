@@ -5,6 +5,7 @@ from game.games.collusion.companion_screen.table import s, seat_models, trace_li
 from game.render.kit import theme
 from game.render.kit.final import Cell, FinalBoard, FinalRow, FinalScene
 from game.render.kit.scene import Frame, view_of
+from game.render.kit.scorepad import trace_shown
 from game.render.kit.seats import names, seat_name
 
 
@@ -24,7 +25,7 @@ class CompanionOverScene(FinalScene):
         elif winners:
             headline = frame.s("over.shared", names=names(frame, seats, winners))
         cause = str(final.get("cause", "C18"))
-        notes = (s(frame, f"over.cause_{cause}"), *trace_lines(frame, seats, view)[-1:])
+        notes = (s(frame, f"over.cause_{cause}"), *trace_shown(frame, trace_lines(frame, seats, view), 1))
         order = sorted(range(len(seats)), key=lambda k: (-(totals[k] if k < len(totals) else 0), k))
         rows = tuple(FinalRow(seats[k], k in winners, (
             Cell(seat_name(frame, seats, k), 0.5, px=22),

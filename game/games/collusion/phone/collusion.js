@@ -2,7 +2,7 @@
 // the Ambush victim choice, the Final Showdown, your own gold, and every reveal explained in words.
 // View, action and event formats: game/games/collusion/views.md. The companion variant
 // (collusion_companion.js) reuses the panels exported here: its view has this shape during play.
-import { h } from "../dom.js";
+import { h, voteGrid } from "../dom.js";
 import { num, t, tn } from "../i18n.js";
 import { botMark, seatName, seatChip, seatNameNode, card } from "../ui.js";
 import { seatToken } from "../symbols.js";
@@ -108,7 +108,7 @@ function votePanel(ctx) {
   ambushSelected ? h("span", { class: "check", "aria-hidden": "true" }, icon("check", 18)) : null) : null;
   return h("div", { class: "vote-panel" },
     h("p", { class: "lead", text: current ? t("collusion.vote_change_hint") : t("collusion.vote_hint") }),
-    h("div", { class: "vote-grid" }, ...options, ambush),
+    voteGrid(...options, ambush),
     lockRow(ctx, locked, !!current, "collusion.locked_vote"),
     lockedCount(ctx));
 }
@@ -163,7 +163,7 @@ function ambushPanel(ctx) {
   const victim = ambushDraft?.victim;
   return h("div", { class: "vote-panel ambush-panel" },
     h("p", { class: "lead", text: t("collusion.ambush_prompt") }),
-    h("div", { class: "vote-grid" }, ...buttons),
+    voteGrid(...buttons),
     victim === undefined ? h("p", { class: "muted center", text: t("collusion.ambush_pick_first") })
       : bigButton(t("collusion.ambush_confirm", { name: nameText(ctx, victim) }), () => ctx.act({ type: "ambush_pick", victim }),
         { tone: "danger", disabled: ctx.pending, testid: "ambush-confirm" }));

@@ -9,7 +9,7 @@ import { h } from "../dom.js";
 import { num, t, tn, typedNumber } from "../i18n.js";
 import { card, numberInput } from "../ui.js";
 import { icon } from "../icons.js";
-import { bigButton, hasType, isLegal, padCells } from "./common.js";
+import { bigButton, hasType, isLegal, padCells, padHead } from "./common.js";
 import {
   chip, finalPanel, goldPanel, happenings, name, nameText, names, phaseTitle, rule, seatBody, statusBar, tableCard,
 } from "./collusion.js";
@@ -153,7 +153,7 @@ function padCard(ctx) {
     c.kind === "undo" ? "collc.trace_undo" : c.by === null ? "collc.trace_host" : "collc.trace_self",
     { name: name(ctx, c.seat), count: num(c.round), old: c.old === null ? "–" : num(c.old), new: c.new === null ? "–" : num(c.new) })));
   return card(t("collc.pad_title"),
-    h("ul", { class: "plain-list table-list", "data-testid": "pad" }, ...rows),
+    h("ul", { class: "plain-list table-list", "data-testid": "pad" }, padHead(Math.max(0, ...seats.map((/** @type {number} */ s) => pad.rows[s].length))), ...rows),
     trace.length ? h("ul", { class: "plain-list", "data-testid": "pad-trace" }, ...trace) : null);
 }
 

@@ -25,7 +25,7 @@ from game.render.kit import shapes, theme
 from game.render.kit.hud import draw_badge, draw_caption
 from game.render.kit.motion import ease, edge_point, span
 from game.render.kit.scene import Frame, RenderContext, Scene, view_of
-from game.render.kit.seats import names, seat_name
+from game.render.kit.seats import names, plate_name, seat_name
 from game.render.kit.sound import Effect
 from game.render.kit.table import TableLayout, table_layout
 from game.render.kit.text import Align, TextStyle
@@ -286,7 +286,7 @@ class RoundEndBeat(Scene):
         name_box = pygame.Rect(rect.x + round(rect.height), rect.y, name_w, rect.height)
         if rtl:
             name_box.right = rect.right - round(rect.height)
-        ctx.text.draw(surface, seat.name or frame.s("seat.name", n=seat.seat + 1), frame.lang, name_box,
+        ctx.text.draw(surface, plate_name(frame.lang, seat.name) or frame.s("seat.name", n=seat.seat + 1), frame.lang, name_box,
                       TextStyle(round(22 * u), theme.TEXT, bold=True, max_lines=1, min_px=7))
         bars_box = pygame.Rect(0, rect.y, round(rect.width * 0.3), rect.height)
         if rtl:

@@ -5,6 +5,7 @@ from game.games.speakeasy.companion_screen.table import s, seat_models, trace_li
 from game.render.kit import theme
 from game.render.kit.final import Cell, FinalBoard, FinalRow, FinalScene
 from game.render.kit.scene import Frame, view_of
+from game.render.kit.scorepad import trace_shown
 from game.render.kit.seats import names, seat_name
 
 
@@ -22,7 +23,7 @@ class CompanionOverScene(FinalScene):
             headline = s(frame, "over.wins", name=seat_name(frame, seats, winners[0]), n=scores[winners[0]])
         elif winners:
             headline = s(frame, "over.shared", names=names(frame, seats, winners))
-        notes = (s(frame, f"over.tie.{view.get('tie_break') or 'none'}"), *trace_lines(frame, seats, view)[-1:])
+        notes = (s(frame, f"over.tie.{view.get('tie_break') or 'none'}"), *trace_shown(frame, trace_lines(frame, seats, view), 1))
         order = sorted(range(len(seats)), key=lambda k: (-(scores[k] if k < len(scores) else 0), k))
         rows = tuple(FinalRow(seats[k], k in winners, (
             Cell(seat_name(frame, seats, k), 0.42, px=22),

@@ -1,7 +1,7 @@
 // Speakeasy on the phone: your secret identity, the host's secret subject, pointing (changeable
 // until the reveal), and every reveal explained with its rule. Formats: game/games/speakeasy/views.md.
 // The companion variant (speakeasy_companion.js) reuses the pieces exported here.
-import { h } from "../dom.js";
+import { h, voteGrid } from "../dom.js";
 import { num, t, tn } from "../i18n.js";
 import { clueText } from "./clues.js";
 import { icon } from "../icons.js";
@@ -68,7 +68,7 @@ export function identityCard(ctx) {
 
 /** A grid of seat buttons. @param {GameContext} ctx @param {number[]} seats @param {number | null} selected @param {(s: number) => WireAction} action */
 export function seatGrid(ctx, seats, selected, action) {
-  return h("div", { class: "vote-grid" }, ...seats.map((s) => {
+  return voteGrid(...seats.map((s) => {
     const seat = lobbySeat(ctx, s);
     const chosen = selected === s;
     return h("button", {

@@ -88,12 +88,24 @@ export function boardNotice(ctx) {
 }
 
 /**
- * A score-pad row's cells, first round first: each number isolated for direction in a cell of its
- * own, so a Persian "صفر" (a right-to-left word) sits in its round's place like a digit does and
- * every row lines up the same way whatever its numbers' form.
+ * A score-pad row's cells, first round first in the page's reading order (round 1 at the right on a
+ * Persian phone, as its header says): each number isolated for direction in a cell of its own, so
+ * a Persian "صفر" sits in its round's place like a digit does and every row lines up the same way.
  * @param {(number | null)[]} cells @param {string} [testid]
  */
 export function padCells(cells, testid) {
-  return h("span", { class: "row-state pad-cells", dir: "ltr", "data-testid": testid },
+  return h("span", { class: "row-state pad-cells", "data-testid": testid },
     ...cells.map((p) => h("bdi", { class: "pad-cell", text: p === null ? "–" : num(p) })));
+}
+
+/**
+ * The pad's header row: a heading per round over its column ("R1", "د۱", "ร1") and one over the
+ * totals (if any), so the rounds read in order in every language.
+ * @param {number} rounds @param {string | null} [total] the totals column's heading (null: none)
+ */
+export function padHead(rounds, total = null) {
+  return h("li", { class: "table-row pad-head", "data-testid": "pad-head" }, h("span", { class: "chip", "aria-hidden": "true" }),
+    h("span", { class: "row-state pad-cells" }, ...Array.from({ length: rounds }, (_, i) =>
+      h("bdi", { class: "pad-cell", text: t("pad.round_short", { n: num(i + 1) }) }))),
+    total === null ? null : h("strong", { class: "row-bars", text: total }));
 }

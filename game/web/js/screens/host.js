@@ -103,10 +103,15 @@ function settingEditor(spec, value, onSet, seats) {
   return null;
 }
 
-/** An editor for one of the table's own settings (a switch or a number). @param {string} key @param {any} value @param {(v: any) => void} onSet */
-function tableSettingEditor(key, value, onSet) {
+/** An editor for one of the table's own settings (a switch, a number, or one of the choices the
+ *  lobby lists for it, e.g. extended timers). @param {string} key @param {any} value @param {(v: any) => void} onSet
+ *  @param {string[] | undefined} choices */
+function tableSettingEditor(key, value, onSet, choices) {
   if (typeof value === "boolean") return switchField(settingLabel(key), value, onSet);
   if (typeof value === "number") return numberSetting(key, value, settingLabel(key), onSet, false);
+  if (typeof value === "string" && choices?.includes(value)) {
+    return choice(settingLabel(key), choices, value, onSet, (v) => (has(`value.${v}`) ? t(`value.${v}`) : v));
+  }
   return null;
 }
 
@@ -276,7 +281,7 @@ export function hostConsole(state, send, table, game) {
     .map((spec) => settingEditor(spec, values[spec.key], (value) => send("set_setting", { name: spec.key, value }), lobby.seats)).filter(Boolean);
   const tableSettings = Object.entries(lobby.table_settings ?? {}).filter(([k]) => k !== "default_bot" || lobby.has_bots !== false).map(([k, v]) => k === "default_bot"
     ? choice(settingLabel(k), botChoices(String(v)), String(v), (value) => send("set_setting", { name: k, value }), botKindLabel)
-    : tableSettingEditor(k, v, (value) => send("set_setting", { name: k, value }))).filter(Boolean);
+    : tableSettingEditor(k, v, (value) => send("set_setting", { name: k, value }), lobby.table_setting_choices?.[k])).filter(Boolean);
   return h("div", { class: "host" },
     claimsCard(lobby.claims, lobby.seats, send),
     card(null, h("div", { class: "stack" }, ...actions)),

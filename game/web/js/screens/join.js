@@ -129,7 +129,9 @@ export function codeForm(initialError) {
     if (!input.value) dropped.clear(); // the player emptied the field: start over
     for (const ch of unusedLetters(input.value)) dropped.add(ch);
     input.value = input.value.toUpperCase().replace(CODE_ALPHABET, "").slice(0, CODE_LENGTH);
-    say(dropped.size ? t("join.not_used", { letters: [...dropped].join(" ") }) : "");
+    // Thai or Persian letters: the keyboard is in the phone's own script, and the codes are in Latin capitals
+    const foreign = [...dropped].some((ch) => /[\u0600-\u06ff\u0e00-\u0e7f]/.test(ch));
+    say(!dropped.size ? "" : foreign ? t("join.latin_only") : t("join.not_used", { letters: [...dropped].join(" ") }));
     ask.replaceChildren();
   });
   const button = /** @type {HTMLButtonElement} */ (h("button", { class: "btn btn-primary btn-big", type: "submit", "data-testid": "code-go", text: t("join.go") }));
@@ -233,11 +235,21 @@ export function askingHost(seat) {
  */
 export function nameForm(seat, current, onName, onCancel, note = null, taken = []) {
   const input = /** @type {HTMLInputElement} */ (h("input", {
-    class: "name-input", id: "name", name: "name", autocomplete: "nickname", maxlength: String(NAME_MAX), dir: "auto",
-    enterkeyhint: "done", placeholder: t("name.placeholder"), "data-testid": "name-input",
+    class: "name-input", id: "name", name: "name", autocomplete: "nickname", dir: "auto",
+    enterkeyhint: "done", placeholder: t("name.placeholder"), "data-testid": "name-input", "aria-describedby": "name-cut",
   }));
   input.value = current || localStorage.getItem(NAME_KEY) || "";
   const message = h("p", { class: "form-error", role: "alert" });
+  // no maxlength (the browser would cut inside a Thai cluster or a Persian word): a longer name is
+  // cut at a whole grapheme, and the phone says so while it is typed
+  const cutNote = h("p", { class: "muted small", id: "name-cut", "aria-live": "polite", "data-testid": "name-cut" });
+  const showCut = () => {
+    const typed = input.value.replace(/\s+/g, " ").trim();
+    const kept = cleanName(input.value);
+    cutNote.textContent = Array.from(typed).length > NAME_MAX && kept ? t("name.cut", { n: NAME_MAX, name: kept }) : "";
+  };
+  input.addEventListener("input", showCut);
+  queueMicrotask(showCut);
   const form = h("form", {
     class: "join-form", onsubmit: (/** @type {Event} */ e) => {
       e.preventDefault();
@@ -254,6 +266,7 @@ export function nameForm(seat, current, onName, onCancel, note = null, taken = [
   },
   h("label", { for: "name", class: "label", text: t("name.title") }),
   input,
+  cutNote,
   message,
   h("button", { class: "btn btn-primary btn-big", type: "submit", "data-testid": "name-go", text: t("name.go") }),
   onCancel ? h("button", { class: "btn btn-ghost", type: "button", onclick: onCancel, text: t("common.cancel") }) : null);
@@ -269,7 +282,21 @@ export function nameForm(seat, current, onName, onCancel, note = null, taken = [
  *  trimmed, at most 24 characters. @param {string} raw */
 export function cleanName(raw) {
   const text = tidy(raw.normalize("NFC").replace(/[\u0000-\u001f\u007f-\u009f]/g, ""));
-  return Array.from(text.replace(/\s+/g, " ").trim()).slice(0, NAME_MAX).join("").trim();
+  return cutName(text.replace(/\s+/g, " ").trim()).trim();
+}
+
+/** At most NAME_MAX characters (code points, as the table counts them), cut between whole
+ *  graphemes: a Thai consonant keeps its vowel and tone marks ("…พงษ์", never "…พง"). @param {string} text */
+export function cutName(text) {
+  let kept = "";
+  let count = 0;
+  for (const { segment } of new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(text)) {
+    const size = Array.from(segment).length;
+    if (count + size > NAME_MAX) break;
+    kept += segment;
+    count += size;
+  }
+  return kept;
 }
 
 export const CONSENT_ARM_MS = 1000; // no input on the consent screen this long after it shows
