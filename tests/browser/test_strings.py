@@ -45,7 +45,7 @@ def game_files(lang: str) -> dict[str, dict[str, str]]:
     """Each catalog game's phone string files in ``lang`` (in game/i18n/ or a plug-in's folder), by domain."""
     out = {}
     for domain in catalog.phone_domains():
-        paths = [folder / f"{domain}_{lang}.json" for folder in (I18N, *map(Path, catalog.folders()))]
+        paths = [folder / f"{domain}_{lang}.json" for folder in (I18N, *catalog.string_folders())]
         path = next((p for p in paths if p.is_file()), None)
         assert path is not None, f"no {domain}_{lang}.json"
         out[domain] = json.loads(path.read_text(encoding="utf-8"))

@@ -28,7 +28,7 @@ def tv_button_keys() -> set[str]:
     """Every phone string key the TV's code names a button with (``frame.button("key")``, or each
     key in a ``frame.button("a" if ... else "b")`` choice)."""
     keys: set[str] = set()
-    for path in (ROOT / "game" / "render").rglob("*.py"):
+    for path in (*(ROOT / "game" / "render").rglob("*.py"), *(ROOT / "game" / "games").rglob("*.py")):
         for call in BUTTON_CALL.findall(path.read_text("utf-8")):
             keys.update(KEY_IN_CALL.findall(call))
     return keys
@@ -38,7 +38,7 @@ def phone_button_labels() -> set[str]:
     """Keys the phone app puts on a button: a key in t("key") (or in t(cond ? "a" : "b")) that is the
     text of a button made just before it (h("button", …), bigButton(…), a module's button(…))."""
     labels: set[str] = set()
-    for path in (ROOT / "game" / "web" / "js").rglob("*.js"):
+    for path in (*(ROOT / "game" / "web" / "js").rglob("*.js"), *(ROOT / "game" / "games").glob("*/phone/*.js")):
         source = path.read_text("utf-8")
         for call in re.finditer(r"\bt\(([^()]*)", source):
             before = source[max(0, call.start() - 400):call.start()]
@@ -61,7 +61,7 @@ def test_tv_hints_name_phone_buttons_by_their_own_keys() -> None:
 @pytest.mark.parametrize("lang", ["en", "fa", "th"])
 def test_no_tv_string_names_a_phone_button_by_hand(lang: str) -> None:
     named = []
-    for path in sorted(I18N.glob(f"screen*_{lang}.json")):
+    for path in sorted((*I18N.glob(f"screen*_{lang}.json"), *(ROOT / "game" / "games").glob(f"*/strings/screen*_{lang}.json"))):
         for key, text in json.loads(path.read_text("utf-8")).items():
             if NAMED_BY_HAND[lang].search(text):
                 named.append(f"{path.name}: {key}: {text}")
