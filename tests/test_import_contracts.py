@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def test_the_import_contracts_hold() -> None:
     lint = "import sys; from importlinter.cli import lint_imports_command; sys.exit(lint_imports_command())"
-    run = subprocess.run([sys.executable, "-c", lint, "--config", str(ROOT / "pyproject.toml")],
+    run = subprocess.run([sys.executable, "-c", lint, str(ROOT / "pyproject.toml")],
                          cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
     assert "0 broken" in run.stdout
