@@ -56,6 +56,19 @@ def look(page: Page, secret: str) -> None:
     page.wait_for_selector(f"[data-testid={secret}-hide]")
 
 
+def drag_to_sleeve(page: Page, card: int) -> None:
+    """Start a cheat the way a player does (M8): press a card that cannot be played now and drag it
+    onto the sleeve; the pointer stays down (``page.mouse.up()`` ends or cancels the cheat). With a
+    big hand the sleeve sits just under a 640 px phone's fold: the player scrolls it into sight first."""
+    page.locator("[data-testid=sleeve]").scroll_into_view_if_needed()
+    page.locator(f"[data-testid=card-{card}]").hover()
+    page.mouse.down()
+    box = page.locator("[data-testid=sleeve]").bounding_box()
+    assert box is not None, "no sleeve on this phone"
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, steps=5)
+    page.wait_for_selector("[data-testid=cheating]")
+
+
 def shown_gold(page: Page) -> list[int]:
     """The bar values this phone shows once its player looks (empty when it has none)."""
     look(page, "gold")

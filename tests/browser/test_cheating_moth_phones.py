@@ -89,3 +89,35 @@ def test_hands_turns_cheating_and_accusing(table: Table, phones: Phones, shots: 
     sara.wait_for_selector(".notice")
     assert "accused Nok wrongly" in sara.inner_text(".notice")
     assert len(you(table, 0)["hand"]) == hand + 1
+
+
+def test_M8_a_page_relaid_out_under_the_finger_does_not_cancel_the_cheat(table: Table, phones: Phones) -> None:
+    """A notice or a line appearing above the sleeve moves it on screen while a cheat is held; the
+    finger has not moved off it, so the cheat goes on and completes (it used to cancel at once: the
+    cheat's own hint vanished when it started and the sleeve slid up from under the finger)."""
+    pages = [phones.open(table.seat_url(i)) for i in range(3)]
+    for page, name in zip(pages, ("Sara", "Ali", "Nok")):
+        join(page, name)
+    table.host("set_game", game="cheating_moth")
+    table.host("set_seats", count=3)
+    table.host("start")
+    ali = pages[1]
+    look(ali, "hand-card")
+    mine = you(table, 1)
+    card = next(c["id"] for c in mine["hand"] if c["id"] not in mine["playable"])
+    sleeve = ali.locator("[data-testid=sleeve]")
+    sleeve.scroll_into_view_if_needed()
+    ali.locator(f"[data-testid=card-{card}]").hover()
+    ali.mouse.down()
+    box = sleeve.bounding_box()
+    assert box is not None
+    # the finger near the sleeve's bottom edge: any upward slide of the page would leave it outside
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] - 6
+    ali.mouse.move(x, y, steps=4)
+    ali.wait_for_selector("[data-testid=cheating]")
+    ali.evaluate("""() => { const first = document.querySelector("[data-testid=hand]");
+        first.parentElement.insertBefore(Object.assign(document.createElement("div"), {style: "height: 90px"}), first); }""")
+    ali.mouse.move(x + 2, y, steps=2)  # the finger trembles a little; the page has moved under it
+    wait_until(ali, lambda: you(table, 1)["cheated_this_round"] == 1, "the cheat completing")
+    ali.mouse.up()
+    assert card not in [c["id"] for c in you(table, 1)["hand"]]

@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 
 from .conftest import Phones, Table
-from .phone import join, look
+from .phone import drag_to_sleeve, join, look
 from .test_cheating_moth_phones import shown_hand, wait_until, you
 
 pytestmark = pytest.mark.browser
@@ -92,13 +92,11 @@ def step(pages: list[Any], table: Table, view: dict[str, Any], pressed: set[tupl
 
 
 def cheat(page: Any, table: Table, seat: int) -> int:
-    """Press and hold a card that cannot be played now until it slips away (M8); its id."""
+    """Drag a card that cannot be played now onto the sleeve and hold it there until it slips away (M8); its id."""
     mine = you(table, seat)
     card = next(c["id"] for c in mine["hand"] if c["id"] not in mine["playable"])
     look(page, "hand-card")
-    page.locator(f"[data-testid=card-{card}]").hover()
-    page.mouse.down()
-    page.wait_for_selector("[data-testid=cheating]")
+    drag_to_sleeve(page, card)
     wait_until(page, lambda: you(table, seat)["cheated_this_round"] == 1, "the cheat completing")
     page.mouse.up()
     return card

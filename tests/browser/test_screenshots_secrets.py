@@ -12,7 +12,7 @@ import pytest
 from game.games.cheating_moth.rules import Accused
 
 from .conftest import Phones, Table
-from .phone import join, look
+from .phone import drag_to_sleeve, join, look
 from .test_cheating_moth_gives import spider_give
 from .test_cheating_moth_phones import you
 from .test_collusion_phones import start_short_game
@@ -59,8 +59,7 @@ def test_cheating_moth_pages(lang: str, table: Table, phones: Phones, shots: Pat
     look(second, "hand-card")
     mine = you(table, 1)
     card = next(c["id"] for c in mine["hand"] if c["id"] not in mine["playable"])
-    second.locator(f"[data-testid=card-{card}]").hover()
-    second.mouse.down()
+    drag_to_sleeve(second, card)
     first.locator("[data-testid=accuse-1][data-tell=tremble]").wait_for()
     shoot(first, shots, lang, "moth_tell")
     second.mouse.up()

@@ -154,8 +154,11 @@ function handPanel(ctx) {
       onpointerdown: canCheat && !canPlay && !canGive ? (/** @type {PointerEvent} */ e) => dragToSleeve(ctx, c.id, e) : undefined,
     });
   });
-  const hint = giving ? t("moth.give_hint") : hasType(ctx.legal, "play") ? t("moth.play_hint")
-    : you.can_cheat ? t("moth.cheat_hint", { s: Math.round(v.settings.cheat_ms / 100) / 10 }) : you.is_guard ? t("moth.guard_hint") : "";
+  // While a cheat is held the hint stays the cheat's: a line that vanished or grew above the sleeve
+  // would slide the sleeve out from under the finger and cancel the cheat it is holding.
+  const cheatHint = t("moth.cheat_hint", { s: Math.round(v.settings.cheat_ms / 100) / 10 });
+  const hint = cheating ? cheatHint : giving ? t("moth.give_hint") : hasType(ctx.legal, "play") ? t("moth.play_hint")
+    : you.can_cheat ? cheatHint : you.is_guard ? t("moth.guard_hint") : "";
   // Face down until the player looks; the cover says when the hand is needed (a turn, a give).
   const hand = secret("moth-hand", {
     title: t("moth.your_hand", { n: you.hand.length }), testid: "hand-card", className: "hand",
@@ -207,9 +210,13 @@ function giveTargets(ctx, cardId) {
     }, seatToken(lobbySeat(ctx, s).symbol, lobbySeat(ctx, s).colour, 28), h("bdi", { text: nameText(ctx, s) }), botMark(lobbySeat(ctx, s)))));
 }
 
-/** Whether the pointer is over the sleeve now. @param {PointerEvent} e */
-function overSleeve(e) {
-  const r = document.querySelector("[data-testid=sleeve]")?.getBoundingClientRect();
+/** Where the sleeve is on screen now, or null when it is not shown. @returns {DOMRect | null} */
+function sleeveRect() {
+  return document.querySelector("[data-testid=sleeve]")?.getBoundingClientRect() ?? null;
+}
+
+/** Whether the pointer is inside ``r``. @param {PointerEvent} e @param {DOMRect | null} r */
+function inside(e, r) {
   return !!r && e.clientX >= r.left && e.clientX <= r.right && e.clientY >= r.top && e.clientY <= r.bottom;
 }
 
@@ -222,26 +229,30 @@ function overSleeve(e) {
 function dragToSleeve(ctx, cardId, e) {
   e.preventDefault();
   const holdMs = ctx.view.settings.cheat_ms + FINISH_MARGIN_MS;
-  let started = false;
+  // Once the cheat starts, the finger is judged against the sleeve where it was then: a notice or a
+  // line appearing above it re-lays the page out, and that must not slide the sleeve away from the finger.
+  /** @type {DOMRect | null} */
+  let held = null;
   const cancel = () => {
     if (holdTimer) {
       clearTimeout(holdTimer);
       holdTimer = null;
       ctx.act({ type: "cheat_cancel", t_ms: Math.round(phoneNow()) });
     }
-    started = false;
+    held = null;
   };
   const move = (/** @type {PointerEvent} */ ev) => {
-    const inside = overSleeve(ev);
-    if (inside && !started) {
-      started = true;
+    const started = held !== null;
+    const over = inside(ev, started ? held : sleeveRect());
+    if (over && !started) {
+      held = sleeveRect();
       ctx.act({ type: "cheat_start", card: cardId, t_ms: Math.round(phoneNow()) });
       if (holdTimer) clearTimeout(holdTimer);
       holdTimer = setTimeout(() => {
         holdTimer = null;
         ctx.act({ type: "cheat_finish", t_ms: Math.round(phoneNow()) });
       }, holdMs);
-    } else if (!inside && started) cancel();
+    } else if (!over && started) cancel();
   };
   const release = () => {
     window.removeEventListener("pointermove", move);
