@@ -10,6 +10,8 @@ from game.bots import Bot, make_bot, uses_view
 from game.games.cheating_moth.companion import ENGINE as MOTH_COMPANION
 from game.games.collusion.rules import ENGINE as COLLUSION
 from game.rules.base import GameEngine
+from tests.conformance.toygame import ENGINE as TOY
+from tests.conformance.toygame import Pick, Settings
 
 HOOKS = ("table_actions", "legal_form", "button_action", "start_events", "race_press", "uses_view", "thinks_off_loop")
 PROBE = re.compile(r"""(getattr|hasattr)\([^)]*["'](""" + "|".join(HOOKS) + r""")["']""")
@@ -32,9 +34,11 @@ def test_the_probe_finder_finds_a_probe(tmp_path: Path) -> None:
 
 
 def test_engine_hooks_have_harmless_defaults() -> None:
-    engine: GameEngine[Any] = GameEngine()
-    assert engine.table_actions(object()) == [] and engine.start_events(object()) == []
-    assert engine.legal_form("a") == "a" and engine.button_action(object(), 0, 2) is None
+    engine: GameEngine[Any] = TOY  # a game that overrides none of these hooks
+    state = engine.new_game(Settings(), 3, seed=1)
+    assert type(TOY).table_actions is GameEngine.table_actions
+    assert engine.table_actions(state) == [] and engine.start_events(state) == []
+    assert engine.legal_form(Pick(2)) == Pick(2) and engine.button_action(state, 0, 2) is None
 
 
 def test_engines_override_only_the_hooks_they_use() -> None:

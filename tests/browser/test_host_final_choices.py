@@ -42,7 +42,7 @@ def finish_a_game(table: Table) -> None:
 
 def _move(session: Any, seat: int, brain: Any) -> None:
     run = session.run
-    if run is None or session.phase.value != "playing" or not session.legal_wire(seat):
+    if run is None or session.phase.value != "playing":
         return
     legal = list(run.engine.legal_actions(run.state, seat))
     action = brain.choose(run.engine.view(run.state, seat), legal) if legal else None

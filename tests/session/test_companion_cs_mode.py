@@ -121,7 +121,7 @@ async def test_real_gold_seats_no_bot_offers_none_and_a_freed_seat_waits_for_a_p
         assert session.snapshot.lobby.has_bots and all(r.bot is not None for r in session.table.offered)
         session.host_command({"command": "set_setting", "name": "gold", "value": "physical"})
         assert all(r.bot is None for r in session.table.seats) and not session.snapshot.lobby.has_bots
-        assert session.lobby_json(host=True)["has_bots"] is False
+        assert session.update.lobby_json(host=True)["has_bots"] is False
         for command in ({"command": "fill_bots", "kind": "heuristic"}, {"command": "set_bot", "seat": 0, "kind": "belief"}):
             with pytest.raises(NoBots):
                 session.host_command(command)

@@ -64,7 +64,7 @@ class ToyOverScene(FinalScene):
             Cell(s(frame, "score", n=scores[k] if k < len(scores) else 0), 0.4, px=22),
         )) for k in order)
         return FinalBoard(frame.s("over.title"), tuple(seats[w] for w in winners if w < len(seats)), headline,
-                          (), rows, frame.s("over.next"))
+                          (), rows)
 
 
 def choose_base(snapshot: TableSnapshot) -> Scene:
