@@ -74,6 +74,12 @@ def _has(tag: str, **fields: Any) -> Callable[[TableSnapshot], bool]:
     return lambda snap: any(e.get("type") == tag and all(e.get(k) == v for k, v in fields.items()) for e in snap.events)
 
 
+def _walks(cause: str) -> Callable[[TableSnapshot], bool]:
+    """The guard passing to another seat (the bug walks); a round can start with the guard it ended on."""
+    return lambda snap: any(e.get("type") == "guard_passed" and e.get("cause") == cause and e.get("old") != e.get("new")
+                            for e in snap.events)
+
+
 def _phase(name: str) -> Callable[[TableSnapshot], bool]:
     return lambda snap: (snap.public_view or {}).get("phase") == name
 
@@ -110,7 +116,7 @@ def moth_moments(language: str = "en", n: int = 4, seed: int = 1) -> Iterator[Mo
     yield at("m15_beetle_result", lambda s: _has("race_decided", kind="beetle")(s) and bool(
         (s.public_view or {}).get("last_race", {}).get("order")), 3.6)
     yield at("m16_round_over", _phase("round_over"), 2.0)
-    yield at("m17_new_round", _has("guard_passed", cause="M18"), 1.2)
+    yield at("m17_new_round", _walks("M18"), 1.2)
     yield Moment("m18_game_over", (snaps[-1],), play_s=0.5)
     yield _sleeve_moment(MothTable(n, language, seed, {"tell": "obvious"}))
 
