@@ -23,7 +23,7 @@ new phone. Prints the requests waiting at once (claims pending max), the "give y
 the seat's phone got (holder prompts) and at most at once, its states during the flood, and how
 long the real "my phone died" request took to be seated once the host allowed the first one shown.
 
-Then the seated phone's way back under each flood of issue 33 (``tests/reliability/reconnect_kit.py``,
+Then the seated phone's way back under each hostile flood (``tests/reliability/reconnect_kit.py``,
 ``--reconnect-only`` for just this): a real table in a subprocess; quiet (the baseline), then each
 flood in its own process (one seated address's 4,000 half-open ``GET /ws``, 140 addresses' half-open
 connections, 140 × 4 hello-less WebSockets, one address re-opening ~1,000 connections a second, 20

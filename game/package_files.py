@@ -1,8 +1,8 @@
 """Where the program finds the files it reads at run time: inside the package, through
 ``importlib.resources``, never beside the source tree (an installed wheel has no checkout around it).
 
-The phone's web files, the strings and each game's own files (Speakeasy's clue decks, its phone
-module and strings) are package data (``pyproject.toml`` ships them); sounds are synthesised and the
+The phone's web files, the strings and each game's own files (a game's decks, its phone module and
+strings) are package data (``pyproject.toml`` ships them); sounds are synthesised and the
 fonts come from the ``fontpkg-*`` packages, so nothing else is read."""
 from __future__ import annotations
 

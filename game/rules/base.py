@@ -310,7 +310,7 @@ class WireCodec(Generic[T]):
             if self.kind != "event":
                 # an action is input (a phone, a bot, a tool, a plug-in): checked when built. An
                 # event is the engine's own output, built on every move of every bot's search
-                # (checking each cost ~15% of Collusion's throughput); from_wire checks it on the way in
+                # (checking each cost ~15% of a search bot's throughput); from_wire checks it on the way in
                 typed_fields(cls)
             self._by_tag[tag] = cls
             self._by_cls[cls] = tag
@@ -504,7 +504,7 @@ class GameEngine(Generic[T]):
 
     def bots_can_play(self, settings: Any) -> bool:
         """Whether a bot can hold a seat of a game played with ``settings``. A setting that puts
-        something physical in a player's hands (Collusion's real gold bars) makes a seat a bot can
+        something physical in a player's hands (real gold bars on the table) makes a seat a bot can
         neither hold nor answer for: the lobby then offers, seats and keeps no bot and every seat
         needs a person. (A whole game without bots says so in its descriptor: ``bots=None``.)
         By default bots can play any settings."""

@@ -1,4 +1,4 @@
-"""The seated phone's way back under each flood of issue 33, against a real table in a subprocess
+"""The seated phone's way back under each hostile flood, against a real table in a subprocess
 (``flood_kit.table``), shared by ``tests/reliability/test_reconnect_floods.py`` and
 ``bench/bench_hostile.py --reconnect-only``.
 

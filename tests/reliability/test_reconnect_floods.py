@@ -1,4 +1,4 @@
-"""Issue 33: under each flood a seated guest (or strangers) can raise — 4,000 half-open ``GET /ws``
+"""Under each flood a seated guest (or strangers) can raise — 4,000 half-open ``GET /ws``
 from the address of a seated phone, 140 addresses' hello-less WebSockets, one address re-opening
 ~1,000 connections a second, 20 addresses claiming an away seat through ``/api/away`` — the seated
 phone is back with its device key, the host logs in, the lost phone's player gets the seat again,
