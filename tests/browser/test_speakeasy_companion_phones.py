@@ -143,3 +143,38 @@ def test_three_phones_point_in_secret_and_the_subject_reveals_with_one_tap(table
                 continue
             assert v["me"]["seat"] == i and v["pointing"] is None  # nobody else's finger before the reveal
             assert v["me"]["pointed_at"] in (None, a)  # only its own, once pointed
+
+
+@pytest.mark.parametrize("lang", ["fa", "th"])
+def test_S6_the_console_picks_for_a_clue_host_whose_seat_was_freed(lang: str, table: Table, phones: Phones,
+                                                                    shots: Path) -> None:
+    """The clue host leaves (the host frees their seat) while the untimed choice waits on them: the
+    console offers to choose for them, in the table's language, and the clue goes on."""
+    from .phone import host_console
+    from .test_host_final_choices import LONG_NAMES
+    from .test_screenshots import shoot
+
+    table.host("set_language", language=lang)
+    table.host("set_game", game="speakeasy_companion")
+    table.host("set_seats", count=3)
+    host = host_console(table, phones, lang)
+    pages = [phones.open(table.seat_url(i)) for i in range(3)]
+    for page, name in zip(pages, LONG_NAMES):
+        join(page, name)
+    table.host("start")
+    clue_host = view(table)["host"]
+    assert host.locator("[data-testid=pick-for-host]").count() == 0  # their phone is there: they choose
+    table.host("kick", seat=clue_host)
+    panel = host.locator("[data-testid=pick-for-host]")
+    panel.wait_for()
+    offered = panel.locator("[data-testid^=seat-]").all_inner_texts()  # the others, never the clue host
+    assert sorted(offered) == sorted(LONG_NAMES[s] for s in range(3) if s != clue_host)
+    for width in (320, 390):
+        host.set_viewport_size({"width": width, "height": 720})
+        assert host.evaluate("document.documentElement.scrollWidth <= innerWidth")
+        shoot(host, shots, lang, f"speakeasy_pick_for_host_{width}")
+    subject = next(s for s in range(3) if s != clue_host)
+    panel.locator(f"[data-testid=seat-{subject}]").click()
+    after = settle(table, host, "choosing")
+    assert after["phase"] in ("countdown", "pointing")
+    host.locator("[data-testid=pick-for-host]").wait_for(state="detached")

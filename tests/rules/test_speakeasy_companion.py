@@ -98,6 +98,19 @@ def test_S6_companion_only_the_host_picks_another_player() -> None:
     state, ev = ENGINE.apply(state, state.host, ChooseSubject(others(state)[0]))
     assert kinds(ev) == ["subject_chosen", "countdown"] and state.phase is Phase.COUNTDOWN
     assert ENGINE.view(state, state.host)["me"]["subject"] == others(state)[0]
+
+
+def test_S6_companion_the_console_picks_for_a_clue_host_whose_seat_was_freed() -> None:
+    """Untimed by default, the choice would wait forever for a clue host who left; the host console
+    (the table, seat None) may enter it instead, under the same rule: another player."""
+    state = new()
+    assert ChooseSubject(others(state)[1]) in ENGINE.table_actions(state)
+    assert ChooseSubject(state.host) not in ENGINE.table_actions(state)
+    with pytest.raises(IllegalAction):
+        ENGINE.apply(state, None, ChooseSubject(state.host))
+    state, ev = ENGINE.apply(state, None, ChooseSubject(others(state)[1]))
+    assert kinds(ev) == ["subject_chosen", "countdown"] and state.subject == others(state)[1]
+    assert ChooseSubject(others(state)[0]) not in ENGINE.table_actions(state)  # chosen once
     assert ENGINE.view(state, state.next_host)["me"]["subject"] is None
 
 

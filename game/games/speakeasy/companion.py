@@ -275,7 +275,7 @@ def _clue_up(state: State, index: int, host: int) -> tuple[State, Events]:
 def _on_choose(state: State, seat: Seat | None, action: ChooseSubject) -> tuple[State, Events]:
     if state.phase is not Phase.CHOOSING:
         raise IllegalAction("the subject has already been chosen")
-    if seat != state.host:
+    if seat is not None and seat != state.host:  # None: the console enters it for a clue host who left
         raise NotYourTurn("only the host picks the subject (S6)")
     if not (isinstance(action.subject, int) and 0 <= action.subject < state.n) or action.subject == state.host:
         raise IllegalAction("the subject must be another player at the table (S6)")
@@ -766,7 +766,8 @@ class SpeakeasyCompanionEngine(GameEngine[State]):
         return _legal(state, seat)
 
     def table_actions(self, state: State) -> list[Any]:
-        """What the host may do as the table (seat ``None``): record fingers, tap an identity for a
+        """What the host may do as the table (seat ``None``): pick the subject for a clue host whose
+        seat was freed (S6; the console offers it only then), record fingers, tap an identity for a
         player, correct the pad (any number: ``legal_form``), take a correction back."""
         if state.phase is Phase.GAME_OVER:
             return []
@@ -810,7 +811,7 @@ def _legal(state: State, seat: Seat | None) -> list[Any]:
     """A seat's legal actions; ``seat`` None: the host's taps as the table (no timers)."""
     phase = state.phase
     host_or_table = seat is None or seat == state.host
-    if phase is Phase.CHOOSING and seat == state.host:
+    if phase is Phase.CHOOSING and host_or_table:
         return [ChooseSubject(s) for s in state.pointers()]
     if phase is Phase.POINTING and seat is not None and seat != state.host:
         return [Point(t) for t in state.pointers() if t != state.pointing[seat]]

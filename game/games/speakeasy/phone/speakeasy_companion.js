@@ -230,6 +230,12 @@ function hostPanel(ctx) {
   if (v.phase === "game_over") return null;
   const act = (/** @type {any} */ a) => ctx.act(a);  // the host console sends it as the table
   const parts = [];
+  // S6 untimed waits for the clue host; one whose phone left (a freed seat) would hold the table forever
+  if (v.phase === "choosing" && !lobbySeat(ctx, v.host).connected) {
+    parts.push(h("div", { class: "vote-panel", "data-testid": "pick-for-host" },
+      h("p", { class: "lead" }, ...tn("sec.pick_for", { host: name(ctx, v.host) }), " ", rule("S6")),
+      seatGrid(ctx, v.pointers, null, (s) => ({ type: "choose_subject", subject: s }))));
+  }
   if (v.phase === "recording") parts.push(recorder(ctx, v.recorded.fingers, act));
   if (v.phase === "identity" || v.phase === "final_identities") {
     for (const s of v.identity_asked) parts.push(h("div", { class: "host-entry" }, chip(ctx, s), ...revealButtons(ctx, s, act)));
