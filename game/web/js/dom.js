@@ -80,10 +80,35 @@ const LONG_WORD = 8; // graphemes: a longer word in a name does not fit half a 3
  */
 export function voteGrid(...cards) {
   const grid = h("div", { class: "vote-grid" }, ...cards);
+  const names = [...grid.querySelectorAll("bdi")];
+  const key = `${innerWidth}|${names.map((n) => n.textContent).join("|")}`;
   const words = new Intl.Segmenter(undefined, { granularity: "word" });
   const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
-  const long = [...grid.querySelectorAll("bdi")].some((name) => [...words.segment(name.textContent ?? "")]
+  const long = names.some((name) => [...words.segment(name.textContent ?? "")]
     .some((w) => w.isWordLike && [...graphemes.segment(w.segment)].length > LONG_WORD));
-  if (long) grid.classList.add("vote-grid-wide");
+  grid.dataset.names = key;
+  if (long || WIDE.has(key)) grid.classList.add("vote-grid-wide");
+  else requestAnimationFrame(() => fitGrid(grid));
   return grid;
+}
+
+/** Name sets (at a window width) whose two-column grid cut a name. @type {Set<string>} */
+const WIDE = new Set();
+
+/**
+ * Counting letters misses a short word in a wide script (Persian "محمدرضا" is 7 letters): once laid
+ * out, a grid whose card cuts a name becomes one card a row, remembered for these names at this width.
+ * @param {HTMLElement} grid
+ */
+function fitGrid(grid) {
+  if (!grid.isConnected || grid.classList.contains("vote-grid-wide")) return;
+  const cut = [...grid.querySelectorAll("bdi")].some((n) => n.scrollWidth > n.clientWidth + 1);
+  if (!cut) return;
+  WIDE.add(`${innerWidth}|${grid.dataset.names?.split("|").slice(1).join("|")}`);
+  grid.classList.add("vote-grid-wide");
+}
+
+// a phone turned, a window narrowed: the grids on screen are measured again
+if (typeof window !== "undefined") {
+  window.addEventListener("resize", () => document.querySelectorAll(".vote-grid").forEach((g) => fitGrid(/** @type {HTMLElement} */ (g))));
 }
