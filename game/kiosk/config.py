@@ -24,9 +24,10 @@ PIN_PATTERN = re.compile(r"[0-9]{6,8}")  # six digits at least: the same floor a
 PORT_RANGE = (1, 65_535)
 HOST_NAME = re.compile(r"(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*")
 IDLE_MINUTES_RANGE = (1, 240)
+AWAY_SECONDS_RANGE = (15, 900)
 SECTIONS: dict[str, tuple[str, ...]] = {
     "venue": ("name", "logo"),
-    "table": ("languages", "game", "preset", "volume", "idle_minutes", "how_to_play"),
+    "table": ("languages", "game", "preset", "volume", "idle_minutes", "away_s", "how_to_play"),
     "timers": ("attract_after_s", "results_s", "attract_game_s"),
     "house_rules": (),  # one table per installed table game: :func:`_section_keys`
     "server": ("host", "port", "data_dir"),
@@ -77,6 +78,7 @@ class KioskConfig:
     preset: str | None = None  # None: the game's default for the language
     volume: int = 70  # percent
     idle_minutes: int = 10
+    away_s: int = 60  # a seated phone away this long during a game: the other players may free its seat
     how_to_play: bool = True
     timers: Timers = field(default_factory=Timers)
     house_rules: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # game -> wire settings
@@ -228,6 +230,7 @@ def parse_config(data: Mapping[str, Any], reader: _Reader) -> KioskConfig:
         path=reader.path, venue=venue, languages=languages, game=game, preset=preset,
         volume=reader.number(table, "table", "volume", 70, 0, 100),
         idle_minutes=reader.number(table, "table", "idle_minutes", 10, *IDLE_MINUTES_RANGE),
+        away_s=reader.number(table, "table", "away_s", 60, *AWAY_SECONDS_RANGE),
         how_to_play=reader.flag(table, "table", "how_to_play", True),
         timers=_timers(reader, reader.section(data, "timers")),
         house_rules=_house_rules(reader, reader.section(data, "house_rules"), game, preset),

@@ -47,6 +47,7 @@ from .protocol import (
     ClientKind,
     ClientMessage,
     CloseCode,
+    FreeAway,
     GiveSeat,
     Hello,
     HostCmd,
@@ -700,6 +701,8 @@ class Hub:
             self._press(client, seat, body, message_id)
         elif isinstance(body, GiveSeat):
             self.session.give_seat(seat, body.id)
+        elif isinstance(body, FreeAway):
+            self.session.free_away(seat, body.seat)
 
     def _gesture_time(self, client: Client, action: Any) -> float | None:
         """A timed action's own ``t_ms`` (the phone's clock, ms) on the session clock; None: arrival."""

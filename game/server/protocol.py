@@ -40,6 +40,7 @@ class ClientKind(enum.Enum):
     PRESS = "press"
     SYNC_REPLY = "sync_reply"
     GIVE_SEAT = "give_seat"
+    FREE_AWAY = "free_away"
 
 
 class CloseCode(enum.IntEnum):
@@ -112,7 +113,14 @@ class GiveSeat:
     id: int
 
 
-Body = Union[Hello, SetName, SetLang, Act, Ping, HostCmd, PressMsg, SyncReply, GiveSeat]
+@dataclass(frozen=True, slots=True)
+class FreeAway:
+    """The seated phone agrees to free ``seat``, whose phone has been away too long (session/away.py)."""
+
+    seat: int
+
+
+Body = Union[Hello, SetName, SetLang, Act, Ping, HostCmd, PressMsg, SyncReply, GiveSeat, FreeAway]
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,6 +266,7 @@ _FIELDS: dict[ClientKind, frozenset[str]] = {
     ClientKind.PRESS: frozenset({"race", "t", "card"}),
     ClientKind.SYNC_REPLY: frozenset({"s", "t"}),
     ClientKind.GIVE_SEAT: frozenset({"claim"}),
+    ClientKind.FREE_AWAY: frozenset({"seat"}),
 }
 _ENVELOPE = frozenset({"v", "kind", "id"})
 
@@ -271,6 +280,7 @@ _BODIES: dict[ClientKind, Callable[[Mapping[str, Any]], Body]] = {
     ClientKind.PRESS: _press,
     ClientKind.SYNC_REPLY: lambda d: SyncReply(_whole(d, "s"), _number(d, "t")),
     ClientKind.GIVE_SEAT: lambda d: GiveSeat(_whole(d, "claim")),
+    ClientKind.FREE_AWAY: lambda d: FreeAway(_whole(d, "seat")),
 }
 
 

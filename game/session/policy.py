@@ -34,6 +34,7 @@ RESULTS_MS = 60_000  # the final scores' time on a kiosk without an operator's f
 RESULTS_WAIT_MS = 45_000  # the longest a TV plays a game's last reveal before its final scores: the
 # results time counts from the TV's word that they are shown, or from the game's end plus this
 RETIRED_TOKENS = 256  # links of earlier groups recognised (to tell them kindly), newest kept
+AWAY_FREE_MS = 60_000  # kiosk without an operator's file: a seated phone away this long, the others may free its seat (away.py)
 HAND_OVER_KEY = "table:hand_over"  # the journaled timer of the results before a hand-over (never a game's key)
 
 
@@ -48,6 +49,11 @@ class TablePolicy:
     def results_ms(self) -> int:
         """How long the final scores stay before a hand-over (:meth:`hands_over` tables only)."""
         return RESULTS_MS
+
+    def away_free_ms(self) -> int | None:
+        """How long a seated phone is away during a game before the other players may free its
+        seat themselves (``away.py``); None: never, the host frees seats at a host's table."""
+        return None
 
     def house_rules(self, game: str) -> Mapping[str, Any]:
         """Wire settings laid over ``game``'s preset: none at a host's table."""
@@ -93,6 +99,10 @@ class KioskPolicy(TablePolicy):
 
     def results_ms(self) -> int:
         return self.kiosk.timers.results_s * 1000 if self.kiosk is not None else RESULTS_MS
+
+    def away_free_ms(self) -> int | None:
+        # nobody at a café holds the PIN, and the idle reset would end the whole game instead
+        return self.kiosk.away_s * 1000 if self.kiosk is not None else AWAY_FREE_MS
 
     def house_rules(self, game: str) -> Mapping[str, Any]:
         return self.kiosk.house_rules.get(game, {}) if self.kiosk is not None else {}

@@ -25,6 +25,7 @@ from game.seating import MAX_SEATS
 
 from . import claims, lobby
 from .arcade import ARCADE_UNPLUGGED, ArcadeBoard, ArcadeButtons, ArcadeLink, device_input
+from .away import AwaySeat, AwayWatch, needed
 from .bot_driver import BotDriver
 from .bots import BotFactory, default_bot_factory
 from .claims import Claim, ClaimEnd, ClaimQueue, ClaimRank, HandedOver, check_lang
@@ -45,6 +46,7 @@ from .timers import RunningTimer, TableTimer, table_request
 from .update import TableUpdate, UpdateKind
 
 log = logging.getLogger(__name__)
+audit = logging.getLogger("game.audit")  # a seat freed without the host: one line each
 
 HOUSEKEEPING_S = 5.0
 
@@ -87,6 +89,7 @@ class Session:
         self._handover = HandOverClock(self.policy, self._scheduler, self.hand_over, partial(self._phase_is, TablePhase.FINISHED),
                                        clock=clock, wall=wall, journal=journal)
         self._retired = RetiredLinks()
+        self._away = AwayWatch(self.policy.away_free_ms(), self._scheduler, clock, self._publish)
         self._howto = HowToPlay(clock, self._scheduler, start=self._start_game, changed=self._publish, in_lobby=partial(self._phase_is, TablePhase.LOBBY))
         self._board = ArcadeBoard(changed=self._publish, pressed=self._button_down, notice_on=self.add_notice,
                                   notice_off=self._clear_notice, mapped=self._save_button_map, pad_map=table.pad_map)
@@ -127,6 +130,7 @@ class Session:
             self._bots.seat_all(self._bots.make_all(self.table, replayed.run.seed))
             self._timer.resumed = saved.timer  # a restarted game picks its timer up
             self._handover.resume(saved.timer, table)  # restarted at the results: the hand-over's time left
+            self._people_away()  # until each phone is back
         elif table.phase is not TablePhase.LOBBY:
             self.table = replace(table, phase=TablePhase.LOBBY, game_no=None)
         self._refresh(bump=False)
@@ -238,7 +242,48 @@ class Session:
         if connected == (seat in self._connected):
             return
         (self._connected.add if connected else self._connected.discard)(seat)
+        if connected:
+            self._away.back(seat)
+        elif self.phase is TablePhase.PLAYING and self._is_person(seat):
+            self._away.left(seat)
         self._publish()
+
+    # -------------------------------------------------------------- a phone that walked away
+    def _is_person(self, seat: int) -> bool:
+        record = self.table.seats[seat] if 0 <= seat < len(self.table.seats) else None
+        return record is not None and record.bot is None and record.joined
+
+    def _people_away(self) -> None:
+        """A game starts or resumes: the seated people whose phones are not here are away from now."""
+        for record in self.table.offered:
+            if self._is_person(record.seat) and record.seat not in self._connected:
+                self._away.left(record.seat)
+
+    def _away_voters(self, seat: int) -> frozenset[int]:
+        """Who may free ``seat``: the other seated people whose phones are here."""
+        return frozenset(r.seat for r in self.table.offered if r.seat != seat and r.seat in self._connected
+                         and self._is_person(r.seat))
+
+    def away_questions(self) -> tuple[AwaySeat, ...]:
+        """The seats the other players may free now (a kiosk's game only)."""
+        if self.phase is not TablePhase.PLAYING:
+            return ()
+        return self._away.questions(self._away_voters)
+
+    def free_away(self, voter: int, seat: Any) -> None:
+        """``voter``'s phone agrees to free ``seat``, away too long (``away.py``): a majority of the
+        phones here frees it as the host's "Free seat" would. Raises NotAway and changes nothing
+        when the question is not open to this phone."""
+        lobby.require_phase(self.table, TablePhase.PLAYING, "a seat is freed this way only during a game")
+        self._touch()
+        voters = self._away_voters(seat)
+        if not self._away.agree(voter, seat, voters):
+            self._publish()
+            return
+        audit.info("seat %d freed by %d of the %d other players here, its phone away %d s", seat,
+                   needed(len(voters)), len(voters), self._away.away_ms(seat) // 1000)
+        self._kick(lobby.offered_seat(self.table, seat))
+
 
     def submit_action(self, seat: int, wire: Any, version: int | None,
                       source: InputSource = InputSource.PHONE, t_ms: float | None = None) -> None:
@@ -391,6 +436,7 @@ class Session:
         self.table = replace(table, game_no=game_no)
         self.run = GameRun(game_no, engine, seed, n, state)
         self._bots.seat_all(bots)
+        self._people_away()
         self._refresh(events=engine.events_to_wire(engine.start_events(state)))
         self._listeners.notice(NoticeCode.GAME_STARTED)
 
@@ -401,6 +447,7 @@ class Session:
             bot = self._bots.make(self.table.game, seat, self.table.table_settings.default_bot, run.seed)
         self._save(table)
         self._connected.discard(seat)
+        self._away.back(seat)
         self._bots.drop(seat)
         if bot is not None:
             self._bots.seat(seat, bot)
@@ -491,6 +538,7 @@ class Session:
         self._save(lobby_table)
         self._timer.cancel()
         self._bots.clear()
+        self._away.clear()
         self.run = None
         self.last_events = ()
         self.table = lobby_table

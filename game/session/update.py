@@ -20,6 +20,7 @@ from game import catalog
 from game.rules.base import GameEngine, TimerRequest
 from game.seating import look
 
+from .away import AwaySeat
 from .claims import Claim, first_per_seat
 from .lobby import free_seats
 from .seats import SeatRecord, seat_public_json, shown_name
@@ -97,6 +98,7 @@ class Lobby:
     connected: frozenset[int]
     arcade: JSON
     claims: tuple[Claim, ...]
+    away: tuple[AwaySeat, ...] = ()  # seats the other players may free (away.py)
 
 
 @dataclass(frozen=True, eq=False)
@@ -200,6 +202,7 @@ class TableUpdate:
             "seats": [{**seat_public_json(r, r.seat in lob.connected, secrets_too=host, base_url=lob.base_url),
                        "name": shown_name(r, t.language), "named": bool(r.name)}
                       for r in t.offered],
+            "away": [q.to_json() for q in lob.away],
             **({"claims": [c.to_json(t, others) for c, others in first_per_seat(lob.claims)]} if host else {}),
         }
 

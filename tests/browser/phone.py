@@ -2,6 +2,7 @@
 Collusion through the app's buttons (vote with the other phones, lock, split in the showdown)."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
@@ -20,6 +21,14 @@ def host_console(table: Table, phones: Phones, lang: str, frames: list[dict[str,
     host.click("[data-testid=pin-go]")
     host.wait_for_selector("[data-testid=host-start]")
     return host
+
+
+def open_seats(table: Table, phones: Phones, names: Sequence[str]) -> list[Page]:
+    """One phone per name, each on its seat's link (seat 0 first), joined with that name."""
+    pages = [phones.open(table.seat_url(i)) for i in range(len(names))]
+    for page, name in zip(pages, names):
+        join(page, name)
+    return pages
 
 
 def join(page: Page, name: str) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from .conftest import Phones, Table
-from .phone import join
+from .phone import join, open_seats
 
 pytestmark = pytest.mark.browser
 
@@ -158,9 +158,7 @@ def test_S6_the_console_picks_for_a_clue_host_whose_seat_was_freed(lang: str, ta
     table.host("set_game", game="speakeasy_companion")
     table.host("set_seats", count=3)
     host = host_console(table, phones, lang)
-    pages = [phones.open(table.seat_url(i)) for i in range(3)]
-    for page, name in zip(pages, LONG_NAMES):
-        join(page, name)
+    open_seats(table, phones, LONG_NAMES)
     table.host("start")
     clue_host = view(table)["host"]
     assert host.locator("[data-testid=pick-for-host]").count() == 0  # their phone is there: they choose

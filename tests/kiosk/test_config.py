@@ -13,6 +13,7 @@ import pytest
 from game.__main__ import main
 from game.config import TableConfig
 from game.kiosk.config import ConfigError, KioskConfig, load_config
+from game.session.policy import KioskPolicy
 from game.session.session import Session
 from game.session.snapshot import RunMode
 
@@ -29,6 +30,7 @@ languages = ["th", "en"]
 game = "speakeasy"
 preset = "th"
 idle_minutes = 15
+away_s = 90
 
 [house_rules.speakeasy]
 pointing_ms = 60000
@@ -65,6 +67,7 @@ def test_a_good_file_sets_every_value(tmp_path: Path) -> None:
     config = load_config(write(tmp_path, GOOD))
     assert config.language == "th" and config.languages == ("th", "en")
     assert (config.game, config.preset, config.port, config.idle_minutes) == ("speakeasy", "th", 9001, 15)
+    assert config.away_s == 90 and KioskPolicy(config).away_free_ms() == 90_000
     assert config.data_dir == tmp_path / "state"  # relative to the file
     assert config.house_rules == {"speakeasy": {"pointing_ms": 60_000}}
     assert config.volume == 70 and config.timers.attract_after_s == 60  # defaults
@@ -86,6 +89,7 @@ def test_a_good_file_sets_every_value(tmp_path: Path) -> None:
     ('[admin]\npin = "482193"\n[house_rules.collusion]\nconspiracy = 5\n', "line 4: house_rules.collusion.conspiracy: collusion has no setting"),
     ('[admin]\npin = "482193"\n[house_rules.collusion]\ntarget_score = -3\n', "line 4: house_rules.collusion.target_score:"),
     ('[admin]\npin = "482193"\n[server]\nport = 70000\n', "line 4: server.port: must be a whole number from 1 to 65535"),
+    ('[admin]\npin = "482193"\n[table]\naway_s = 5\n', "line 4: table.away_s: must be a whole number from 15 to 900"),
     ('[admin]\npin = "482193"\n[disk]\nkeep_days = 0\n', "line 4: disk.keep_days"),
 ])
 def test_a_bad_file_names_the_line_and_key(tmp_path: Path, text: str, expected: str) -> None:
@@ -167,7 +171,7 @@ def test_a_bad_file_stops_the_program_before_anything_starts(tmp_path: Path, cap
         main(["--headless", "--mode", "kiosk", "--config", str(path)])
     assert info.value.code == 2  # the systemd unit does not restart on 2: a broken file is not a crash
     err = capsys.readouterr().err
-    assert "server.port" in err and "line 14" in err
+    assert "server.port" in err and "line 15" in err
     assert not (tmp_path / "never-made").exists()  # no journal, no server: nothing half-configured
 
 

@@ -8,6 +8,7 @@ import { seatToken } from "./symbols.js";
 import { keepAwake } from "./wake.js";
 import { loadGame } from "./games/index.js";
 import { seatLobby, seatList, gameSummary, gameNote } from "./screens/lobby.js";
+import { awayCards } from "./screens/away.js";
 import { askingHost, codeForm, consentScreen, nameForm, SEAT_KEY } from "./screens/join.js";
 import { hostConsole, pinForm, PIN_KEY } from "./screens/host.js";
 
@@ -263,6 +264,17 @@ function giveSeat(claim) {
   if (!app.conn?.send("give_seat", { claim })) toast(t("status.offline"));
 }
 
+/** The game's page, with a card above it for each seated phone gone long enough for this one to free. @param {Node} page @param {number} seat */
+function withAway(page, seat) {
+  const cards = awayCards(app.state?.lobby, seat, freeAway);
+  return cards.length ? h("div", { class: "with-away" }, ...cards, page) : page;
+}
+
+/** This phone agrees to free a seat whose phone left (``free_away``). @param {number} seat */
+function freeAway(seat) {
+  if (!app.conn?.send("free_away", { seat })) toast(t("status.offline"));
+}
+
 function keepSeat() {
   app.consent = null;
   render();
@@ -466,7 +478,8 @@ function screen() {
   if (app.state.phase === "lobby" || !app.state.view) {
     return { key: "lobby", draw: () => seatLobby(app.state?.lobby, me, () => { app.renaming = true; render(); }, () => host("skip_intro"), app.game) };
   }
-  return { key: `game:${app.state.game}`, draw: () => (app.game ? app.game.renderSeat(gameContext(app.welcome.seat)) : h("div")) };
+  const seat = app.welcome.seat;
+  return { key: `game:${app.state.game}`, draw: () => (app.game ? withAway(app.game.renderSeat(gameContext(seat)), seat) : h("div")) };
 }
 
 /** @param {number | null} seat */
