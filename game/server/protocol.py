@@ -93,7 +93,7 @@ class PressMsg:
     """A race press: ``t`` is the phone's own clock (ms) at the touch. ``card`` is still accepted
     from older phones and ignored: the engine's race request knows what each seat holds."""
 
-    race: int
+    race: int | str  # the view's race id: a game's race key, a number or a short text
     t: float | int
     card: int | None
 
@@ -241,7 +241,20 @@ def _press(d: Mapping[str, Any]) -> PressMsg:
     card = d.get("card")
     if card is not None and (isinstance(card, bool) or not isinstance(card, int)):
         raise MalformedAction("'card' must be a card id")
-    return PressMsg(_whole(d, "race"), _number(d, "t"), card)
+    return PressMsg(_race_key(d), _number(d, "t"), card)
+
+
+RACE_KEY_CHARS = 64
+
+
+def _race_key(d: Mapping[str, Any]) -> int | str:
+    """A press's race: a whole number, or a game's text key (``"buzz:3"``) as its view names it."""
+    race = _need(d, "race")
+    if isinstance(race, str) and 0 < len(race) <= RACE_KEY_CHARS and race.isprintable():
+        return race
+    if isinstance(race, bool) or not isinstance(race, int):
+        raise MalformedAction(f"'race' must be the view's race id: a whole number or a text of 1-{RACE_KEY_CHARS} characters")
+    return race
 
 
 def _host(d: Mapping[str, Any]) -> HostCmd:
@@ -359,7 +372,7 @@ def sync_message(s: int) -> dict[str, Any]:
     return {"v": PROTOCOL_VERSION, "kind": "sync", "s": s}
 
 
-def press_result_message(race: int, verdict: str, t_ms: float, error_ms: float,
+def press_result_message(race: int | str, verdict: str, t_ms: float, error_ms: float,
                          message_id: MessageId = None, *, clamped: bool = False) -> dict[str, Any]:
     """The judge's verdict on a phone's press (``accepted``, ``false_start``, ``too_late``, ...);
     ``clamped``: its claimed time was held to the server's bound (M16)."""

@@ -42,6 +42,30 @@ def test_T1_a_phone_picks_in_the_toy_game(toy: catalog.GameDescriptor, table: An
     other.wait_for_selector("[data-testid=toy-pick-1]")
 
 
+@pytest.mark.parametrize("lang", ["th"])
+def test_T3_a_phone_buzzes_with_the_games_text_race_key(toy: catalog.GameDescriptor, table: Any, phones: Any,
+                                                         lang: str) -> None:
+    """A plug-in's race keys are its own ("buzz:1"): the phone's press names it and wins the buzz."""
+    table.host("set_language", language=lang)
+    table.host("set_game", game=toy.id)
+    table.host("set_seats", count=3)
+    pages = [join(phones, table.seat_url(seat), name) for seat, name in ((0, "Sara"), (1, "Nok"), (2, "Reza"))]
+    table.host("start")
+    for n, page in zip((2, 1, 3), pages):
+        page.click(f"[data-testid=toy-pick-{n}]")
+    buzz = pages[1].wait_for_selector("[data-testid=toy-buzz]")
+    assert table.call(lambda s: s.update.message(None)["view"]["race"]) == {"id": "buzz:1"}
+    buzz.dispatch_event("pointerdown")
+    pages[1].wait_for_selector("[data-testid=toy-buzz][disabled]")
+    won = table.call(lambda s: [e for e in s.last_events if e["type"] == "buzz_won"])
+    for _ in range(100):
+        if won:
+            break
+        pages[1].wait_for_timeout(50)
+        won = table.call(lambda s: [e for e in s.last_events if e["type"] == "buzz_won"])
+    assert won and won[0]["seat"] == 1
+
+
 def join(phones: Any, url: str, name: str) -> Any:
     page = phones.open(url)
     page.fill("[data-testid=name-input]", name)

@@ -230,6 +230,8 @@ class ToyEngine(GameEngine[State]):
             "scores": list(state.scores), "picked": [bool(p) for p in state.picks],
             "last_picks": list(state.last_picks), "winners": list(state.winners),
         }
+        if state.phase is Phase.BUZZ:
+            out["race"] = {"id": _buzz_key(state)}  # a text key: phones press with it as it is
         if seat is not None:
             out["me"] = {"seat": seat, "pick": state.picks[seat] or None}
         return out
@@ -245,7 +247,7 @@ class ToyEngine(GameEngine[State]):
     def race(self, state: State) -> RaceRequest | None:
         if state.phase is not Phase.BUZZ:
             return None
-        return RaceRequest(f"buzz:{state.round}", RaceMode.FASTEST_WINS, frozenset(range(state.n)),
+        return RaceRequest(_buzz_key(state), RaceMode.FASTEST_WINS, frozenset(range(state.n)),
                            state.settings.buzz_ms, functools.partial(buzzed, state.round), "buzz")
 
     def settings_from_wire(self, data: Mapping[str, Any], preset: str | None = None) -> Settings:
@@ -254,6 +256,10 @@ class ToyEngine(GameEngine[State]):
 
 def buzzed(round_no: int, presses: tuple[RacePress, ...]) -> Buzzed:
     return Buzzed(round_no, tuple(p.seat for p in presses), tuple(p.t_ms for p in presses))
+
+
+def _buzz_key(state: State) -> str:
+    return f"buzz:{state.round}"
 
 
 ENGINE = ToyEngine()
