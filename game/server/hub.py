@@ -702,7 +702,7 @@ class Hub:
         elif isinstance(body, GiveSeat):
             self.session.give_seat(seat, body.id)
         elif isinstance(body, FreeAway):
-            self.session.free_away(seat, body.seat)
+            self.session.away.agree(seat, body.seat)  # the room frees it through the session
 
     def _gesture_time(self, client: Client, action: Any) -> float | None:
         """A timed action's own ``t_ms`` (the phone's clock, ms) on the session clock; None: arrival."""

@@ -254,7 +254,7 @@ def _race_key(d: Mapping[str, Any]) -> int | str:
         return race
     if isinstance(race, bool) or not isinstance(race, int):
         raise MalformedAction(f"'race' must be the view's race id: a whole number or a text of 1-{RACE_KEY_CHARS} characters")
-    return race
+    return _whole(d, "race")  # and within the whole numbers a message may carry
 
 
 def _host(d: Mapping[str, Any]) -> HostCmd:

@@ -9,6 +9,7 @@ question and every agreement. Presence is not journaled, and neither is this: on
 """
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any
@@ -16,8 +17,11 @@ from typing import Any
 from game.rules.base import IllegalAction
 
 from .scheduler import Handle, Scheduler
+from .table import TableRecord
 
-__all__ = ["AwaySeat", "AwayWatch", "NotAway"]
+__all__ = ["AwayRoom", "AwaySeat", "AwayWatch", "NotAway"]
+
+audit = logging.getLogger("game.audit")  # a seat freed without the host: one line each
 
 
 class NotAway(IllegalAction):
@@ -107,3 +111,55 @@ class AwayWatch:
         agreed = self._agreed.setdefault(seat, set())
         agreed.add(voter)
         return len(agreed & set(voters)) >= needed(len(voters))
+
+
+class AwayRoom:
+    """The session's side: which seats are seated people, who may answer, presence as it changes,
+    and the answers. ``table``, ``connected`` and ``playing`` read the session's own state; a
+    majority ``free``s the seat through the session (its one writer), an agreement short of one is
+    only ``changed`` (shown)."""
+
+    def __init__(self, watch: AwayWatch, table: Callable[[], TableRecord], connected: Collection[int],
+                 playing: Callable[[], bool], free: Callable[[int], None], changed: Callable[[], None]) -> None:
+        self.watch, self._table, self._connected, self._playing = watch, table, connected, playing
+        self._free, self._changed = free, changed
+
+    def _person(self, seat: int) -> bool:
+        seats = self._table().seats
+        return 0 <= seat < len(seats) and seats[seat].bot is None and seats[seat].joined
+
+    def presence(self, seat: int, here: bool) -> None:
+        """A phone came or went: a seated person's going during a game starts the clock."""
+        if here:
+            self.watch.back(seat)
+        elif self._playing() and self._person(seat):
+            self.watch.left(seat)
+
+    def game_on(self) -> None:
+        """A game starts or resumes: the seated people whose phones are not here are away from now."""
+        for record in self._table().offered:
+            if self._person(record.seat) and record.seat not in self._connected:
+                self.watch.left(record.seat)
+
+    def voters(self, seat: object) -> frozenset[int]:
+        """Who may free ``seat``: the other seated people whose phones are here."""
+        return frozenset(r.seat for r in self._table().offered
+                         if r.seat != seat and r.seat in self._connected and self._person(r.seat))
+
+    def questions(self) -> tuple[AwaySeat, ...]:
+        """The seats the other players may free now (a kiosk's game only)."""
+        return self.watch.questions(self.voters) if self._playing() else ()
+
+    def agree(self, voter: int, seat: Any) -> None:
+        """``voter``'s phone agrees to free ``seat`` (the ``free_away`` message): a majority of the
+        phones here frees it as the host's "Free seat" would. Raises NotAway and changes nothing
+        when the question is not open to this phone."""
+        if not self._playing():
+            raise NotAway("a seat is freed this way only during a game")
+        voters = self.voters(seat)
+        if not self.watch.agree(voter, seat, voters):
+            self._changed()
+            return
+        audit.info("seat %d freed by %d of the %d other players here, its phone away %d s", seat,
+                   needed(len(voters)), len(voters), self.watch.away_ms(seat) // 1000)
+        self._free(seat)

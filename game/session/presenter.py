@@ -14,7 +14,7 @@ from game.rules.base import GameEngine, TimerRequest
 from game.seating import MAX_SEATS, look
 
 from .arcade import ArcadeBoard
-from .away import AwaySeat
+from .away import AwayRoom
 from .claims import Claim, first_per_seat
 from .intro import Intro
 from .legal import LegalBook
@@ -67,7 +67,8 @@ class Shown(Protocol):
 
     def is_connected(self, seat: int) -> bool: ...
 
-    def away_questions(self) -> tuple[AwaySeat, ...]: ...
+    @property
+    def away(self) -> AwayRoom: ...
 
 
 
@@ -136,7 +137,7 @@ class Presenter:
         play = PlayNow(run.engine, run.state, self._legal.wires()) if run is not None else None
         connected = frozenset(r.seat for r in t.seats if s.is_connected(r.seat))
         lobby = Lobby(t, s.engine, s.mode, s.base_url, connected, self._board.to_json(t.arcade_map), s.claims,
-                      s.away_questions())
+                      s.away.questions())
         return TableUpdate(kind, snapshot, timer, lobby, play)
 
     def _timer(self) -> ShownTimer | None:

@@ -25,11 +25,11 @@ from game.seating import MAX_SEATS
 
 from . import claims, lobby
 from .arcade import ARCADE_UNPLUGGED, ArcadeBoard, ArcadeButtons, ArcadeLink, device_input
-from .away import AwaySeat, AwayWatch, needed
+from .away import AwayRoom, AwayWatch
 from .bot_driver import BotDriver
 from .bots import BotFactory, default_bot_factory
 from .claims import Claim, ClaimEnd, ClaimQueue, ClaimRank, HandedOver, check_lang
-from .intro import HowToPlay, Intro
+from .intro import HowToPlay
 from .journal import Journal, JournalError, Saved, TableWrites
 from .legal import LegalBook, is_timed, legal_form
 from .listeners import ClaimListener, Listeners, NoticeCode, SessionListener
@@ -37,16 +37,16 @@ from .lobby import ADMIN_PIN_DIGITS, HostCommand
 from .policy import RETIRED_TOKENS, HandOverClock, RetiredLinks, TablePolicy, policy_for
 from .presenter import Presenter
 from .race_floor import BoardButton, PressInput, PressSource, PressVerdict, RaceFloor, no_view
+from .reads import TableReads
 from .run import GameRun, game_seed, replay, require_play
 from .scheduler import LoopScheduler, Scheduler, session_ms, wall_ms
 from .seats import SeatRecord, clean_name
 from .snapshot import FINAL_SCENE, HostError, InputEvent, InputKind, InputSource, RunMode, TablePhase, TableSnapshot
 from .table import TableRecord
-from .timers import RunningTimer, TableTimer, table_request
+from .timers import TableTimer, table_request
 from .update import TableUpdate, UpdateKind
 
 log = logging.getLogger(__name__)
-audit = logging.getLogger("game.audit")  # a seat freed without the host: one line each
 
 HOUSEKEEPING_S = 5.0
 
@@ -54,8 +54,9 @@ __all__ = ["ADMIN_PIN_DIGITS", "ARCADE_UNPLUGGED", "HOUSEKEEPING_S", "RETIRED_TO
            "GameRun", "HandedOver", "HostCommand", "NoticeCode", "Session", "SessionListener", "UnknownSeat"]
 
 
-class Session:
-    """One table. Create it with :meth:`boot` on the running loop."""
+class Session(TableReads):
+    """One table. Create it with :meth:`boot` on the running loop. What it answers without changing
+    anything is in ``reads.py``."""
 
     def __init__(self, config: TableConfig, journal: Journal | None, table: TableRecord, *,
                  engines: Callable[[str], GameEngine] = get_engine, bot_factory: BotFactory = default_bot_factory,
@@ -89,7 +90,9 @@ class Session:
         self._handover = HandOverClock(self.policy, self._scheduler, self.hand_over, partial(self._phase_is, TablePhase.FINISHED),
                                        clock=clock, wall=wall, journal=journal)
         self._retired = RetiredLinks()
-        self._away = AwayWatch(self.policy.away_free_ms(), self._scheduler, clock, self._publish)
+        watch = AwayWatch(self.policy.away_free_ms(), self._scheduler, clock, self._publish)  # a kiosk's walked-away phones
+        self.away = AwayRoom(watch, lambda: self.table, self._connected, partial(self._phase_is, TablePhase.PLAYING),
+                             free=self._free_away, changed=self._publish)
         self._howto = HowToPlay(clock, self._scheduler, start=self._start_game, changed=self._publish, in_lobby=partial(self._phase_is, TablePhase.LOBBY))
         self._board = ArcadeBoard(changed=self._publish, pressed=self._button_down, notice_on=self.add_notice,
                                   notice_off=self._clear_notice, mapped=self._save_button_map, pad_map=table.pad_map)
@@ -130,7 +133,7 @@ class Session:
             self._bots.seat_all(self._bots.make_all(self.table, replayed.run.seed))
             self._timer.resumed = saved.timer  # a restarted game picks its timer up
             self._handover.resume(saved.timer, table)  # restarted at the results: the hand-over's time left
-            self._people_away()  # until each phone is back
+            self.away.game_on()  # until each phone is back
         elif table.phase is not TablePhase.LOBBY:
             self.table = replace(table, phase=TablePhase.LOBBY, game_no=None)
         self._refresh(bump=False)
@@ -161,43 +164,6 @@ class Session:
         self._timer.cancel()
         self._bots.cancel()
         self._races.close()
-
-    # ------------------------------------------------------------------------------ queries
-    @property
-    def phase(self) -> TablePhase:
-        return self.table.phase
-
-    @property
-    def timer(self) -> RunningTimer | None:
-        return self._timer.running
-
-    @property
-    def intro(self) -> Intro | None:  # the how-to-play on the TV before the game starts
-        return self._howto.info
-
-    @property
-    def claims(self) -> tuple[Claim, ...]:
-        """The open requests as shown: the best ranked first (``claims.py``)."""
-        return self._claims.ordered()
-
-    @property
-    def offered(self) -> tuple[SeatRecord, ...]:
-        return self.table.offered
-
-    def seat_url(self, record: SeatRecord) -> str:
-        return f"{self.base_url}/s/{record.token}"
-
-    def seat_by_token(self, token: str) -> SeatRecord | None:
-        return self.table.seat_by_token(token) if isinstance(token, str) and token else None
-
-    def seat_by_device(self, key: str) -> SeatRecord | None:  # the seat this phone's device key holds
-        return self.table.seat_by_device(key) if isinstance(key, str) and key else None
-
-    def check_pin(self, pin: Any) -> bool:
-        return self.table.check_pin(pin)
-
-    def is_connected(self, seat: int) -> bool:
-        return seat in self._connected
 
     def _seat_view(self, seat: int) -> dict[str, Any]:  # the helpers' questions: named, not lambdas
         return self._require_play().view(seat)
@@ -242,48 +208,8 @@ class Session:
         if connected == (seat in self._connected):
             return
         (self._connected.add if connected else self._connected.discard)(seat)
-        if connected:
-            self._away.back(seat)
-        elif self.phase is TablePhase.PLAYING and self._is_person(seat):
-            self._away.left(seat)
+        self.away.presence(seat, connected)
         self._publish()
-
-    # -------------------------------------------------------------- a phone that walked away
-    def _is_person(self, seat: int) -> bool:
-        record = self.table.seats[seat] if 0 <= seat < len(self.table.seats) else None
-        return record is not None and record.bot is None and record.joined
-
-    def _people_away(self) -> None:
-        """A game starts or resumes: the seated people whose phones are not here are away from now."""
-        for record in self.table.offered:
-            if self._is_person(record.seat) and record.seat not in self._connected:
-                self._away.left(record.seat)
-
-    def _away_voters(self, seat: int) -> frozenset[int]:
-        """Who may free ``seat``: the other seated people whose phones are here."""
-        return frozenset(r.seat for r in self.table.offered if r.seat != seat and r.seat in self._connected
-                         and self._is_person(r.seat))
-
-    def away_questions(self) -> tuple[AwaySeat, ...]:
-        """The seats the other players may free now (a kiosk's game only)."""
-        if self.phase is not TablePhase.PLAYING:
-            return ()
-        return self._away.questions(self._away_voters)
-
-    def free_away(self, voter: int, seat: Any) -> None:
-        """``voter``'s phone agrees to free ``seat``, away too long (``away.py``): a majority of the
-        phones here frees it as the host's "Free seat" would. Raises NotAway and changes nothing
-        when the question is not open to this phone."""
-        lobby.require_phase(self.table, TablePhase.PLAYING, "a seat is freed this way only during a game")
-        self._touch()
-        voters = self._away_voters(seat)
-        if not self._away.agree(voter, seat, voters):
-            self._publish()
-            return
-        audit.info("seat %d freed by %d of the %d other players here, its phone away %d s", seat,
-                   needed(len(voters)), len(voters), self._away.away_ms(seat) // 1000)
-        self._kick(lobby.offered_seat(self.table, seat))
-
 
     def submit_action(self, seat: int, wire: Any, version: int | None,
                       source: InputSource = InputSource.PHONE, t_ms: float | None = None) -> None:
@@ -436,9 +362,13 @@ class Session:
         self.table = replace(table, game_no=game_no)
         self.run = GameRun(game_no, engine, seed, n, state)
         self._bots.seat_all(bots)
-        self._people_away()
+        self.away.game_on()
         self._refresh(events=engine.events_to_wire(engine.start_events(state)))
         self._listeners.notice(NoticeCode.GAME_STARTED)
+
+    def _free_away(self, seat: int) -> None:  # the other players freed it (away.py)
+        self._touch()
+        self._kick(lobby.offered_seat(self.table, seat))
 
     def _kick(self, record: SeatRecord) -> None:
         seat, run, bot = record.seat, self.run if self.phase is TablePhase.PLAYING else None, None
@@ -447,7 +377,7 @@ class Session:
             bot = self._bots.make(self.table.game, seat, self.table.table_settings.default_bot, run.seed)
         self._save(table)
         self._connected.discard(seat)
-        self._away.back(seat)
+        self.away.watch.back(seat)
         self._bots.drop(seat)
         if bot is not None:
             self._bots.seat(seat, bot)
@@ -538,7 +468,7 @@ class Session:
         self._save(lobby_table)
         self._timer.cancel()
         self._bots.clear()
-        self._away.clear()
+        self.away.watch.clear()
         self.run = None
         self.last_events = ()
         self.table = lobby_table

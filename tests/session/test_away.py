@@ -53,14 +53,14 @@ def test_a_minute_away_then_the_others_free_the_seat_and_a_bot_plays_it(
     vt.advance(AWAY_FREE_MS - 1_000)
     assert away(s) == []
     with pytest.raises(NotAway):  # not yet: a phone that only locked its screen is not gone
-        s.free_away(0, 3)
+        s.away.agree(0, 3)
     version = s.version
     vt.advance(1_000)  # the minute is up: every phone hears of it without anyone acting
     assert away(s) == [{"seat": 3, "since_ms": vt.now_ms() - AWAY_FREE_MS, "agreed": [], "needed": 2}]
-    s.free_away(0, 3)
+    s.away.agree(0, 3)
     assert away(s)[0]["agreed"] == [0] and s.table.seats[3].joined and s.table.seats[3].bot is None
     with caplog.at_level(logging.INFO, logger="game.audit"):
-        s.free_away(1, 3)
+        s.away.agree(1, 3)
     record = s.table.seats[3]
     assert not record.joined and record.bot is not None and away(s) == []
     assert s.version > version  # the freeing is journaled like the host's kick
@@ -72,11 +72,11 @@ def test_the_phone_coming_back_clears_the_question_and_every_agreement(
     s = playing(make_fake, kiosk)
     s.set_connected(2, False)
     vt.advance(AWAY_FREE_MS)
-    s.free_away(0, 2)
+    s.away.agree(0, 2)
     s.set_connected(2, True)
     assert away(s) == []
     with pytest.raises(NotAway):
-        s.free_away(1, 2)
+        s.away.agree(1, 2)
     s.set_connected(2, False)  # away again: the minute starts over, the old agreement is gone
     vt.advance(AWAY_FREE_MS)
     assert away(s)[0]["agreed"] == []
@@ -92,7 +92,7 @@ def test_only_the_other_seated_phones_here_may_agree_and_bad_asks_change_nothing
     assert [q["needed"] for q in before] == [2, 2]  # two phones here: both must agree
     for voter, seat in ((3, 2), (2, 3), (0, 0), (0, 1), (0, True), (0, "3"), (0, 99)):
         with pytest.raises(IllegalAction):
-            s.free_away(voter, seat)
+            s.away.agree(voter, seat)
     assert away(s) == before
 
 
@@ -102,7 +102,7 @@ def test_a_host_table_never_asks(make_fake: Callable[..., Session], config: Tabl
     vt.advance(10 * AWAY_FREE_MS)
     assert away(s) == []
     with pytest.raises(NotAway):
-        s.free_away(0, 3)
+        s.away.agree(0, 3)
 
 
 def test_after_a_restart_a_phone_that_never_came_back_is_away(
