@@ -12,6 +12,7 @@ import argparse
 import asyncio
 import dataclasses
 import faulthandler
+import hashlib
 import logging
 import os
 import signal
@@ -284,6 +285,22 @@ def _kiosk_log_file(config: TableConfig) -> None:
     handler.setLevel(logging.INFO)
     root.setLevel(min(root.level, logging.INFO))
     root.addHandler(handler)
+    _audit_config(config)
+
+
+def _audit_config(config: TableConfig) -> None:
+    """One audit line per start: which kiosk.toml was read, and a digest of it. The file is read at
+    start only (a changed one takes effect with ``systemctl restart``), so the line says when a
+    change took effect; the digest shows whether it changed at all. Never a value: the PIN is in it."""
+    path = config.kiosk.path if config.kiosk is not None else None
+    if path is None:
+        logging.getLogger("game.audit").info("kiosk started with the built-in settings (no --config file)")
+        return
+    try:
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()[:12]
+    except OSError as exc:  # read a moment ago; gone now is worth a line, not a stop
+        digest = f"unreadable now: {exc.strerror}"
+    logging.getLogger("game.audit").info("kiosk config read from %s (sha256 %s)", path, digest)
 
 
 if __name__ == "__main__":

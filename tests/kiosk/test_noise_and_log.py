@@ -102,3 +102,24 @@ def test_the_log_file_takes_info_and_errors_while_the_terminal_keeps_warnings(tm
     terminal = (tmp_path / "terminal.txt").read_text(encoding="utf-8")
     assert "timer vote" in terminal and "handed to the next group" not in terminal
     console.close()
+
+
+def test_each_start_logs_which_config_file_it_read_and_its_digest_never_a_value(tmp_path: Path,
+                                                                                 root_logging: logging.Logger) -> None:
+    """kiosk.toml is read at start only: the audit line says when a change took effect (a restart)
+    and the digest whether the file changed; the PIN inside never reaches the log."""
+    from game.kiosk.config import load_config
+
+    path = tmp_path / "kiosk.toml"
+    texts = ('[admin]\npin = "482193"\n', '[admin]\npin = "482193"\n[table]\naway_s = 90\n')
+    digests = []
+    for text in texts:
+        path.write_text(text, encoding="utf-8")
+        tabletop._kiosk_log_file(TableConfig(mode=RunMode.KIOSK, data_dir=tmp_path, kiosk=load_config(path)))
+        for handler in root_logging.handlers:
+            handler.flush()
+        line = (tmp_path / "logs" / "tabletop.log").read_text(encoding="utf-8").splitlines()[-1]
+        assert f"kiosk config read from {path} (sha256 " in line
+        digests.append(line.rsplit("sha256 ", 1)[1])
+    log = (tmp_path / "logs" / "tabletop.log").read_text(encoding="utf-8")
+    assert digests[0] != digests[1] and "482193" not in log
