@@ -11,7 +11,9 @@ events it received:
 - **link** (the bare limit, same run): from the table making the batch to the window reading it,
   the part no pacing can remove;
 - **final**: from the game-over batch to the frame where the final screen is alone on screen (its
-  own last reveal played: the phones' "game over" to the TV's, while phones do not wait for it).
+  own last reveal played: the phones' "game over" to the TV's);
+- **phones waiting**: how long each batch of public news kept the phones on "Look at the screen"
+  (``game/session/news.py``), timed on the table's loop: until the TV reported it told it, or gave up.
 
 Prints p50 / p99 / max of each (ms) and the load average.
 
@@ -29,7 +31,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_tv_soak import GAME_LINE, program, start_xvfb, window_worker
+from bench_tv_soak import GAME_LINE, HELD_LINE, program, start_xvfb, window_worker
 
 FIGURES = "tv lag figures: "
 
@@ -92,9 +94,11 @@ def run(games: int) -> int:
         with tempfile.TemporaryDirectory(prefix="bench-tv-lag-", dir=os.environ.get("BENCH_DIR")) as data:
             proc = program(__file__, display, data)
             assert proc.stdout is not None and proc.stdin is not None
-            done, figures = 0, ""
+            done, figures, held = 0, "", []
             for line in proc.stdout:
-                if line.startswith(GAME_LINE):
+                if line.startswith(HELD_LINE):
+                    held.append(float(line[len(HELD_LINE):]))
+                elif line.startswith(GAME_LINE):
                     done += 1
                     if done >= games:
                         proc.stdin.close()
@@ -112,6 +116,7 @@ def run(games: int) -> int:
     print(f"  TV behind the table (ms): {stats(parsed['behind'])}")
     print(f"  link, the bare limit (ms): {stats(parsed['link'])}")
     print(f"  game over to final screen (ms): {stats(parsed['final'])}")
+    print(f"  phones waiting for the TV to tell the news (ms): {stats(held)}")
     return 0
 
 

@@ -42,6 +42,7 @@ FINAL_WAIT_S = 30.0  # ... or the game's end plus this long, if the TV never say
 BOT_DELAY_SCALE = 0.05  # machine speed: bots act within a tenth of a second (a cheat still needs its 1.5 s hold)
 SIZE = (1920, 1080)
 GAME_LINE = "tv soak: game "
+HELD_LINE = "tv soak: phones held "  # ms the phones waited for the TV to tell a batch of news (session/news.py)
 
 
 # ------------------------------------------------------------------------- the table's process
@@ -53,6 +54,7 @@ class Autoplay:
         self.session, self.loop = session, loop
         self.done = 0
         self.waiting: asyncio.TimerHandle | None = None
+        self.held_since: float | None = None  # the phones wait for the TV since then (loop time)
 
     def begin(self) -> None:
         s = self.session
@@ -71,9 +73,15 @@ class Autoplay:
         self.session.host_command({"command": "next"})
         self.begin()
 
-    def table_changed(self) -> None:
+    def updated(self, update: Any) -> None:
         from game.session.snapshot import TablePhase
 
+        now = self.loop.time()
+        if update.look and self.held_since is None:
+            self.held_since = now
+        elif not update.look and self.held_since is not None:
+            print(f"{HELD_LINE}{(now - self.held_since) * 1000:.0f}", flush=True)
+            self.held_since = None
         if self.session.phase is TablePhase.FINISHED and self.waiting is None:  # the TV has this long to get there
             self.waiting = self.loop.call_later(FINAL_WAIT_S, self.next_game)
 

@@ -168,6 +168,7 @@ class Screen:
         self._reads = ClockReads(exact=True)  # how the last draw used the clock
         self.draws = 0  # frames drawn
         self._announced: Scene | None = None  # the last scene the table was told is on screen
+        self._told: tuple[int, int] | None = None  # the last progress with the news the table was told
         self._quiet_until = 0.0  # local seconds: presses wait until then after a final screen's choice
 
     # time ---------------------------------------------------------------------------------------
@@ -321,6 +322,15 @@ class Screen:
         self._announced = scene
         return [InputEvent(InputSource.KEYBOARD, InputKind.SHOWN, None, {"scene": scene.name}, self.now_ms())]
 
+    def told_events(self) -> list[InputEvent]:
+        """The TV's progress with the news, when it moved: the newest batch of events it follows and
+        the newest it has told (``Director.told``). The phones wait for it (``session/news.py``)."""
+        seen, told = self.director.seen, self.director.told()
+        if seen is None or told is None or (seen, told) == self._told:
+            return []
+        self._told = (seen, told)
+        return [InputEvent(InputSource.SCREEN, InputKind.TOLD, None, {"seen": seen, "told": told}, self.now_ms())]
+
     def input_event(self, command: HostIntent) -> InputEvent:
         return InputEvent(InputSource.KEYBOARD, InputKind.HOST, None, command.payload(), self.now_ms())
 
@@ -450,6 +460,8 @@ class WindowLoop:
         area = kiosk.demo_area(window.get_size(), screen.snapshot) if kiosk is not None else None
         size = area.size if area is not None else window.get_size()  # the attract demo beside its column
         screen.advance(dt, size)
+        for told in screen.told_events():  # the phones show the news once the TV has (session/news.py)
+            self.runtime.send(told)
         snapshot = screen.snapshot
         intro = snapshot is not None and intro_of(snapshot) is not None
         if snapshot is not None and intro:

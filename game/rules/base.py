@@ -469,6 +469,12 @@ class GameEngine(Generic[T]):
     seat_settings: ClassVar[frozenset[str]] = frozenset()
     """Int settings whose value is a seat (its 0-based index, e.g. the first guard): every editor
     shows and picks them as the seat people see (name, colour; numbers from 1), never the index."""
+    news_events: ClassVar[frozenset[str]] = frozenset()
+    """The events (wire tags) that are public news: an outcome the TV tells with a beat of its own (a
+    reveal and its deaths, a verdict, a round's scores, the winner). While a TV is up, the phones
+    wait for it to show a batch holding one (``game/session/news.py``); name only events the
+    game's screen makes a beat for, or the phones blink "Look at the screen" for nothing.
+    Default: none (no batch waits)."""
 
     # settings
     def default_settings(self, preset: str | None = None) -> Any:

@@ -68,6 +68,9 @@ class Shown(Protocol):
     def is_connected(self, seat: int) -> bool: ...
 
     @property
+    def look(self) -> bool: ...
+
+    @property
     def away(self) -> AwayRoom: ...
 
 
@@ -138,7 +141,7 @@ class Presenter:
         connected = frozenset(r.seat for r in t.seats if s.is_connected(r.seat))
         lobby = Lobby(t, s.engine, s.mode, s.base_url, connected, self._board.to_json(t.arcade_map), s.claims,
                       s.away.questions())
-        return TableUpdate(kind, snapshot, timer, lobby, play)
+        return TableUpdate(kind, snapshot, timer, lobby, play, look=s.look)
 
     def _timer(self) -> ShownTimer | None:
         """The timer shown: a race's runs from its signal (M14: the TV's flip, its t0), whole while

@@ -6,6 +6,7 @@ from typing import Any
 
 from .claims import Claim, ClaimQueue
 from .intro import HowToPlay, Intro
+from .news import NewsGate
 from .seats import SeatRecord
 from .snapshot import TablePhase
 from .table import TableRecord
@@ -23,10 +24,16 @@ class TableReads:
     _howto: HowToPlay
     _claims: ClaimQueue
     _connected: set[int]
+    _news: NewsGate
 
     @property
     def phase(self) -> TablePhase:
         return self.table.phase
+
+    @property
+    def look(self) -> bool:
+        """The phones wait for the TV to show the news of the last batch (``news.py``)."""
+        return self._news.look
 
     @property
     def timer(self) -> RunningTimer | None:

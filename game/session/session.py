@@ -34,6 +34,7 @@ from .journal import Journal, JournalError, Saved, TableWrites
 from .legal import LegalBook, is_timed, legal_form
 from .listeners import ClaimListener, Listeners, NoticeCode, SessionListener
 from .lobby import ADMIN_PIN_DIGITS, HostCommand
+from .news import NewsGate, TvReport
 from .policy import RETIRED_TOKENS, HandOverClock, RetiredLinks, TablePolicy, policy_for
 from .presenter import Presenter
 from .race_floor import BoardButton, PressInput, PressSource, PressVerdict, RaceFloor, no_view
@@ -98,6 +99,7 @@ class Session(TableReads):
                                   notice_off=self._clear_notice, mapped=self._save_button_map, pad_map=table.pad_map)
         self._races = RaceFloor(clock, self._scheduler, self._board, touched=self._touch, changed=self._publish,
                                 decided=self._race_decided, bot_delay_scale=bot_delay_scale)
+        self._news = NewsGate(self._scheduler, self._publish)  # the phones wait for the TV to tell the news
         self._buttons = ArcadeButtons(self._races, partial(self._phase_is, TablePhase.PLAYING), self._gesture)
         # what is shown (presenter.py): one TableUpdate per change, the big screen's snapshot in it
         self._presenter = Presenter(self, self._board, self._races, self._legal)
@@ -241,6 +243,9 @@ class Session(TableReads):
             elif event.kind is InputKind.SHOWN:
                 self.screen_shows(str(event.payload.get("scene", "")))
                 return  # what the TV shows is no one's input: an error shown stays, the idle clock runs on
+            elif event.kind is InputKind.TOLD:
+                self._news.report(TvReport.of(event.payload))
+                return  # the TV's progress, no one's input either
             elif not device_input(event, self._board, self._races):  # the TV's race signal, USB pads
                 raise IllegalAction(f"{event.kind.value} inputs are not handled by this table")
             self.host_error = None
@@ -469,6 +474,7 @@ class Session(TableReads):
         self._timer.cancel()
         self._bots.clear()
         self.away.watch.clear()
+        self._news.clear()
         self.run = None
         self.last_events = ()
         self.table = lobby_table
@@ -483,6 +489,7 @@ class Session(TableReads):
         if events is not None:
             self.event_seq = self.version  # the version that produced this batch
             self.last_events = tuple(events)
+            self._news.batch(self.event_seq, events, self.engine.news_events, self._races.screen)
         finished = self._check_finished()
         run = self.run if self.phase is TablePhase.PLAYING else None
         race = run.engine.race(run.state) if run is not None else None

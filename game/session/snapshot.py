@@ -300,6 +300,7 @@ class InputKind(enum.Enum):
     PAD_PLUGGED = "pad_plugged"  # a USB pad came or went: payload {"pad": id, "name": str, "on": bool}
     PAD_DOWN = "pad_down"  # a USB pad's button: payload {"pad": id, "button": int, "error_ms": float}, t_ms
     SHOWN = "shown"  # the TV now shows a scene, its beats done: payload {"scene": its name} ("game_over")
+    TOLD = "told"  # the TV's progress with the news: payload {"seen": event_seq, "told": event_seq} (news.py)
 
 
 @dataclass(frozen=True, slots=True)

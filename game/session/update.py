@@ -111,6 +111,7 @@ class TableUpdate:
     timer: ShownTimer | None
     lobby: Lobby
     play: Play | None
+    look: bool = False  # the phones wait for the TV to show this batch's news ("Look at the screen": news.py)
     _built: dict[Any, Any] = field(default_factory=dict, repr=False)  # parts built once, on first need
 
     @property
@@ -147,7 +148,8 @@ class TableUpdate:
     def _common(self, host: bool) -> JSON:
         snap, t = self.snapshot, self.lobby.table
         out = {"version": snap.version, "phase": t.phase.value, "game": t.game, "phone": catalog.get(t.game).phone,
-               "events": list(snap.events), "event_seq": snap.event_seq, "lobby": self.lobby_json(host=host)}
+               "events": list(snap.events), "event_seq": snap.event_seq, "look": self.look,
+               "lobby": self.lobby_json(host=host)}
         if host:
             out["table_legal"] = self._table_legal()
         return out

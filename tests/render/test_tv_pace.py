@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 import pytest
 
+from game.catalog import get_engine
 from game.games.cheating_moth.tapes import MothTable
 from game.render.app import Screen
 from game.render.kit import pace
@@ -96,3 +97,44 @@ def test_superseded_beats_shrink_to_their_outcome() -> None:
     assert kept == [old]  # of those waiting, the newest fits; the older one is told by what follows
     assert pace.tail_s(old) == pytest.approx(pace.TAIL_S)
     assert pace.behind_s([running], kept) == pytest.approx(2 * pace.TAIL_S)
+
+
+def speakeasy_game() -> list[TableSnapshot]:
+    table = ScriptedTable("speakeasy", 5, "th", seed=4, people=5)
+    table.start()
+    table.play_to_the_end()
+    return [s for s in table.recorder.snapshots if s.phase is not TablePhase.LOBBY]
+
+
+@pytest.mark.parametrize("game", [collusion_game, speakeasy_game, moth_game], ids=["collusion", "speakeasy", "cheating_moth"])
+def test_the_tv_reports_a_batch_told_once_its_outcome_is_on_screen(
+        game: Callable[[], list[TableSnapshot]], shared_ctx) -> None:
+    """The phones wait for ``Director.told`` (``session/news.py``): every batch holding the game's news
+    calls for a beat (else the phones would blink "Look at the screen" for nothing); the batch is not
+    told while that beat builds up, and is told once it reaches its outcome (``Scene.told_s``)."""
+    snaps = game()
+    news = get_engine(snaps[0].game).news_events
+    screen = Screen(ctx=shared_ctx)
+    director = screen.director
+    screen.sync(snaps[0])
+    held = 0
+    for snap in snaps[1:]:
+        fresh = snap.event_seq != director.seen
+        screen.sync(snap)
+        if not fresh or not any(e.get("type") in news for e in snap.events):
+            assert director.told() is not None
+            continue
+        held += 1
+        beats = [s for s in [*director.stack[1:], *director.queued()] if s.batch == snap.event_seq]
+        assert beats, [e.get("type") for e in snap.events]
+        assert director.told() == snap.event_seq - 1 or director.told() < snap.event_seq
+        waited = 0.0
+        while (director.told() or 0) < snap.event_seq:
+            screen.advance(STEP, SIZE)
+            waited += STEP
+            assert waited < 30.0
+        assert all(s.t >= min(s.told_s, (s.duration_s or 0) - pace.TAIL_S) - 1e-6 or s.done for s in beats)
+        # older beats still playing were cut to their tails when this batch came (pace.py)
+        before = pace.TAIL_S + pace.BACKLOG_S
+        assert waited <= before + sum((s.duration_s or 0) for s in beats[:-1]) + beats[-1].told_s + 3 * STEP
+    assert held >= 2

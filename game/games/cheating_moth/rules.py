@@ -1366,6 +1366,7 @@ _HANDLERS: dict[type, Callable[[State, int, Any], tuple[State, Events]]] = {
 
 
 class CheatingMothEngine(GameEngine[State]):
+    news_events = frozenset({"race_decided", "accused"})  # a race's verdict, the guard's accusation (M10, M14)
     name = ENGINE_NAME
     seat_settings = frozenset({"first_guard"})  # M3: the host picks the first guard's seat
     min_seats = MIN_SEATS

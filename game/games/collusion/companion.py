@@ -28,6 +28,7 @@ from typing import Any
 
 from game.games.collusion import rules as table
 from game.games.collusion.rules import (
+    NEWS,
     CollusionSettings,
     EndReason,
     GameEnded,
@@ -580,6 +581,7 @@ def _private(state: State, seat: int) -> dict[str, JSON]:
 
 # ----------------------------------------------------------------------------------------- engine
 class CollusionCompanionEngine(GameEngine[State]):
+    news_events = NEWS  # the family's beats tell them on the TV (companion_screen)
     name = "collusion_companion"
     min_seats = table.MIN_SEATS
     max_seats = table.MAX_SEATS

@@ -235,6 +235,9 @@ SHOWDOWN_PICKS: dict[ShowdownChoice, ShowdownPick] = {c: ShowdownPick(c) for c i
 
 # ----------------------------------------------------------------------------------------- events
 EVENTS: WireCodec[Any] = WireCodec("event")
+# the public news the TV tells with a beat (GameEngine.news_events): a reveal and its deaths, an
+# Ambush's resolution, the Showdown's cards, a round's end
+NEWS = frozenset({"reveal", "ambush_resolved", "showdown_reveal", "round_ended"})
 
 
 @EVENTS.register("round_started")
@@ -1171,6 +1174,7 @@ def new_game_with_bars(settings: CollusionSettings, n_seats: int, seed: int, bar
 
 # ----------------------------------------------------------------------------------------- engine
 class CollusionEngine(GameEngine[State]):
+    news_events = NEWS
     name = "collusion"
     min_seats = MIN_SEATS
     max_seats = MAX_SEATS

@@ -638,6 +638,7 @@ def deck_settings_from_wire(defaults: AnySettings, data: Mapping[str, Any]) -> A
 
 
 class SpeakeasyEngine(GameEngine[State]):
+    news_events = frozenset({"pointing_revealed", "game_ended"})  # a clue's reveal, the last secrets (S12)
     name = "speakeasy"
     min_seats = MIN_SEATS
     max_seats = MAX_SEATS

@@ -63,6 +63,14 @@ def superseded(running: Sequence[Scene], waiting: Sequence[Scene]) -> list[Scene
     return kept
 
 
+def told(scene: Scene) -> bool:
+    """Whether ``scene`` has told its news: its outcome is on screen (``Scene.told_s``, at the latest
+    where its tail starts) or it is not a timed beat."""
+    if scene.duration_s is None:
+        return True
+    return scene.t >= min(scene.told_s, scene.duration_s - TAIL_S) - 1e-9
+
+
 def behind_s(running: Sequence[Scene], waiting: Sequence[Scene]) -> float:
     """Seconds of beats left before the TV shows the table as it is now (running and waiting)."""
     left = sum(max(0.0, (s.duration_s or 0.0) - s.t) for s in running)

@@ -171,6 +171,12 @@ class Scene:
     announces = False  # the table is told when this scene is on screen, its beats done (InputKind.SHOWN)
     batch: int | None = None  # a beat: the batch of events (``event_seq``) that called for it (pace.py)
 
+    @property
+    def told_s(self) -> float:
+        """Seconds into this beat when its outcome is on screen (the deaths, the verdict): from then the
+        phones may show it too (``pace.told``). Default: where its tail starts (``pace.TAIL_S``)."""
+        return max(0.0, (self.duration_s or 0.0) - pace.TAIL_S)
+
     def __init__(self) -> None:
         self._scene_t = 0.0  # seconds this scene has been updated for
 
@@ -281,6 +287,19 @@ class Director:
     def behind_s(self) -> float:
         """Seconds of beats left before the screen shows the table as it is (see ``pace.py``)."""
         return pace.behind_s([s for s in self.stack[1:] if s.duration_s is not None], self._queue)
+
+    @property
+    def seen(self) -> int | None:
+        """The newest batch of events (``event_seq``) this screen has followed; None before the first."""
+        return self._seen_seq
+
+    def told(self) -> int | None:
+        """The newest batch whose news this screen has told: every beat of it and of older batches is
+        at its outcome or done (``pace.told``). The table lets the phones show a held batch then."""
+        if self._seen_seq is None:
+            return None
+        pending = [s.batch for s in (*self.stack[1:], *self._queue) if s.batch is not None and not pace.told(s)]
+        return min(pending) - 1 if pending else self._seen_seq
 
     def _advance_queue(self) -> None:
         beats = [s for s in self.stack[1:] if s.duration_s is not None]

@@ -9,6 +9,7 @@ import { keepAwake } from "./wake.js";
 import { loadGame } from "./games/index.js";
 import { seatLobby, seatList, gameSummary, gameNote } from "./screens/lobby.js";
 import { awayCards } from "./screens/away.js";
+import { lookCard } from "./screens/look.js";
 import { askingHost, codeForm, consentScreen, nameForm, SEAT_KEY } from "./screens/join.js";
 import { hostConsole, pinForm, PIN_KEY } from "./screens/host.js";
 
@@ -25,7 +26,7 @@ const Page = Object.freeze({ SEAT: "seat", JOIN: "join", WATCH: "watch", HOST: "
 
 /**
  * @typedef {{ v: number, kind: "state", version: number, phase: string, game: string, phone: string, view: any,
- *   legal: any[], timer: any, events: any[], event_seq: number, lobby: Lobby, table_legal?: any[] }} StateMsg
+ *   legal: any[], timer: any, events: any[], event_seq: number, look: boolean, lobby: Lobby, table_legal?: any[] }} StateMsg
  * @typedef {import("./ui.js").LobbySeat} LobbySeat
  * @typedef {{ seats: LobbySeat[], seat_count: number, [field: string]: any }} Lobby
  */
@@ -479,6 +480,10 @@ function screen() {
     return { key: "lobby", draw: () => seatLobby(app.state?.lobby, me, () => { app.renaming = true; render(); }, () => host("skip_intro"), app.game) };
   }
   const seat = app.welcome.seat;
+  if (app.state.look) { // the TV is telling what just happened: this phone waits rather than spoil it
+    const next = (app.state.legal ?? []).length > 0;
+    return { key: `look:${next}`, draw: () => withAway(lookCard(next), seat) };
+  }
   return { key: `game:${app.state.game}`, draw: () => (app.game ? withAway(app.game.renderSeat(gameContext(seat)), seat) : h("div")) };
 }
 
@@ -498,6 +503,7 @@ function gameContext(seat) {
 function hostTable() {
   const st = app.state;
   if (!st?.view || !app.game) return null;
+  if (st.look) return lookCard(false);
   if (!app.game.renderHost) return app.game.renderPublic(gameContext(null));
   const act = (/** @type {any} */ action) => host("table_action", { action });
   return app.game.renderHost({ ...gameContext(null), legal: st.table_legal ?? [], act });
@@ -513,6 +519,7 @@ function drawWatch() {
       gameNote(st.lobby, app.game),
       gameSummary(st.lobby));
   }
+  if (st.look) return lookCard(false);
   return app.game.renderPublic(gameContext(null));
 }
 

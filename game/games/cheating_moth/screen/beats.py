@@ -141,6 +141,7 @@ class RaceResultBeat(Scene):
     name = "moth_race_result"
     duration_s = 7.0
     ROW_S = 0.35
+    told_s = 2.0  # the order is up (the rows land ROW_S apart); the rest is time to read the times
 
     def __init__(self, race: RaceResult, seats: tuple[Seat, ...]) -> None:
         super().__init__()

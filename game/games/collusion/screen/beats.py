@@ -52,6 +52,11 @@ class RevealBeat(Scene):
         self.duration_s = (self.deaths_at or start) + (4.6 if reveal.resolved else 2.4)
         self._played: set[str] = set()
 
+    @property
+    def told_s(self) -> float:
+        """The deaths have fallen (or, with none to come, the tally has landed)."""
+        return (self.deaths_at if self.deaths_at is not None else self.TALLY) + 0.6
+
     def update(self, dt: float, frame: Frame, ctx: RenderContext) -> None:
         super().update(dt, frame, ctx)
         cues = [("reveal", 0.0 if not self.resolution_only else 99.0, Effect.REVEAL),
@@ -141,6 +146,7 @@ class ShowdownRevealBeat(Scene):
     duration_s = 7.0
 
     PAYOUT = 2.2
+    told_s = PAYOUT + 0.8  # both cards face up, the payout landed
 
     def __init__(self, result: ShowdownResult, seats: tuple[Seat, ...], before: tuple[Seat, ...]) -> None:
         super().__init__()
@@ -210,6 +216,7 @@ class RoundEndBeat(Scene):
 
     name = "round_end"
     duration_s = 6.5
+    told_s = 1.5  # the summary and every seat's bars are up; the rest is time to read them
 
     def __init__(self, end: RoundEnd, seats: tuple[Seat, ...], before: tuple[int, ...], tie: tuple[int, ...],
                  showdown: ShowdownResult | None = None) -> None:

@@ -68,6 +68,11 @@ class RevealBeat(Scene):
         self.duration_s = 3.5 if skipped else self.LAND + 1.3
         self._played: set[Effect] = set()
 
+    @property
+    def told_s(self) -> float:
+        """The points have landed on the scorers' plates (a skipped clue: its default, the tail)."""
+        return self.LAND if self.result.outcome is not Outcome.SKIPPED else super().told_s
+
     def update(self, dt: float, frame: Frame, ctx: RenderContext) -> None:
         super().update(dt, frame, ctx)
         if self.result.outcome is Outcome.SKIPPED:
@@ -201,6 +206,11 @@ class FinaleBeat(Scene):
         self.before = with_identities(with_scores(seats, scores_before(seats, final.bonuses)), hidden)
         self.duration_s = self.START + self.step * len(final.bonuses) + self.HOLD
         self._flipped = 0
+
+    @property
+    def told_s(self) -> float:
+        """The last hidden identity has turned over."""
+        return self.START + self.step * len(self.final.bonuses) + 0.3
 
     def update(self, dt: float, frame: Frame, ctx: RenderContext) -> None:
         if self.t == 0.0:
