@@ -324,11 +324,11 @@ class Session(TableReads):
         self._retired.save(self._journal)
         table = lobby.next_group_table(self.config, self._rules.engines, self.policy, self.table)
         self.engine = self._rules.engines(table.game) if table.game != self.table.game else self.engine
-        self._end_game(table)
-        self._claims.clear()  # the last group's requests: their phones hear of the new group
-        for seat in range(MAX_SEATS):
+        for seat in range(MAX_SEATS):  # first: the old phones never get a frame of the next group's table
             self._listeners.seat_revoked(seat, NoticeCode.NEW_GROUP)
         self._connected.clear()
+        self._end_game(table)
+        self._claims.clear()  # the last group's requests: their phones hear of the new group
         self._bots.reset_streaks()
         self._listeners.notice(NoticeCode.NEW_GROUP)
         self._touch()

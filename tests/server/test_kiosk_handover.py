@@ -35,6 +35,23 @@ async def test_hand_over_rotates_every_token_and_code_and_tells_the_old_phones(m
     assert [s["name"] for s in state["lobby"]["seats"]] == ["", "", "", ""] and state["view"] is None
 
 
+async def test_the_old_phones_get_no_frame_of_the_next_groups_table(make_table: MakeTable) -> None:
+    t: Table = await make_table(mode=RunMode.KIOSK)
+    sara, _, _ = await t.seat(0, name="Sara")
+    ali, _, _ = await t.seat(1, name="Ali")
+    t.command("start")
+    await sara.state()
+    await ali.state()
+    seen = {id(p): len(p.seen) for p in (sara, ali)}
+    t.session.hand_over()
+    for phone in (sara, ali):
+        assert await phone.closed() == CloseCode.NEW_GROUP
+        after = phone.seen[seen[id(phone)]:]
+        assert after[-1]["kind"] == "notice" and after[-1]["code"] == "new_group"  # told kindly ...
+        assert [m for m in after if m["kind"] == "state" and m["phase"] != "playing"] == []  # ... and nothing of the new lobby
+    assert t.session.phase is TablePhase.LOBBY
+
+
 async def test_an_old_link_gets_a_clear_message_and_no_state(make_table: MakeTable) -> None:
     t: Table = await make_table(mode=RunMode.KIOSK)
     old = t.session.table.seats[2]
