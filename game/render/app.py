@@ -168,7 +168,9 @@ class Screen:
         self._reads = ClockReads(exact=True)  # how the last draw used the clock
         self.draws = 0  # frames drawn
         self._announced: Scene | None = None  # the last scene the table was told is on screen
-        self._told: tuple[int, int] | None = None  # the last progress with the news the table was told
+        # the last progress with the news the table was told; the table starts knowing (0, 0), so a
+        # screen with nothing followed yet sends nothing (a still lobby sends no event at all)
+        self._told: tuple[int, int] = (0, 0)
         self._quiet_until = 0.0  # local seconds: presses wait until then after a final screen's choice
 
     # time ---------------------------------------------------------------------------------------
