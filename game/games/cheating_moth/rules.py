@@ -1166,11 +1166,32 @@ def race_result(state: State, presses: tuple[RacePress, ...]) -> RaceResult:
 
 
 # ---------------------------------------------------------------------------------- legal moves
+# Every action a legal list can hold, built once: the lists are rebuilt for every bot's every ask,
+# and a new action pays its typed fields' check (game.rules.base.typed_fields) each time. Actions
+# are frozen values, so sharing one instance is the same as building an equal one. Card ids run
+# below the two-deck size (M1, M2: Settings.validate fixes the deck's make-up).
+_DECK_CARDS = 2 * (NUMBER_CARDS + len(ACTION_KINDS) * len(NUMBERS) + MOTHS)
+_PLAYS = tuple(Play(c) for c in range(_DECK_CARDS))
+_CHEAT_STARTS = tuple(CheatStart(c, 0) for c in range(_DECK_CARDS))
+_GIVES = tuple(tuple(Give(c, to) for to in range(MAX_SEATS)) for c in range(_DECK_CARDS))
+_ACCUSES = tuple(Accuse(t, 0) for t in range(MAX_SEATS))
+_DRAW = Draw()
+_CHEAT_HELD = (CheatCancel(0), CheatFinish(0))
+
+
 def _give_actions(state: State, seat: int, giving: Giving) -> list[Any]:
     if seat not in giving.givers:
         return []
     targets = [giving.receiver] if giving.receiver is not None else [s for s in range(state.n) if s != seat]
-    return [Give(c, to) for c in _non_moths(state, seat) for to in targets]
+    return [_GIVES[c][to] for c in _non_moths(state, seat) for to in targets]
+
+
+def _can_give(state: State, seat: int, giving: Giving) -> bool:
+    """Whether ``_give_actions`` is not empty: a giver holding a non-moth (with another seat to take it)."""
+    if seat not in giving.givers or (giving.receiver is None and state.n < 2):
+        return False
+    deck = state.deck
+    return any(deck[c].kind is not Kind.MOTH for c in state.hands[seat])
 
 
 def can_cheat(state: State, seat: int) -> bool:
@@ -1187,9 +1208,9 @@ def _cheat_actions(state: State, seat: int) -> list[Any]:
     if state.current_phase not in ROUND_PHASES:
         return []
     if state.cheats[seat] is not None:
-        return [CheatCancel(0), CheatFinish(0)]
+        return list(_CHEAT_HELD)
     if can_cheat(state, seat):
-        return [CheatStart(c, 0) for c in state.hands[seat]]
+        return [_CHEAT_STARTS[c] for c in state.hands[seat]]
     return []
 
 
@@ -1208,12 +1229,12 @@ def legal_actions(state: State, seat: int) -> list[Any]:
         return _give_actions(state, seat, state.penalty)
     out: list[Any] = []
     if phase is Phase.PLAY and seat == state.turn:
-        out += [Play(c) for c in playable(state, seat)] + [Draw()]
+        out += [_PLAYS[c] for c in playable(state, seat)] + [_DRAW]
     elif phase in (Phase.SPIDER_GIVE, Phase.MOSQUITO_GIVE) and state.giving is not None:
         out += _give_actions(state, seat, state.giving)
     out += _cheat_actions(state, seat)
     if seat == state.guard and phase in ACCUSE_PHASES:
-        out += [Accuse(t, 0) for t in range(state.n) if t != seat]
+        out += [_ACCUSES[t] for t in range(state.n) if t != seat]
     return out
 
 
@@ -1225,11 +1246,11 @@ def has_legal(state: State, seat: int) -> bool:
         return False
     if phase is Phase.PENALTY_GIVE:
         assert state.penalty is not None
-        return bool(_give_actions(state, seat, state.penalty))
+        return _can_give(state, seat, state.penalty)
     if phase is Phase.PLAY and seat == state.turn:
         return True  # a Draw at least
     if phase in (Phase.SPIDER_GIVE, Phase.MOSQUITO_GIVE) and state.giving is not None \
-            and _give_actions(state, seat, state.giving):
+            and _can_give(state, seat, state.giving):
         return True
     if phase in ROUND_PHASES and (state.cheats[seat] is not None or can_cheat(state, seat)):
         return True
