@@ -119,16 +119,34 @@ def _decode_value(hint: Any, value: Any, where: str) -> Any:
     raise TypeError(f"unsupported wire type {hint!r} at {where}")
 
 
+# Values that are their own wire form, tested by exact type (an enum mixing in int or str is not
+# one of them): views and records encode a value per field of every action and of the settings.
+_PLAIN = frozenset({int, str, bool, float, type(None)})
+
+
 def _encode_value(value: Any) -> JSON:
+    if type(value) in _PLAIN:
+        return value
     if isinstance(value, enum.Enum):
         return value.value
     if isinstance(value, (tuple, list)):
-        return [_encode_value(v) for v in value]
+        return [v if type(v) in _PLAIN else _encode_value(v) for v in value]
     return value
 
 
+@functools.cache
+def _field_names(cls: type) -> tuple[str, ...]:
+    """A dataclass's field names (``dataclasses.fields`` walks the class's fields each call)."""
+    return tuple(f.name for f in dataclasses.fields(cls))
+
+
 def encode_fields(obj: Any) -> dict[str, JSON]:
-    return {f.name: _encode_value(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+    out: dict[str, JSON] = {}
+    cls: type = type(obj)  # mypy: a type[Any] is no Hashable to functools.cache
+    for name in _field_names(cls):
+        value = getattr(obj, name)
+        out[name] = value if type(value) in _PLAIN else _encode_value(value)
+    return out
 
 
 @functools.cache
