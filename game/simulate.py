@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import dataclasses
+import functools
 import json
 import math
 import sys
@@ -230,10 +231,17 @@ def _is_clocked(engine: GameEngine) -> bool:
     return _CLOCKED[engine.name]
 
 
+@functools.cache
+def _carries_time(cls: type) -> bool:
+    """Whether actions of class ``cls`` have a ``t_ms`` field (asked once per class: every bot action passes here)."""
+    return dataclasses.is_dataclass(cls) and any(f.name == "t_ms" for f in dataclasses.fields(cls))
+
+
 def _stamp(action: Any, now: int) -> Any:
     """The session stamps its clock on actions that carry a time (``legal_actions`` lists ``t_ms=0``)."""
-    if dataclasses.is_dataclass(action) and any(f.name == "t_ms" for f in dataclasses.fields(action)):
-        return dataclasses.replace(action, t_ms=now)  # type: ignore[type-var]
+    cls: type = type(action)  # mypy: a type[Any] is no Hashable to functools.cache
+    if _carries_time(cls):
+        return dataclasses.replace(action, t_ms=now)
     return action
 
 
