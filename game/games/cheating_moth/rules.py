@@ -1238,23 +1238,24 @@ def legal_actions(state: State, seat: int) -> list[Any]:
     return out
 
 
-def has_legal(state: State, seat: int) -> bool:
-    """Whether ``legal_actions(state, seat)`` is not empty, without building it (the simulator and
-    the session ask it of every seat after every action)."""
+def seats_to_act(state: State) -> tuple[int, ...]:
+    """The seats whose ``legal_actions`` is not empty, without building them (the simulator and
+    the session ask after every action): what the phase decides is read once for the table."""
     phase = state.current_phase
-    if phase in (Phase.ROUND_OVER, Phase.GAME_OVER):
-        return False
     if phase is Phase.PENALTY_GIVE:
         assert state.penalty is not None
-        return _can_give(state, seat, state.penalty)
-    if phase is Phase.PLAY and seat == state.turn:
-        return True  # a Draw at least
-    if phase in (Phase.SPIDER_GIVE, Phase.MOSQUITO_GIVE) and state.giving is not None \
-            and _can_give(state, seat, state.giving):
-        return True
-    if phase in ROUND_PHASES and (state.cheats[seat] is not None or can_cheat(state, seat)):
-        return True
-    return seat == state.guard and phase in ACCUSE_PHASES and state.n > 1
+        return tuple(s for s in range(state.n) if _can_give(state, s, state.penalty))
+    if phase not in ROUND_PHASES:
+        return ()
+    turn = state.turn if phase is Phase.PLAY else None  # a Draw at least
+    giving = state.giving if phase in (Phase.SPIDER_GIVE, Phase.MOSQUITO_GIVE) else None
+    guard, cheats, hands = state.guard, state.cheats, state.hands
+    accuses = phase in ACCUSE_PHASES and state.n > 1
+    return tuple(  # M8: a cheat to finish or one to start (never the guard's); M9: the guard accuses
+        s for s in range(state.n)
+        if s == turn or cheats[s] is not None or (accuses if s == guard else len(hands[s]) >= 2)
+        or (giving is not None and _can_give(state, s, giving))
+    )
 
 
 # ----------------------------------------------------------------------------------------- views
@@ -1420,7 +1421,7 @@ class CheatingMothEngine(GameEngine[State]):
         return [] if seat is None else legal_actions(state, seat)
 
     def seats_to_act(self, state: State) -> tuple[Seat, ...]:
-        return tuple(s for s in range(state.n) if has_legal(state, s))
+        return seats_to_act(state)
 
     def apply(self, state: State, seat: Seat | None, action: Any) -> tuple[State, list[Any]]:
         self._check_apply(state, seat)
