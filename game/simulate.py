@@ -266,13 +266,14 @@ def _play_clocked(run: _Run, bots: Sequence[Bot]) -> None:
         if run.state is not synced:  # a bot that passed changed nothing: the same timer, the same seats
             _sync_timer(run, bots, clock)
             synced, acting = run.state, engine.seats_to_act(run.state)
-        clock.due = {s: t for s, t in clock.due.items() if s in acting}  # the session cancels these
+            clock.due = {s: t for s, t in clock.due.items() if s in acting}  # the session cancels these
+        due = clock.due  # from here on only seats in ``acting`` are added: filtered once per change
         for seat in acting:
-            if seat not in clock.due and seat not in clock.idle:
-                clock.due[seat] = clock.now + max(0, int(bots[seat].think_ms()))
-        first = min(clock.due, key=lambda s: (clock.due[s], s)) if clock.due else None
-        if first is not None and (clock.timer_key is None or clock.due[first] < clock.timer_due):
-            clock.now = clock.due.pop(first)
+            if seat not in due and seat not in clock.idle:
+                due[seat] = clock.now + max(0, int(bots[seat].think_ms()))
+        at, first = min((t, s) for s, t in due.items()) if due else (0, None)  # the earliest, then the lowest seat
+        if first is not None and (clock.timer_key is None or at < clock.timer_due):
+            clock.now = due.pop(first)
             legal = engine.legal_actions(run.state, first)
             view = engine.view(run.state, first) if legal and wants_view[first] else None
             action = bots[first].choose(view, legal) if legal else None
