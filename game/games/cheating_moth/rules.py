@@ -182,6 +182,9 @@ def adjacent(a: int, b: int) -> bool:
     return (a - b) % len(NUMBERS) in (1, len(NUMBERS) - 1)
 
 
+_NEIGHBOURS = {b: frozenset(a for a in NUMBERS if adjacent(a, b)) for b in NUMBERS}  # what goes on each number
+
+
 # --------------------------------------------------------------------------------------- actions
 ACTIONS: WireCodec[Any] = WireCodec("action")
 
@@ -573,12 +576,6 @@ def _top(state: State) -> Card:
     return state.card(state.discard[-1])
 
 
-def _can_play(state: State, seat: int, card: int) -> bool:
-    """M5/M7: the number fits the top; moths only by the guard."""
-    c = state.card(card)
-    if c.kind is Kind.MOTH and seat != state.guard:
-        return False
-    return adjacent(c.number, _top(state).number)
 
 
 def _draw_one(state: State, seat: int) -> tuple[State, bool, Events]:
@@ -591,7 +588,8 @@ def _draw_one(state: State, seat: int) -> tuple[State, bool, Events]:
     if not state.draw_pile:
         return state, False, events
     card, rest = state.draw_pile[0], state.draw_pile[1:]
-    return _evolve(_move_to_hand(state, seat, card), draw_pile=rest), True, events
+    hands = _replace_at(state.hands, seat, state.hands[seat] + (card,))  # _move_to_hand, in the same copy
+    return _evolve(state, hands=hands, draw_pile=rest), True, events
 
 
 def _draw(state: State, seat: int, cause: str) -> tuple[State, Events]:
@@ -744,11 +742,9 @@ def _settle_giving(state: State) -> tuple[State, Events]:
 
 def _settle(state: State, events: Events) -> tuple[State, Events]:
     """Bring the state back to one that needs a decision: M17 first, then cheats and give phases."""
-    if state.phase in ROUND_PHASES:
-        empty = [s for s in range(state.n) if not state.hands[s]]
-        if empty:
-            state, more = _end_round(state, empty[0])
-            return state, events + more
+    if state.phase in ROUND_PHASES and not all(state.hands):
+        state, more = _end_round(state, state.hands.index(()))  # the first empty hand
+        return state, events + more
     for step in (_settle_cheats, _settle_penalty, _settle_giving):
         state, more = step(state)
         events = events + more
@@ -773,7 +769,8 @@ def _on_play(state: State, seat: int, action: Play) -> tuple[State, Events]:
     _require(card.kind is not Kind.MOTH or seat == state.guard, "only the guard may play a moth (M7)")
     _require(adjacent(card.number, _top(state).number),
              f"a {card.number} does not go on a {_top(state).number} (M5: one higher or lower)")
-    state = _evolve(_take_from_hand(state, seat, card.id), discard=state.discard + (card.id,))
+    hands = _replace_at(state.hands, seat, _without(state.hands[seat], card.id))  # _take_from_hand, in the same copy
+    state = _evolve(state, hands=hands, discard=state.discard + (card.id,))
     events: Events = [Played(seat, card.id, card.kind, card.number, "M7" if card.kind is Kind.MOTH else "M5")]
     if not state.hands[seat]:
         return state, events  # M17: the round ends before the card fires (settled by the caller)
@@ -1217,7 +1214,9 @@ def _cheat_actions(state: State, seat: int) -> list[Any]:
 def playable(state: State, seat: int) -> list[int]:
     if state.current_phase is not Phase.PLAY or seat != state.turn:
         return []
-    return [c for c in state.hands[seat] if _can_play(state, seat, c)]
+    deck, guard = state.deck, seat == state.guard
+    fits = _NEIGHBOURS[_top(state).number]  # M5: one higher or lower
+    return [c for c in state.hands[seat] if deck[c].number in fits and (guard or deck[c].kind is not Kind.MOTH)]  # M7
 
 
 def legal_actions(state: State, seat: int) -> list[Any]:
