@@ -776,7 +776,9 @@ def _guard_entry_points(cls: type) -> None:
 
 def check_seat(seat: Seat | None, n_seats: int) -> None:
     """``seat`` is one of this table's seats or ``None`` (the table); ``True`` is not seat 1."""
-    if seat is not None and not (_is_int(seat) and 0 <= seat < n_seats):
+    if seat is None or (type(seat) is int and 0 <= seat < n_seats):  # the common case first: every view and move asks
+        return
+    if not (_is_int(seat) and 0 <= seat < n_seats):
         raise UnknownSeat(f"no seat {seat!r} at this table")
 
 
