@@ -1338,9 +1338,12 @@ def _ranking_view(final: GameEnded | None) -> list[dict[str, JSON]] | None:
     ]
 
 
+_KIND_ORDER = {kind: i for i, kind in enumerate(Kind)}  # a hand sorts by number, then kind as declared
+
+
 def _sort_key(state: State) -> Callable[[int], tuple[int, int, int]]:
-    kinds = list(Kind)
-    return lambda c: (state.card(c).number, kinds.index(state.card(c).kind), c)
+    deck = state.deck
+    return lambda c: (deck[c].number, _KIND_ORDER[deck[c].kind], c)
 
 
 def _race_cards(state: State, seat: int) -> list[int]:
