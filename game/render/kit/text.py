@@ -386,9 +386,10 @@ def font_path(family: Family) -> str:
 _SERIALS = itertools.count(1)
 # what a window keeps (see TextRenderer): one face per family, direction and weight (SizedFont sets
 # its size when used: a size costs no face of its own); the warm-up sizes the WARM_FONTS most used
-# first, the rarest when drawn; a line's and a box's pictures, bounded by their pixels' bytes
+# first, the rarest when drawn; a box's pictures, bounded by their pixels' bytes (a line's picture is
+# not kept: a box is made once from its lines and holds their pixels, and a line was seldom drawn again
+# in another box; keeping both held every line twice, 16 MB at 1080p once a few clues had been shown)
 WARM_FONTS = 64
-LINES_BUDGET = 16 * MB
 BLOCKS_BUDGET = 16 * MB
 
 
@@ -436,7 +437,6 @@ class TextRenderer:
         self._fonts: dict[tuple[Family, int, bool, bool], SizedFont] = {}
         self._probes: dict[Family, pygame.font.Font] = {}  # which characters a family has (24 px)
         # pictures, bounded by their pixels' bytes (lru.py): a fitted box's picture is its block's
-        self._lines: Lru[tuple, pygame.Surface] = Lru(LINES_BUDGET, surface_bytes)
         self._fits: Lru[tuple, Fitted] = Lru(BLOCKS_BUDGET, lambda f: surface_bytes(f.surface))
         self._blocks: Lru[tuple, pygame.Surface] = Lru(BLOCKS_BUDGET, surface_bytes)
         self._widths: dict[tuple, int] = {}
@@ -563,12 +563,9 @@ class TextRenderer:
         return w
 
     def line(self, text: str, lang: str, px: int, colour: Colour, bold: bool = False) -> pygame.Surface:
-        """One line of text, shaped and ordered, on a transparent surface (cached)."""
-        key = (text, lang, px, colour, bold)
-        surf = self._lines.get(key)
-        if surf is not None:
-            return surf
-        return self._lines.put(key, self._render_line(text, lang, px, colour, bold))
+        """One line of text, shaped and ordered, on a transparent surface (not kept: the boxes made
+        of lines are, see ``_compose``)."""
+        return self._render_line(text, lang, px, colour, bold)
 
     def _render_line(self, text: str, lang: str, px: int, colour: Colour, bold: bool) -> pygame.Surface:
         parts = self._parts(text, lang, px, bold)
