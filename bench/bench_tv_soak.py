@@ -7,10 +7,13 @@ then *Play again, same players*. After each game it reads the PSS of every proce
 
     tv soak: N games, PSS first X MB, last Y MB
 
-(first: after game 1, once the window has drawn every game's scenes once it has grown to its
-working size; last: after game N). Goal: flat (+10 MB at most over 10 games) and ≤ 200 MB.
+(first: after the warm-up, one game of each — the window has then drawn every game's scenes and
+its bounded caches of pictures are full, so what it grows by after that is what it keeps; last: after
+N more games). The warm-up's games are printed too: the window grows through them while its caches
+fill to their bounds (game 1 draws only Collusion's scenes). Goal: flat (+10 MB at most over 10
+games) and ≤ 200 MB.
 
-    python3 bench/bench_tv_soak.py [--games 12] [--every 1]
+    python3 bench/bench_tv_soak.py [--games 12] [--every 1] [--warmup 3]
 
 The window process runs ``game.server.process_runtime.ProcessRuntime`` (the table's loop in its own
 process) and ``game.render.app.run_window``, as ``tabletop`` does, with the bots' thinking time
@@ -183,7 +186,7 @@ def pss_mb(pid: int, whole: bool = True) -> float:
     return total_kb / 1024
 
 
-def soak(games: int, every: int) -> int:
+def soak(games: int, every: int, warmup: int = len(GAMES)) -> int:
     xvfb, display = start_xvfb()
     try:
         with tempfile.TemporaryDirectory(prefix="bench-tv-soak-", dir=os.environ.get("BENCH_DIR")) as data:
@@ -197,10 +200,11 @@ def soak(games: int, every: int) -> int:
                         log.append(line)
                         continue
                     figures.append(pss_mb(proc.pid))
-                    n = len(figures)
-                    if n % every == 0 or n == games:
+                    n = len(figures) - warmup  # the games counted: after the warm-up's
+                    if n <= 0 or n % every == 0 or n == games:
                         window = pss_mb(proc.pid, whole=False)
-                        print(f"game {n:>3} ({line.split()[-2]}): PSS {figures[-1]:.1f} MB (the window's process "
+                        label = f"warm-up {n + warmup}" if n <= 0 else f"game {n:>3}"
+                        print(f"{label} ({line.split()[-2]}): PSS {figures[-1]:.1f} MB (the window's process "
                               f"{window:.1f} MB, the table's and its helper {figures[-1] - window:.1f} MB)", flush=True)
                     if n >= games:
                         break
@@ -208,10 +212,11 @@ def soak(games: int, every: int) -> int:
                 assert proc.stdin is not None
                 proc.stdin.close()
                 proc.wait(timeout=60)
-            if len(figures) < games:
+            if len(figures) < games + warmup:
                 print(f"the program stopped after {len(figures)} games:\n{''.join(log[-30:])}", file=sys.stderr)
                 return 1
-            print(f"tv soak: {games} games, PSS first {figures[0]:.1f} MB, last {figures[-1]:.1f} MB", flush=True)
+            first = figures[warmup - 1] if warmup else figures[0]
+            print(f"tv soak: {games} games, PSS first {first:.1f} MB, last {figures[-1]:.1f} MB", flush=True)
             return 0
     finally:
         xvfb.terminate()
@@ -226,8 +231,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=12)
     parser.add_argument("--every", type=int, default=1)
+    parser.add_argument("--warmup", type=int, default=len(GAMES), help="games before the first figure")
     args = parser.parse_args(argv)
-    return soak(args.games, args.every)
+    if args.games < 1 or args.every < 1 or args.warmup < 0:
+        parser.error("--games and --every take 1 or more, --warmup 0 or more")
+    return soak(args.games, args.every, args.warmup)
 
 
 if __name__ == "__main__":
