@@ -64,6 +64,39 @@ def _required(legal: list[Any]) -> list[Any]:
     return [a for a in legal if isinstance(a, (Play, Draw, Give))]
 
 
+_REQUIRED, _OPTIONAL, _FINISH = 0, 1, 2
+_ROLE: dict[type, int] = {Play: _REQUIRED, Draw: _REQUIRED, Give: _REQUIRED, CheatStart: _OPTIONAL, Accuse: _OPTIONAL,
+                          CheatFinish: _FINISH}
+
+
+def _role(action: Any) -> int | None:
+    """What ``action`` is to a bot: required, optional (a cheat or an accusation), a finish, or none of these."""
+    role = _ROLE.get(type(action))
+    if role is None:  # not one of the classes themselves: what the isinstance tests elsewhere here say
+        role = next((r for cls, r in _ROLE.items() if isinstance(action, cls)), None)
+    return role
+
+
+def _sort_legal(legal: list[Any]) -> tuple[list[Any], list[Any], bool]:
+    """One pass over ``legal`` (decoded as :func:`_decode` does): the required actions, the optional
+    ones (each in the order given) and whether a cheat can be finished; a random bot asks all three
+    on every move, mostly of a list of cheat starts it passes on."""
+    required: list[Any] = []
+    optional: list[Any] = []
+    finish = False
+    for action in legal:
+        if isinstance(action, dict):
+            action = ACTIONS.from_wire(action)
+        role = _role(action)
+        if role == _REQUIRED:
+            required.append(action)
+        elif role == _OPTIONAL:
+            optional.append(action)
+        elif role == _FINISH:
+            finish = True
+    return required, optional, finish
+
+
 class _BaseBot(Bot):
     uses_view = True
 
@@ -99,8 +132,12 @@ class _BaseBot(Bot):
     # -- cheats in progress (shared by every kind)
     def _continue_cheat(self, legal: list[Any]) -> Any | None:
         """Finish the hold once; if the finish was refused, let go. Either way the hand rests after."""
+        return self._hold_or_finish(any(isinstance(a, CheatFinish) for a in legal))
+
+    def _hold_or_finish(self, can_finish: bool) -> Any | None:
+        """:meth:`_continue_cheat` once it is known whether ``CheatFinish`` is legal."""
         self.hand.waited()
-        if not any(isinstance(a, CheatFinish) for a in legal):
+        if not can_finish:
             self._finish_tried = False
             return None
         self._mode = _Mode.PLAY
@@ -130,13 +167,11 @@ class RandomBot(_BaseBot):
 
     def _decide(self, view: dict[str, Any] | None, legal: list[Any]) -> Any | None:
         self._note_settings(view)
-        legal = _decode(legal)
-        held = self._continue_cheat(legal)
+        required, optional, finish = _sort_legal(legal)
+        held = self._hold_or_finish(finish)
         if held is not None:
             return held
         self._mode = _Mode.PLAY
-        optional = [a for a in legal if isinstance(a, (CheatStart, Accuse))]
-        required = _required(legal)
         if optional and self.rng.random() < (0.1 if required else 0.03):
             chosen = self._optional(self.rng.choice(optional))
             if chosen is not None:  # else the hand still rests: play on
