@@ -69,32 +69,30 @@ _ROLE: dict[type, int] = {Play: _REQUIRED, Draw: _REQUIRED, Give: _REQUIRED, Che
                           CheatFinish: _FINISH}
 
 
-def _role(action: Any) -> int | None:
-    """What ``action`` is to a bot: required, optional (a cheat or an accusation), a finish, or none of these."""
-    role = _ROLE.get(type(action))
-    if role is None:  # not one of the classes themselves: what the isinstance tests elsewhere here say
-        role = next((r for cls, r in _ROLE.items() if isinstance(action, cls)), None)
-    return role
+def _decoded_role(action: Any) -> tuple[Any, int | None]:
+    """A legal action that is not one of :data:`_ROLE`'s classes itself: a wire dict (decoded as
+    :func:`_decode` does) or a subclass; its role as the isinstance tests elsewhere here say."""
+    if isinstance(action, dict):
+        action = ACTIONS.from_wire(action)
+    return action, next((r for cls, r in _ROLE.items() if isinstance(action, cls)), None)
 
 
 def _sort_legal(legal: list[Any]) -> tuple[list[Any], list[Any], bool]:
-    """One pass over ``legal`` (decoded as :func:`_decode` does): the required actions, the optional
-    ones (each in the order given) and whether a cheat can be finished; a random bot asks all three
-    on every move, mostly of a list of cheat starts it passes on."""
+    """One pass over ``legal``: the required actions, the optional ones (each in the order given)
+    and whether a cheat can be finished; a random bot asks all three on every move, mostly of a
+    list of cheat starts it passes on."""
     required: list[Any] = []
     optional: list[Any] = []
-    finish = False
+    finishes: list[Any] = []
+    buckets = (required, optional, finishes)  # indexed by role
     for action in legal:
-        if isinstance(action, dict):
-            action = ACTIONS.from_wire(action)
-        role = _role(action)
-        if role == _REQUIRED:
-            required.append(action)
-        elif role == _OPTIONAL:
-            optional.append(action)
-        elif role == _FINISH:
-            finish = True
-    return required, optional, finish
+        role = _ROLE.get(type(action))
+        if role is None:
+            action, role = _decoded_role(action)
+            if role is None:
+                continue
+        buckets[role].append(action)
+    return required, optional, bool(finishes)
 
 
 class _BaseBot(Bot):
