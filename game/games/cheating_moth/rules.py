@@ -1202,12 +1202,13 @@ def can_cheat(state: State, seat: int) -> bool:
 
 
 def _cheat_actions(state: State, seat: int) -> list[Any]:
-    if state.current_phase not in ROUND_PHASES:
-        return []
+    """M8 in a round phase (``legal_actions`` asks only there): the held cheat's finish and
+    cancel, or a start per card when :func:`can_cheat` (its phase test known to pass)."""
     if state.cheats[seat] is not None:
         return list(_CHEAT_HELD)
-    if can_cheat(state, seat):
-        return [_CHEAT_STARTS[c] for c in state.hands[seat]]
+    hand = state.hands[seat]
+    if seat != state.guard and len(hand) >= 2:
+        return [_CHEAT_STARTS[c] for c in hand]
     return []
 
 
@@ -1221,11 +1222,11 @@ def playable(state: State, seat: int) -> list[int]:
 
 def legal_actions(state: State, seat: int) -> list[Any]:
     phase = state.current_phase
-    if phase in (Phase.ROUND_OVER, Phase.GAME_OVER):
-        return []
     if phase is Phase.PENALTY_GIVE:
         assert state.penalty is not None
         return _give_actions(state, seat, state.penalty)
+    if phase not in ROUND_PHASES:  # the round or the game is over
+        return []
     out: list[Any] = []
     if phase is Phase.PLAY and seat == state.turn:
         out += [_PLAYS[c] for c in playable(state, seat)] + [_DRAW]
