@@ -67,6 +67,7 @@ def _required(legal: list[Any]) -> list[Any]:
 _REQUIRED, _OPTIONAL, _FINISH = 0, 1, 2
 _ROLE: dict[type, int] = {Play: _REQUIRED, Draw: _REQUIRED, Give: _REQUIRED, CheatStart: _OPTIONAL, Accuse: _OPTIONAL,
                           CheatFinish: _FINISH}
+_OPTIONAL_ONLY = frozenset(cls for cls, role in _ROLE.items() if role == _OPTIONAL)
 
 
 def _decoded_role(action: Any) -> tuple[Any, int | None]:
@@ -81,6 +82,8 @@ def _sort_legal(legal: list[Any]) -> tuple[list[Any], list[Any], bool]:
     """One pass over ``legal``: the required actions, the optional ones (each in the order given)
     and whether a cheat can be finished; a random bot asks all three on every move, mostly of a
     list of cheat starts it passes on."""
+    if _OPTIONAL_ONLY.issuperset(map(type, legal)):  # most asks: cheat starts or the guard's accusations
+        return [], list(legal), False
     required: list[Any] = []
     optional: list[Any] = []
     finishes: list[Any] = []
