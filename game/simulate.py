@@ -116,6 +116,19 @@ class _Run:
         self.count_rounds = "round" not in engine.view(state, None)
         self._tag_of = engine.events.tag_of
         self._apply = engine.apply
+        self._public: tuple[Any, Any] = (None, None)  # (state, its public view) while seats share it
+
+    def view(self, seat: int) -> Any:
+        """``seat``'s view of the current state, built the way the session builds it: when the
+        engine offers ``own_view``, the public part once per state, shared by every seat asking
+        (a race asks each of its racers; untimed passes ask seat after seat)."""
+        state = self.state
+        own = self.engine.own_view(state, seat)
+        if own is None:
+            return self.engine.view(state, seat)
+        if self._public[0] is not state:
+            self._public = (state, self.engine.view(state, None))
+        return {**self._public[1], **own}
 
     def commit(self, seat: int | None, action: Any, t_ms: int | None = None) -> None:
         """Apply ``action`` as ``seat`` and account for it."""
@@ -186,7 +199,7 @@ def _play(run: _Run, bots: Sequence[Bot]) -> None:
 def _play_passes(run: _Run, bots: Sequence[Bot]) -> None:
     engine, after = run.engine, run.after
     apply, is_over, seats_to_act = engine.apply, engine.is_over, engine.seats_to_act
-    legal_actions, view = engine.legal_actions, engine.view
+    legal_actions, view = engine.legal_actions, run.view
     wants_view = [uses_view(bot) for bot in bots]
     choosers = [bot.choose for bot in bots]
     state = run.state
@@ -196,7 +209,7 @@ def _play_passes(run: _Run, bots: Sequence[Bot]) -> None:
             legal = legal_actions(state, seat)
             if not legal:
                 continue
-            action = choosers[seat](view(state, seat) if wants_view[seat] else None, legal)
+            action = choosers[seat](view(seat) if wants_view[seat] else None, legal)
             if action is None:
                 continue
             result = apply(state, seat, action)
@@ -259,26 +272,30 @@ class _Clock:
 
 def _play_clocked(run: _Run, bots: Sequence[Bot]) -> None:
     engine, clock = run.engine, _Clock()
+    is_over, seats_to_act, legal_actions, view_of = engine.is_over, engine.seats_to_act, engine.legal_actions, run.view
     wants_view = [uses_view(bot) for bot in bots]  # a bot that reads no view is handed None (Bot.uses_view)
-    synced: Any = None  # the state the timer and the seats to act were read from
+    synced: Any = None  # the state the timer, the seats to act and the end were read from
     acting: tuple[int, ...] = ()
-    while not engine.is_over(run.state):
-        if run.state is not synced:  # a bot that passed changed nothing: the same timer, the same seats
+    while True:
+        state = run.state
+        if state is not synced:  # a bot that passed changed nothing: the same timer, the same seats, not over
+            if is_over(state):
+                return
             _sync_timer(run, bots, clock)
-            synced, acting = run.state, engine.seats_to_act(run.state)
+            synced, acting = state, seats_to_act(state)
             clock.due = {s: t for s, t in clock.due.items() if s in acting}  # the session cancels these
-        due = clock.due  # from here on only seats in ``acting`` are added: filtered once per change
+        due, idle = clock.due, clock.idle  # from here on only seats in ``acting`` are added: filtered once per change
         for seat in acting:
-            if seat not in due and seat not in clock.idle:
+            if seat not in due and seat not in idle:
                 due[seat] = clock.now + max(0, int(bots[seat].think_ms()))
-        at, first = min((t, s) for s, t in due.items()) if due else (0, None)  # the earliest, then the lowest seat
+        at, first = min(zip(due.values(), due.keys())) if due else (0, None)  # the earliest, then the lowest seat
         if first is not None and (clock.timer_key is None or at < clock.timer_due):
             clock.now = due.pop(first)
-            legal = engine.legal_actions(run.state, first)
-            view = engine.view(run.state, first) if legal and wants_view[first] else None
+            legal = legal_actions(state, first)
+            view = view_of(first) if legal and wants_view[first] else None
             action = bots[first].choose(view, legal) if legal else None
             if action is None:
-                clock.idle.add(first)
+                idle.add(first)
                 continue
             run.commit(first, _stamp(action, clock.now), clock.now)
         elif clock.timer_key is not None:
@@ -287,7 +304,7 @@ def _play_clocked(run: _Run, bots: Sequence[Bot]) -> None:
             run.commit(None, clock.timer_action, clock.now)
         else:
             raise run.stuck()
-        clock.idle.clear()
+        idle.clear()
 
 
 def _sync_timer(run: _Run, bots: Sequence[Bot], clock: _Clock) -> None:
@@ -316,7 +333,7 @@ def _judge_race(run: _Run, bots: Sequence[Bot], now: int, race: RaceRequest) -> 
     judge = RaceJudge()
     judge.arm(race.key, race.eligible, now, race.timeout_ms, mode=race.mode, settle_ms=SETTLE_MS)
     for seat in sorted(race.eligible):
-        if bots[seat].race_press(run.engine.view(run.state, seat)) is not None:
+        if bots[seat].race_press(run.view(seat)) is not None:
             judge.press(Press(seat, float(now + max(0, int(bots[seat].think_ms()))), PressSource.BOT))
     due = judge.decides_at()
     return math.ceil(due), race.on_result(judge.result(due).presses())

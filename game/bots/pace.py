@@ -53,7 +53,10 @@ SPREAD = 0.35  # lognormal sigma: how much one person's times vary
 
 
 def _lognormal(rng: random.Random, median: float, low: float, high: float, sigma: float = SPREAD) -> int:
-    return int(min(high, max(low, median * math.exp(rng.gauss(0.0, sigma)))))
+    drawn = median * math.exp(rng.gauss(0.0, sigma))
+    if drawn < low:  # clamped by comparisons, not min(high, max(low, ...)): every bot move draws one
+        return int(low)
+    return int(high) if drawn > high else int(drawn)
 
 
 class Pace:

@@ -64,6 +64,40 @@ def _required(legal: list[Any]) -> list[Any]:
     return [a for a in legal if isinstance(a, (Play, Draw, Give))]
 
 
+_REQUIRED, _OPTIONAL, _FINISH = 0, 1, 2
+_ROLE: dict[type, int] = {Play: _REQUIRED, Draw: _REQUIRED, Give: _REQUIRED, CheatStart: _OPTIONAL, Accuse: _OPTIONAL,
+                          CheatFinish: _FINISH}
+_OPTIONAL_ONLY = frozenset(cls for cls, role in _ROLE.items() if role == _OPTIONAL)
+
+
+def _decoded_role(action: Any) -> tuple[Any, int | None]:
+    """A legal action that is not one of :data:`_ROLE`'s classes itself: a wire dict (decoded as
+    :func:`_decode` does) or a subclass; its role as the isinstance tests elsewhere here say."""
+    if isinstance(action, dict):
+        action = ACTIONS.from_wire(action)
+    return action, next((r for cls, r in _ROLE.items() if isinstance(action, cls)), None)
+
+
+def _sort_legal(legal: list[Any]) -> tuple[list[Any], list[Any], bool]:
+    """One pass over ``legal``: the required actions, the optional ones (each in the order given)
+    and whether a cheat can be finished; a random bot asks all three on every move, mostly of a
+    list of cheat starts it passes on."""
+    if _OPTIONAL_ONLY.issuperset(map(type, legal)):  # most asks: cheat starts or the guard's accusations
+        return [], list(legal), False
+    required: list[Any] = []
+    optional: list[Any] = []
+    finishes: list[Any] = []
+    buckets = (required, optional, finishes)  # indexed by role
+    for action in legal:
+        role = _ROLE.get(type(action))
+        if role is None:
+            action, role = _decoded_role(action)
+            if role is None:
+                continue
+        buckets[role].append(action)
+    return required, optional, bool(finishes)
+
+
 class _BaseBot(Bot):
     uses_view = True
 
@@ -99,8 +133,12 @@ class _BaseBot(Bot):
     # -- cheats in progress (shared by every kind)
     def _continue_cheat(self, legal: list[Any]) -> Any | None:
         """Finish the hold once; if the finish was refused, let go. Either way the hand rests after."""
+        return self._hold_or_finish(any(isinstance(a, CheatFinish) for a in legal))
+
+    def _hold_or_finish(self, can_finish: bool) -> Any | None:
+        """:meth:`_continue_cheat` once it is known whether ``CheatFinish`` is legal."""
         self.hand.waited()
-        if not any(isinstance(a, CheatFinish) for a in legal):
+        if not can_finish:
             self._finish_tried = False
             return None
         self._mode = _Mode.PLAY
@@ -130,13 +168,11 @@ class RandomBot(_BaseBot):
 
     def _decide(self, view: dict[str, Any] | None, legal: list[Any]) -> Any | None:
         self._note_settings(view)
-        legal = _decode(legal)
-        held = self._continue_cheat(legal)
+        required, optional, finish = _sort_legal(legal)
+        held = self._hold_or_finish(finish)
         if held is not None:
             return held
         self._mode = _Mode.PLAY
-        optional = [a for a in legal if isinstance(a, (CheatStart, Accuse))]
-        required = _required(legal)
         if optional and self.rng.random() < (0.1 if required else 0.03):
             chosen = self._optional(self.rng.choice(optional))
             if chosen is not None:  # else the hand still rests: play on
