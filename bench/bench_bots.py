@@ -52,13 +52,28 @@ from game.bots import BotKind, make_bot, uses_view
 from game.bots.human import HumanModel
 from game.bots.search import SearchBudget, set_default_budget
 from game.catalog import get_engine
+from game.rules.base import BadSettings
 from game.simulate import bot_seed, game_seed, play_game
 
 GAMES = {d.id: d.ladder_seats for d in catalog.games(catalog.PlayMode.TABLE) if d.has_bots}  # every table game with bots
 PlayerKind = enum.Enum("PlayerKind", {k.name: k.value for k in BotKind} | {"HUMAN": "human"})  # type: ignore[misc]
 """The bot kinds, and ``human``: :class:`game.bots.human.HumanModel`, a person's stand-in (the belief
 level's judgement, a person's pace and attention, lapses) — to measure whether the hard level is fun."""
-LARGEST = {game: catalog.get(game).seats.high for game in GAMES}  # a search move timed at the largest table
+
+
+def largest_table(game: str) -> int:
+    """The most seats the default settings take (Cheating Moth's one deck seats 5 of the 8 two decks do)."""
+    engine, seats = get_engine(game), catalog.get(game).seats
+    for n in range(seats.high, seats.low, -1):
+        try:
+            engine.new_game(engine.default_settings(None), n, 0)
+        except BadSettings:
+            continue
+        return n
+    return seats.low
+
+
+LARGEST = {game: largest_table(game) for game in GAMES}  # a search move timed at the largest table
 CHUNKS_PER_JOB = 16  # pieces per worker: small pieces at the end leave the other workers less idle
 PAIRINGS = ((PlayerKind.HEURISTIC, PlayerKind.RANDOM), (PlayerKind.BELIEF, PlayerKind.HEURISTIC),
             (PlayerKind.SEARCH, PlayerKind.BELIEF), (PlayerKind.SEARCH, PlayerKind.HEURISTIC),
