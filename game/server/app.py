@@ -24,11 +24,11 @@ from game.session.api import HOUSEKEEPING_S, Journal, Session, away_token, norma
 from game.session.snapshot import SeatStatus
 
 from .capacity import connection_room, current_fd_limit, size_sockets
+from .frames import FrameClock
 from .guard import CONNECTIONS_PER_ADDRESS, HEADER_DEADLINE_S, LOOPBACK, ConnectionGuard, guard_middleware
 from .heap import Collector, HeapTrim, collecting
 from .hub import MAX_SPECTATORS, Hub, SocketLimits
 from .linger import linger_after_too_big
-from .metrics import FrameClock
 from .noise import NetworkNoise, NoiseKind, quiet_aiohttp_noise
 from .protocol import HARD_MAX_MESSAGE_BYTES
 from .ratelimit import Backoff, PinGuard, RateLimit
