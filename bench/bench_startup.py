@@ -1,6 +1,6 @@
 """CPU seconds from a process's start to its first answer, the table beside its bare limit.
 
-    python3 bench/bench_startup.py [--runs 5] [--window auto|no]
+    python3 bench/bench_startup.py [--runs 5] [--window auto|no] [--root DIR]
 
 Each run starts a fresh process and polls ``GET /join`` on loopback until it answers 200; the
 process's own CPU time (user + system, /proc) at that moment is the figure. The table: ``python -m
@@ -13,6 +13,8 @@ on a virtual display): CPU seconds of the TV's process and the table's, summed, 
 lobby frame is on screen. The window says so itself: it sends systemd's ``READY=1`` once that frame
 is flipped (``game.kiosk.supervise.SupervisedRuntime``), here to the bench's own ``NOTIFY_SOCKET``.
 Its bare limit: a process that imports pygame and aiohttp, opens the same window, flips one frame.
+
+``--root DIR``: measure the program in another checkout (a "before"), with this bench.
 """
 from __future__ import annotations
 
@@ -141,7 +143,12 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--window", choices=("auto", "no"), default="auto",
                         help="auto: also CPU to the lobby on screen, with its window on Xvfb, when Xvfb is installed")
+    parser.add_argument("--root", type=Path, default=None, help="the checkout to measure (default: this one)")
     args = parser.parse_args()
+    if args.root is not None:
+        global ROOT
+        ROOT = args.root.resolve()
+    print(f"checkout {ROOT}")
     print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     table: list[float] = []
     bare: list[float] = []
