@@ -14,7 +14,6 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
 
-import fontpkg
 from aiohttp import WSMsgType, web
 
 from game import catalog
@@ -167,6 +166,8 @@ async def font(request: web.Request) -> web.StreamResponse:
     family = FONT_FAMILIES.get(request.match_info["name"])
     if family is None:
         raise web.HTTPNotFound()
+    import fontpkg  # here: only a phone's font request needs it, not the table's start
+
     try:
         path = fontpkg.path(family)
     except fontpkg.FontpkgError:
