@@ -12,6 +12,8 @@ With Xvfb installed (``--window auto``), also the program with its window (``pyt
 on a virtual display): CPU seconds of the TV's process and the table's, summed, when the first
 lobby frame is on screen. The window says so itself: it sends systemd's ``READY=1`` once that frame
 is flipped (``game.kiosk.supervise.SupervisedRuntime``), here to the bench's own ``NOTIFY_SOCKET``.
+It does so at the next tick's snapshot, after ``run_window`` has synthesised the sounds (right
+after the first flip; ~0.12 CPU-s here): the figure includes them.
 Its bare limit: a process that imports pygame and aiohttp, opens the same window, flips one frame.
 
 ``--root DIR``: measure the program in another checkout (a "before"), with this bench.
