@@ -29,6 +29,7 @@ from .display_check import no_display, quiet_audio
 from .session.snapshot import RunMode
 
 if TYPE_CHECKING:
+    from .kiosk.screen import KioskLayer
     from .kiosk.supervise import Notifier, Watchdog
     from .server.app import ServerSettings
     from .server.process_runtime import ProcessRuntime
@@ -117,18 +118,21 @@ def _kiosk_config(args: argparse.Namespace) -> TableConfig:
     )
 
 
-def server_settings(config: TableConfig) -> ServerSettings:
+def server_settings(config: TableConfig) -> ServerSettings | None:
     """The server's settings, composed here: a kiosk table's app also gets the kiosk's housekeeper
-    and owner's page (the server layer names no kiosk)."""
+    and owner's page (the server layer names no kiosk). Any other table: None, the server's
+    defaults, without importing the kiosk's web pages (Prometheus, the archive) or, in the TV's
+    process, the server itself."""
+    if config.mode is not RunMode.KIOSK:
+        return None
     from .kiosk.web import install_kiosk
     from .server.app import ServerSettings
 
-    return ServerSettings(extend=install_kiosk if config.mode is RunMode.KIOSK else None)
+    return ServerSettings(extend=install_kiosk)
 
 
 def run_table(config: TableConfig) -> int:
     from .kiosk.supervise import SERVER_LOOP, Notifier, start_watchdog
-    from .server.runtime import run_headless
 
     notifier = Notifier()  # systemd's NOTIFY_SOCKET, when started by the unit
     if not config.headless and no_display():
@@ -136,6 +140,8 @@ def run_table(config: TableConfig) -> int:
               "start with --headless to skip this check)", file=sys.stderr, flush=True)
         config = dataclasses.replace(config, headless=True)
     if config.headless:
+        from .server.runtime import run_headless  # here: with a window, the table's own process serves
+
         watchdog = start_watchdog((SERVER_LOOP,))
         try:
             return run_headless(config, on_started=partial(_supervise_loop, notifier, watchdog), settings=server_settings(config))
@@ -170,11 +176,10 @@ def run_table(config: TableConfig) -> int:
 
 def _run_windowed(runtime: ProcessRuntime, config: TableConfig, notifier: Notifier) -> int:
     """The TV's window in this process, the table in ``runtime``'s; the watchdog beats for both."""
-    from .kiosk.screen import kiosk_layer
     from .kiosk.supervise import RENDER_LOOP, SERVER_LOOP, ExitStatus, SupervisedRuntime, start_watchdog
     from .render.app import run_window
+    from .server.errors import StartupError
     from .server.process_runtime import TableLost
-    from .server.runtime import StartupError
 
     _stop_on_signals()
     runtime.start()
@@ -189,7 +194,11 @@ def _run_windowed(runtime: ProcessRuntime, config: TableConfig, notifier: Notifi
         runtime.on_beat = partial(watchdog.beat, SERVER_LOOP)  # the table's loop beats through the link
         runtime.watchdog_misses = lambda: watchdog.missed_total  # /metrics: tabletop_watchdog_misses_total
     try:
-        kiosk = kiosk_layer(config)  # kiosk mode: the PIN lock, the attract loop, the hidden pointer
+        kiosk: KioskLayer | None = None  # kiosk mode: the PIN lock, the attract loop, the hidden pointer
+        if config.mode is RunMode.KIOSK:  # only then its module (the attract reel, the archive's records)
+            from .kiosk.screen import kiosk_layer
+
+            kiosk = kiosk_layer(config)
         return run_window(SupervisedRuntime(runtime, notifier, watchdog), config, kiosk)
     except TableLost as exc:  # its run was left open by the dead process: counted at the next start
         log.error("%s", exc)
@@ -256,9 +265,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def kiosk_log_path(config: TableConfig) -> Path | None:
     """The kiosk's log file (None when not a kiosk)."""
-    from .kiosk.keeper import LOG_NAME
+    if config.mode is not RunMode.KIOSK:
+        return None
+    from .kiosk.keeper import LOG_NAME  # only then: the keeper brings the session and the archive
 
-    return config.data_dir / "logs" / LOG_NAME if config.mode is RunMode.KIOSK else None
+    return config.data_dir / "logs" / LOG_NAME
 
 
 def _kiosk_log_file(config: TableConfig) -> None:

@@ -117,17 +117,19 @@ def game_screen(game: str) -> GameScreen | None:
 
 
 def choose_base(snapshot: TableSnapshot) -> Scene:
-    scenes = game_screen(snapshot.game)
-    if snapshot.phase is TablePhase.LOBBY or snapshot.public_view is None or scenes is None:
+    # the lobby first: its first frame does not wait for the game's screen package (and its
+    # engine), which the lobby's spare time imports (Screen.warm_step)
+    if snapshot.phase is TablePhase.LOBBY or snapshot.public_view is None:
         return LobbyScene()
-    return scenes.choose_base(snapshot)
+    scenes = game_screen(snapshot.game)
+    return LobbyScene() if scenes is None else scenes.choose_base(snapshot)
 
 
 def beats_for(snapshot: TableSnapshot, previous: TableSnapshot | None) -> list[Scene]:
-    scenes = game_screen(snapshot.game)
-    if scenes is None or snapshot.public_view is None:
+    if snapshot.public_view is None:
         return []
-    return scenes.beats_for(snapshot, previous)
+    scenes = game_screen(snapshot.game)
+    return [] if scenes is None else scenes.beats_for(snapshot, previous)
 
 
 def same_picture(old: TableSnapshot, new: TableSnapshot) -> bool:
@@ -262,20 +264,24 @@ class Screen:
         return self.director.staff_keys(self.snapshot) if self.snapshot is not None else frozenset()
 
     def warm_step(self, size: tuple[int, int]) -> None:
-        """Prime one more cache for the current language and window size: the language's plural
-        rules (a locale read from disk, ~30 ms the first time a count is shown), then a font a step
-        (cheap when all are). The window calls this on ticks with nothing to draw."""
+        """Prime one more cache for the current language, game and window size: the language's
+        plural rules (a locale read from disk, ~30 ms the first time a count is shown), the game's
+        screen package (imported, not on the lobby's first frame), then a font a step (cheap when
+        all are). The window calls this on ticks with nothing to draw."""
         if self.snapshot is None:
             return
-        key = (self.snapshot.language, size)
+        key = (self.snapshot.language, self.snapshot.game, size)
         if key != self._warm_key:
             self._warm_key = key
-            self._warmer = self._warm_tasks(self.snapshot.language, Frame(self.snapshot, 0, size).scale.u)
+            self._warmer = self._warm_tasks(self.snapshot.language, self.snapshot.game,
+                                            Frame(self.snapshot, 0, size).scale.u)
         if self._warmer is not None and next(self._warmer, StopIteration) is StopIteration:
             self._warmer = None
 
-    def _warm_tasks(self, lang: str, unit: float) -> Iterator[None]:
+    def _warm_tasks(self, lang: str, game: str, unit: float) -> Iterator[None]:
         i18n.plural_category(lang if lang in i18n.LANGUAGES else i18n.FALLBACK, 2)
+        yield
+        game_screen(game)
         yield
         yield from self.ctx.text.warm_steps(lang, unit)
 

@@ -15,12 +15,13 @@ import types
 import typing
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, TypeVar, Union
-
-from babel.plural import PluralRule
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, Union
 
 from game.errors import TableError
 from game.rules.schema import SettingSpec, settings_schema
+
+if TYPE_CHECKING:
+    from babel.plural import PluralRule
 
 Seat = int
 """A seat index, 0-based. ``None`` as the acting seat means the table itself (timers, race judge)."""
@@ -437,14 +438,20 @@ class RaceRequest:
 
 
 # ------------------------------------------------------------------------------------ the engine
-_ENGLISH_PLURAL = PluralRule({"one": "i = 1 and v = 0"})  # CLDR's English rule, through Babel as the screens' plurals
+@functools.cache
+def _english_plural() -> PluralRule:
+    """CLDR's English rule, through Babel as the screens' plurals; made on first use: only the
+    event log asks, and Babel is not imported for it at the table's start."""
+    from babel.plural import PluralRule
+
+    return PluralRule({"one": "i = 1 and v = 0"})
 
 
 def english_plural(n: int, one: str, other: str) -> str:
     """``one`` or ``other``, the form English takes for ``n`` (Babel's CLDR rule): the plain-English
     event log (``describe_event``, ``simulate --watch``, ``replay``); the screens pick theirs from
     their strings through :mod:`game.i18n`."""
-    return one if _ENGLISH_PLURAL(n) == "one" else other
+    return one if _english_plural()(n) == "one" else other
 
 
 def counted(n: int, one: str, other: str) -> str:

@@ -14,7 +14,6 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
 
-import fontpkg
 from aiohttp import WSMsgType, web
 
 from game import catalog
@@ -24,11 +23,11 @@ from game.session.api import HOUSEKEEPING_S, Journal, Session, away_token, norma
 from game.session.snapshot import SeatStatus
 
 from .capacity import connection_room, current_fd_limit, size_sockets
+from .frames import FrameClock
 from .guard import CONNECTIONS_PER_ADDRESS, HEADER_DEADLINE_S, LOOPBACK, ConnectionGuard, guard_middleware
 from .heap import Collector, HeapTrim, collecting
 from .hub import MAX_SPECTATORS, Hub, SocketLimits
 from .linger import linger_after_too_big
-from .metrics import FrameClock
 from .noise import NetworkNoise, NoiseKind, quiet_aiohttp_noise
 from .protocol import HARD_MAX_MESSAGE_BYTES
 from .ratelimit import Backoff, PinGuard, RateLimit
@@ -167,6 +166,8 @@ async def font(request: web.Request) -> web.StreamResponse:
     family = FONT_FAMILIES.get(request.match_info["name"])
     if family is None:
         raise web.HTTPNotFound()
+    import fontpkg  # here: only a phone's font request needs it, not the table's start
+
     try:
         path = fontpkg.path(family)
     except fontpkg.FontpkgError:

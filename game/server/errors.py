@@ -5,6 +5,10 @@ from __future__ import annotations
 from game.errors import TableError
 
 
+class StartupError(Exception):
+    """The table could not start (port in use, unwritable data directory, ...)."""
+
+
 class ProtocolError(TableError):
     """A message the protocol refuses (before any rule is asked)."""
 

@@ -6,7 +6,7 @@ decided by :func:`game.kiosk.web.install_kiosk`: the admin PIN, or an address in
 :class:`TableCollector` reads everything when scraped (nothing is kept twice): the connected
 sockets from the :class:`~game.server.hub.Hub`, network noise from
 :class:`~game.server.noise.NetworkNoise`, the program's errors from :class:`ErrorCount`, the age
-of the TV's last frame from :class:`FrameClock`, and the owner's report (games, players, crashes,
+of the TV's last frame from :class:`~game.server.frames.FrameClock`, and the owner's report (games, players, crashes,
 restarts) from a callable the kiosk gives.
 """
 from __future__ import annotations
@@ -22,28 +22,13 @@ from prometheus_client.registry import Collector, CollectorRegistry
 
 from game.session.snapshot import SeatStatus
 
+from .frames import FrameClock
 from .hub import Hub
 from .noise import NetworkNoise, NoiseKind
 from .protocol import Role
 
 CONTENT_TYPE = CONTENT_TYPE_LATEST
 Report = Callable[[], Mapping[str, Any]]  # game.kiosk.owner.owner_report's shape
-
-
-class FrameClock:
-    """When the TV last drew a frame (the render loop reads a snapshot per frame)."""
-
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
-        self._clock = clock
-        self._at: float | None = None
-        self.watchdog_misses: int | None = None  # pings systemd's watchdog held back (None: no watchdog)
-
-    def seen(self) -> None:
-        self._at = self._clock()
-
-    def age_s(self) -> float | None:
-        """Seconds since the last frame; None before the first (a table without a screen)."""
-        return None if self._at is None else self._clock() - self._at
 
 
 class ErrorCount(logging.Handler):

@@ -44,15 +44,18 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing import spawn as mp_spawn
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from game.config import TableConfig
-from game.session.api import NoticeCode, Session, TableUpdate
 from game.session.snapshot import InputEvent, TableSnapshot
 
-from .app import FRAMES, ServerSettings
-from .metrics import FrameClock
-from .runtime import StartupError, join_links, start_table, stop_table
+from .errors import StartupError
+
+if TYPE_CHECKING:  # the TV's process runs none of these: the server and the session are the child's
+    from game.session.api import NoticeCode, Session, TableUpdate
+
+    from .app import ServerSettings
+    from .frames import FrameClock
 
 log = logging.getLogger(__name__)
 
@@ -191,8 +194,9 @@ class ParentLink(asyncio.Protocol):
             self._scheduled = True
             asyncio.get_running_loop().call_soon(self._send_snapshot)
 
-    def seat_revoked(self, seat: int, reason: NoticeCode = NoticeCode.KICKED) -> None:
-        """Not the TV's business (the snapshot shows the seats)."""
+    def seat_revoked(self, seat: int, reason: NoticeCode | None = None) -> None:
+        """Not the TV's business (the snapshot shows the seats); ``reason`` is never read, so no
+        default naming ``NoticeCode`` (the TV's process does not import the session)."""
 
     def notice(self, code: NoticeCode) -> None:
         """Not the TV's business (the snapshot shows its notices)."""
@@ -313,6 +317,10 @@ def child_main(sock: socket.socket, spec: ChildSpec) -> None:
 
 
 async def _serve(sock: socket.socket, spec: ChildSpec) -> None:
+    # here, not at the top: this module is also the TV's, which never serves (aiohttp, the session)
+    from .app import FRAMES
+    from .runtime import join_links, start_table, stop_table
+
     loop = asyncio.get_running_loop()
     link = ParentLink()
     await loop.connect_accepted_socket(lambda: link, sock)

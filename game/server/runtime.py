@@ -28,6 +28,7 @@ from game.session.snapshot import InputEvent, TablePhase, TableSnapshot
 
 from .app import FRAMES, GUARD, ServerSettings, guard_server, make_app
 from .capacity import raise_fd_limit
+from .errors import StartupError
 from .guard import GuardedSite
 from .netaddr import AddressWatch, base_url, lan_address, phones_cannot_reach
 
@@ -35,10 +36,6 @@ log = logging.getLogger(__name__)
 
 ALL_INTERFACES = "0.0.0.0"
 JOURNAL_NOTICE = "journal_moved_aside"  # i18n key: the saved table could not be read and was kept aside
-
-
-class StartupError(Exception):
-    """The table could not start (port in use, unwritable data directory, ...)."""
 
 
 @runtime_checkable

@@ -16,7 +16,7 @@ import pytest
 
 from game.games.collusion.tapes import busiest_reveal
 from game.render import howto
-from game.render.app import FREEZE_EVERY_S, Screen, WindowLoop, same_picture
+from game.render.app import FREEZE_EVERY_S, Screen, WindowLoop, game_screen, same_picture
 from game.render.howto import HowToPlay
 from game.render.kit import plates
 from game.render.kit.scene import Director, Frame, RenderContext, Scene
@@ -77,6 +77,15 @@ def test_ticks_with_nothing_to_draw_warm_the_caches():
     assert not loop.screen.warmed
     assert draws(loop, window, 400) == 0
     assert loop.screen.warmed  # every font the Persian screens need at this size, before a game needs it
+
+
+def test_the_lobby_first_frame_leaves_the_game_screen_to_the_warm_ticks():
+    game_screen.cache_clear()
+    loop, _, window = make_loop(lobby_snapshot(6, "en"))
+    draws(loop, window, 1)
+    assert game_screen.cache_info().currsize == 0  # the lobby's first frame asked for no game's screen
+    draws(loop, window, 5)
+    assert game_screen.cache_info().currsize == 1  # the lobby's spare time imported it, before a game needs it
 
 
 def test_during_a_game_idle_ticks_load_no_fonts():

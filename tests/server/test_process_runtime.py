@@ -23,7 +23,7 @@ from game.config import TableConfig
 from game.kiosk.config import KioskConfig
 from game.kiosk.web import install_kiosk
 from game.server.app import ServerSettings
-from game.server.metrics import FrameClock
+from game.server.frames import FrameClock
 from game.server.process_runtime import Kind, ParentLink, ProcessRuntime, TableLost, Unframer, message
 from game.server.runtime import StartupError
 from game.session.scheduler import monotonic_ms
