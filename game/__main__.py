@@ -164,7 +164,7 @@ def run_table(config: TableConfig) -> int:
     crash: str | None = None  # the TV owns the table's life: only its own exit path stops it cleanly
     try:
         return _run_windowed(runtime, config, notifier)
-    except KeyboardInterrupt:  # Ctrl+C reaches both processes: the table's ignores it, stopped here once
+    except (KeyboardInterrupt, StopRequested):  # Ctrl+C, systemd's stop: the table's process ignores both, stopped here once
         return ExitStatus.DONE
     except BaseException as exc:  # the window failed (a lost display, an X error, a bug): a crash
         crash = f"the TV failed: {type(exc).__name__}: {exc}"
@@ -207,10 +207,16 @@ def _run_windowed(runtime: ProcessRuntime, config: TableConfig, notifier: Notifi
         _stop_supervision(notifier, watchdog)
 
 
+class StopRequested(BaseException):
+    """SIGINT or SIGTERM before the window is up. Not a KeyboardInterrupt: one that passes through
+    code run by ``exec`` of a string (dataclasses make their methods so, on import) marks CPython's
+    exit as an unhandled Ctrl+C even when caught, and the process then ended by SIGINT, not 0."""
+
+
 def _stop_on_signals() -> None:
     """SIGINT and SIGTERM, handled once, in this process (the table's ignores both: a terminal's
     Ctrl+C and ``systemctl stop`` reach every process): before the window is up they raise
-    KeyboardInterrupt, then they close the window with a quit event (a KeyboardInterrupt raised
+    :class:`StopRequested`, then they close the window with a quit event (an exception raised
     while pygame runs C code can be lost). A kiosk's window takes both over (``kiosk_layer``)."""
     import pygame
 
@@ -219,7 +225,7 @@ def _stop_on_signals() -> None:
         for sig in (signal.SIGINT, signal.SIGTERM):
             signal.signal(sig, signal.SIG_IGN)  # once: the window and the table are stopping
         if not pygame.display.get_init():
-            raise KeyboardInterrupt
+            raise StopRequested(signal.Signals(signum).name)
         pygame.event.post(pygame.event.Event(pygame.QUIT))
 
     for sig in (signal.SIGINT, signal.SIGTERM):
