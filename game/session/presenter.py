@@ -75,10 +75,12 @@ class Shown(Protocol):
 
 
 
-def can_start(table: TableRecord, engine: GameEngine) -> bool:
+def can_start(table: TableRecord, engine: GameEngine, bots: bool | None = None) -> bool:
     """In the lobby, every offered seat is a bot's or a person's, or the game has bots (free seats
-    get them at the start): what Enter on the TV and Start on the host page both do."""
-    return table.phase is TablePhase.LOBBY and (free_seats(table) == 0 or has_bots(table, engine))
+    get them at the start): what Enter on the TV and Start on the host page both do. ``bots``:
+    :func:`has_bots` of the two, when the caller has it."""
+    return table.phase is TablePhase.LOBBY and (
+        free_seats(table) == 0 or (has_bots(table, engine) if bots is None else bots))
 
 
 def seat_url(base_url: str, record: SeatRecord) -> str:
@@ -91,6 +93,14 @@ class Presenter:
         self._legal = legal
         self._board = board
         self._races = races
+        # the parts of every snapshot that only a new table record (or who is connected) changes,
+        # kept from the last one: a move in a game leaves the record as it was, and rebuilding them
+        # (twelve seats, the settings decoded to ask whether bots can play) was a tenth of a
+        # millisecond of each move on the players' path
+        self._seats_of: tuple[TableRecord | None, str, tuple[bool, ...]] = (None, "", ())
+        self._seats: tuple[SeatInfo, ...] = ()
+        self._bots_of: tuple[TableRecord | None, GameEngine | None] = (None, None)
+        self._bots = False
 
     # ---------------------------------------------------------------------------- snapshot
     def snapshot(self, shown: ShownTimer | None = None) -> TableSnapshot:
@@ -99,7 +109,7 @@ class Presenter:
         running = self._timer() if shown is None else shown
         return TableSnapshot(
             version=s.version, mode=s.mode, language=t.language, game=t.game, preset=t.preset,
-            settings=dict(t.settings), seats=tuple(self._seat_infos(t)), phase=t.phase,
+            settings=dict(t.settings), seats=self._seat_infos(t), phase=t.phase,
             public_view=run.engine.view(run.state, None) if run else None,
             events=s.last_events, event_seq=s.event_seq,
             timer=running.info(now) if running else None, clock_ms=now,
@@ -108,24 +118,43 @@ class Presenter:
             claims=tuple(c.info(t, others) for c, others in first_per_seat(s.claims)[:1]), how_to_play=s.intro,
         )
 
-    def _seat_infos(self, t: TableRecord) -> Iterable[SeatInfo]:
+    def _seat_infos(self, t: TableRecord) -> tuple[SeatInfo, ...]:
+        """The offered seats as the TV shows them (the last ones again for the same record, address
+        and connections: a record is immutable, and a new one is a new object)."""
+        base_url, connected = self._s.base_url, tuple(self._s.is_connected(r.seat) for r in t.offered)
+        last, last_url, last_connected = self._seats_of
+        if last is not t or last_url != base_url or last_connected != connected:
+            self._seats = tuple(self._build_seat_infos(t, base_url, connected))
+            self._seats_of = (t, base_url, connected)
+        return self._seats
+
+    @staticmethod
+    def _build_seat_infos(t: TableRecord, base_url: str, connected: tuple[bool, ...]) -> Iterable[SeatInfo]:
         # the TV shows a seat's code and link (QR) only while the seat is free: a photo of the
         # TV must never hand anyone a held seat
-        for r in t.offered:
+        for r, on in zip(t.offered, connected):
             free, seat_look = r.status is SeatStatus.FREE, look(r.seat)
             yield SeatInfo(seat=r.seat, status=r.status, name=shown_name(r, t.language), colour=seat_look.colour,
                            symbol=seat_look.symbol, code=r.code if free else "",
-                           url=seat_url(self._s.base_url, r) if free else "",
-                           connected=self._s.is_connected(r.seat), language=r.lang or t.language,
+                           url=seat_url(base_url, r) if free else "",
+                           connected=on, language=r.lang or t.language,
                            bot=r.bot.value if r.bot is not None else None)
+
+    def _has_bots(self, t: TableRecord, engine: GameEngine) -> bool:
+        """:func:`has_bots`, decided again only for a new record or engine."""
+        if self._bots_of[0] is not t or self._bots_of[1] is not engine:
+            self._bots = has_bots(t, engine)
+            self._bots_of = (t, engine)
+        return self._bots
 
     def lobby_info(self) -> LobbyInfo:
         s = self._s
         t, engine = s.table, s.engine
         play_mode = catalog.get(t.game).mode if t.game in catalog.ids() else catalog.PlayMode.TABLE
+        bots = self._has_bots(t, engine)
         return LobbyInfo(
             seat_count=t.seat_count, min_seats=max(MIN_OFFERED_SEATS, engine.min_seats),
-            max_seats=min(MAX_SEATS, engine.max_seats), can_start=can_start(t, engine), has_bots=has_bots(t, engine),
+            max_seats=min(MAX_SEATS, engine.max_seats), can_start=can_start(t, engine, bots), has_bots=bots,
             presets=tuple(engine.presets()), games=catalog.ids(play_mode),
             play_mode=play_mode.value, play_modes=tuple(m.value for m in catalog.PlayMode if catalog.games(m)),
             table_settings=t.table_settings.to_json(), host_url=f"{s.base_url}/host", host_error=s.host_error,
