@@ -121,7 +121,7 @@ MAX_SPECTATORS = 1000  # the gallery: /watch sockets at once, if the open-file l
 class SocketLimits:
     """How many WebSockets the table holds: ``total``; ``per_address`` from one device (the table's
     own machine is exempt); at most ``hello_less`` that have not said hello yet from everyone (the
-    oldest makes room); ``seat_reserve`` kept for seated phones and host links (silent sockets
+    busiest address's oldest makes room); ``seat_reserve`` kept for seated phones and host links (silent sockets
     and spectators share the rest); at most ``spectators`` of them watching (the gallery); a socket
     says hello within ``hello_s`` or is closed. :func:`game.server.capacity.size_sockets` sizes
     them from the open-file limit."""
@@ -488,6 +488,14 @@ class Client:
             self.sync_handle = None
 
 
+def _oldest_of_the_busiest(silent: list[Client]) -> Client:
+    """The socket to cut when everyone's silent sockets are too many: the oldest of the address
+    holding the most, so a phone's one socket, about to say hello, is not the one a flood pushes out."""
+    counts = collections.Counter(c.address for c in silent)
+    most = max(counts.values())
+    return min((c for c in silent if counts[c.address] == most), key=lambda c: c.opened_at)
+
+
 class Hub:
     """Every socket of the table; the session's listener."""
 
@@ -518,8 +526,9 @@ class Hub:
         address's own oldest silent socket makes room, so a seated phone's socket (it says hello
         at once with its device key) always gets in, whatever its address holds. Sockets that have
         not said hello and spectators share what the seat reserve leaves, and at most ``hello_less``
-        of everyone's have not said hello; when either is full, the oldest silent socket makes room
-        (a phone says hello at once, a flood never does), so seated phones' reconnects and the host
+        of everyone's have not said hello; when either is full, the oldest silent socket (for
+        ``hello_less``, of the address holding the most) makes room (a phone says hello at once, a
+        flood never does), so seated phones' reconnects and the host
         are never refused by a flood. A silent socket that makes room is cut at once (:data:`SILENT_CLOSE_S`)."""
         limits, live = self.sockets, [c for c in self.clients if not c.closing]
         mine = [c for c in live if c.address == address] if address not in limits.exempt else []
@@ -531,7 +540,7 @@ class Hub:
             return "too many connections from this device"
         waiting = [c for c in live if not c.greeted and c.claim is None and not c.closing]
         if len(waiting) >= limits.hello_less:
-            self._make_room(min(waiting, key=lambda c: c.opened_at))
+            self._make_room(_oldest_of_the_busiest(waiting))
         shared = [c for c in live if c.role in (None, Role.SPECTATOR) and not c.closing]
         if len(shared) >= limits.shared() or len(live) >= limits.total:
             silent = [c for c in shared if not c.greeted and c.claim is None and not c.closing]

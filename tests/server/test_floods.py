@@ -182,3 +182,14 @@ async def test_hello_less_sockets_from_every_address_are_bounded_and_cut_at_once
     await watcher.send("ping", t=3)
     assert (await watcher.recv("pong"))["t"] == 3
     mute_w.close()
+
+
+async def test_the_busiest_address_makes_room_among_everyone_s_hello_less_sockets(make_table: MakeTable) -> None:
+    t = await make_table()
+    hub = t.client.app[HUB]
+    hub.sockets = dataclasses.replace(hub.sockets, hello_less=5)
+    phone = await t.connect("10.0.4.7")  # the oldest silent socket, but its address's only one
+    flood = [await t.connect("127.0.0.1") for _ in range(8)]  # the table's own address: no per-address cap
+    assert [await s.closed() for s in flood[:4]] == [1008] * 4
+    await phone.send("hello", token=t.session.table.seats[0].token, name="Ali")
+    assert (await phone.recv("welcome"))["seat"] == 0
