@@ -310,7 +310,7 @@ async def watchdog(app: web.Application) -> AsyncIterator[None]:
             app[GUARD].reap()
             app[HUB].reap()
             app[NOISE].flush()
-            app[HEAP].seen(len(app[HUB].clients))
+            app[HEAP].seen(len(app[HUB].clients), app[HUB].opened)
 
     task = asyncio.create_task(loop())
     yield

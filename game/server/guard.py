@@ -109,6 +109,17 @@ class Pace:
         while len(self._buckets) > self._keep:
             del self._buckets[next(iter(self._buckets))]
 
+    def forget_idle(self) -> int:
+        """Drop the addresses a fresh entry would stand for (bucket full again, back-off over,
+        strikes forgiven): after a flood the table shrinks back instead of keeping its thousands of
+        addresses (and the memory they pin) until others push them out. Returns how many went."""
+        now = self._clock()
+        idle = [a for a, (tokens, at, until, _) in self._buckets.items()
+                if now >= until and now - at > BACKOFF_S[1] and tokens + (now - at) * self.rate >= self.burst]
+        for address in idle:
+            del self._buckets[address]
+        return len(idle)
+
     def wait_s(self, address: str) -> float:
         entry = self._buckets.get(address)
         return max(0.0, entry[2] - self._clock()) if entry is not None else 0.0
@@ -391,7 +402,9 @@ class ConnectionGuard:
             self._heard(conn)
 
     def reap(self) -> int:
-        """Close the connections that have not sent a whole request's headers in time."""
+        """Close the connections that have not sent a whole request's headers in time (and let
+        the pace forget the addresses it no longer needs)."""
+        self.pace.forget_idle()
         now = self._clock()
         late = [c for c in self._open.values() if not c.requested and now - c.opened_at >= self.header_s]
         for conn in late:

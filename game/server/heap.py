@@ -29,7 +29,7 @@ QUIET_S = 5.0  # no change for this long: a full pass will not be in anyone's wa
 FULL_MIN_S = 60.0
 FULL_MAX_S = 600.0
 SAFETY_NET = (20_000, 10, 10)  # the automatic collector's thresholds while a table serves
-FLOOD_GONE = 200  # this many sockets fewer than at their peak (and at most half of it): a flood has gone
+FLOOD_GONE = 200  # sockets come and gone since the last trim, none opening now: a flood has gone
 
 _holders = 0
 _saved: tuple[int, int, int] | None = None
@@ -60,19 +60,24 @@ def _malloc_trim() -> Callable[[int], int] | None:
 
 
 class HeapTrim:
-    """Hands the heap a flood left behind back to the system: told the open sockets every second
-    (:meth:`seen`), it trims once they have fallen by :data:`FLOOD_GONE` from their peak."""
+    """Hands the heap a flood left behind back to the system: told every second the sockets open
+    and the count ever opened (:meth:`seen`), it trims once :data:`FLOOD_GONE` have come and gone
+    since its last trim and none opened in the last second (the flood has stopped). A count, not
+    a peak: the hub holds few silent sockets at once (it cuts the oldest), so a flood of thousands
+    never shows as many open together."""
 
     def __init__(self, trim: Callable[[int], int] | None = None) -> None:
         self._trim = trim if trim is not None else _malloc_trim()
-        self.peak = 0
+        self._opened = 0  # ever opened, at the last look
+        self._gone_base = 0  # opened minus open at the last trim: what had closed by then
         self.trims = 0
 
-    def seen(self, open_now: int) -> None:
-        self.peak = max(self.peak, open_now)
-        if self.peak - open_now >= FLOOD_GONE and open_now <= self.peak // 2:
+    def seen(self, open_now: int, opened: int) -> None:
+        gone = opened - open_now
+        quiet, self._opened = opened == self._opened, opened
+        if quiet and gone - self._gone_base >= FLOOD_GONE:
             self.trim()
-            self.peak = open_now
+            self._gone_base = gone
 
     def trim(self) -> None:
         if self._trim is not None:

@@ -105,6 +105,14 @@ REVOKE_CLOSE: dict[NoticeCode, tuple[CloseCode, str]] = {
 
 CARD_GAP_S = 2.0  # a seated phone's "give your seat?" card: the next one at least this long after the last
 HELLO_LESS_PER_ADDRESS = 4  # sockets from one address that have not said hello yet (a phone says it at once)
+# ... and from every address together: each holds its request, parsers and buffers (~10 KB of small
+# objects), and a flood of thousands held at once (the gallery's room) left pymalloc arenas that a
+# few survivors kept from going back to the system: the flood's peak is what stays in RSS after it
+HELLO_LESS_AT_ONCE = 128
+# a socket closed for never saying hello gets its close frame, and this long to answer it, before
+# its connection is cut: a flood never answers, and each one waited for (aiohttp's 10 s) holds its
+# request, parser and buffers, so a wave of thousands piled up in memory while they closed
+SILENT_CLOSE_S = 0.1
 SEAT_RESERVE = 2 * MAX_SEATS + 8  # seated phones (one reconnecting while its old socket closes) and host links
 MAX_SPECTATORS = 1000  # the gallery: /watch sockets at once, if the open-file limit allows
 
@@ -112,7 +120,8 @@ MAX_SPECTATORS = 1000  # the gallery: /watch sockets at once, if the open-file l
 @dataclass(frozen=True, slots=True)
 class SocketLimits:
     """How many WebSockets the table holds: ``total``; ``per_address`` from one device (the table's
-    own machine is exempt); ``seat_reserve`` kept for seated phones and host links (silent sockets
+    own machine is exempt); at most ``hello_less`` that have not said hello yet from everyone (the
+    busiest address's oldest makes room); ``seat_reserve`` kept for seated phones and host links (silent sockets
     and spectators share the rest); at most ``spectators`` of them watching (the gallery); a socket
     says hello within ``hello_s`` or is closed. :func:`game.server.capacity.size_sockets` sizes
     them from the open-file limit."""
@@ -122,6 +131,7 @@ class SocketLimits:
     seat_reserve: int = SEAT_RESERVE
     spectators: int = MAX_SPECTATORS
     hello_s: float = 10.0
+    hello_less: int = HELLO_LESS_AT_ONCE
     exempt: frozenset[str] = frozenset({"127.0.0.1", "::1"})
 
     def shared(self) -> int:
@@ -239,17 +249,17 @@ class Outbox:
         since = [t for t in (self.waiting_since, self.behind_since) if t is not None]
         return bool(since) and now - min(since) > limit_s
 
-    def abandon(self, code: int, reason: str) -> None:
+    def abandon(self, code: int, reason: str, grace_s: float = 1.0) -> None:
         """Stop writing at once (a peer that does not read) and close the socket with ``code``:
-        the close frame is tried for a moment, then the connection is cut."""
+        the close frame is tried for ``grace_s``, then the connection is cut."""
         self._close = (code, reason)
         self._items.clear()
         self._task.cancel()
-        self._task = self._loop.create_task(self._close_now(code, reason))
+        self._task = self._loop.create_task(self._close_now(code, reason, grace_s))
 
-    async def _close_now(self, code: int, reason: str) -> None:
+    async def _close_now(self, code: int, reason: str, grace_s: float) -> None:
         try:
-            await asyncio.wait_for(self._ws.close(code=code, message=reason.encode()), 1.0)
+            await asyncio.wait_for(self._ws.close(code=code, message=reason.encode()), grace_s)
         except (TimeoutError, ConnectionError, RuntimeError) as exc:
             log.debug("closing a stalled socket: %s", exc)
         finally:
@@ -466,16 +476,24 @@ class Client:
         self.stop_sync()
         self.outbox.close_after(int(code), reason)
 
-    def abandon(self, code: int, reason: str) -> None:
+    def abandon(self, code: int, reason: str, grace_s: float = 1.0) -> None:
         """Close a socket that stopped reading, without waiting for what is queued."""
         self.closing = True
         self.stop_sync()
-        self.outbox.abandon(code, reason)
+        self.outbox.abandon(code, reason, grace_s)
 
     def stop_sync(self) -> None:
         if self.sync_handle is not None:
             self.sync_handle.cancel()
             self.sync_handle = None
+
+
+def _oldest_of_the_busiest(silent: list[Client]) -> Client:
+    """The socket to cut when everyone's silent sockets are too many: the oldest of the address
+    holding the most, so a phone's one socket, about to say hello, is not the one a flood pushes out."""
+    counts = collections.Counter(c.address for c in silent)
+    most = max(counts.values())
+    return min((c for c in silent if counts[c.address] == most), key=lambda c: c.opened_at)
 
 
 class Hub:
@@ -492,6 +510,7 @@ class Hub:
         self.pin_failures = pin_failures
         self.token_failures = Backoff(clock, free=TOKEN_FREE_FAILURES)
         self.clients: set[Client] = set()
+        self.opened = 0  # sockets ever added (heap.py trims once a flood of them has gone)
         self.by_seat: dict[int, Client] = {}
         self._held_from: dict[int, str] = {}  # seat -> the address of the phone that last held it
         self._cards: dict[int, int | None] = {}  # seat: the claim its phone is asked about (None: a pause)
@@ -506,9 +525,11 @@ class Hub:
         of them at most :data:`HELLO_LESS_PER_ADDRESS` that have not said hello — one more and the
         address's own oldest silent socket makes room, so a seated phone's socket (it says hello
         at once with its device key) always gets in, whatever its address holds. Sockets that have
-        not said hello and spectators share what the seat reserve leaves; when that is full, the
-        oldest silent socket makes room (a phone says hello at once, a flood never does), so seated
-        phones' reconnects and the host are never refused by a flood."""
+        not said hello and spectators share what the seat reserve leaves, and at most ``hello_less``
+        of everyone's have not said hello; when either is full, the oldest silent socket (for
+        ``hello_less``, of the address holding the most) makes room (a phone says hello at once, a
+        flood never does), so seated phones' reconnects and the host
+        are never refused by a flood. A silent socket that makes room is cut at once (:data:`SILENT_CLOSE_S`)."""
         limits, live = self.sockets, [c for c in self.clients if not c.closing]
         mine = [c for c in live if c.address == address] if address not in limits.exempt else []
         silent = [c for c in mine if not c.greeted and c.claim is None]
@@ -517,6 +538,9 @@ class Hub:
         elif len(mine) >= limits.per_address:
             self.noise.count(NoiseKind.OVER_CAP, address)
             return "too many connections from this device"
+        waiting = [c for c in live if not c.greeted and c.claim is None and not c.closing]
+        if len(waiting) >= limits.hello_less:
+            self._make_room(_oldest_of_the_busiest(waiting))
         shared = [c for c in live if c.role in (None, Role.SPECTATOR) and not c.closing]
         if len(shared) >= limits.shared() or len(live) >= limits.total:
             silent = [c for c in shared if not c.greeted and c.claim is None and not c.closing]
@@ -530,7 +554,7 @@ class Hub:
 
     def _make_room(self, victim: Client) -> None:
         self.noise.count(NoiseKind.OVER_CAP, victim.address)
-        victim.close(CloseCode.POLICY, "making room")
+        victim.abandon(CloseCode.POLICY, "making room", SILENT_CLOSE_S)
 
     def reap(self) -> int:
         """Close the sockets that have not said hello within the hello deadline."""
@@ -539,7 +563,7 @@ class Hub:
                 and now - c.opened_at >= self.sockets.hello_s]
         for client in late:
             self.noise.count(NoiseKind.HANDSHAKE_TIMEOUT, client.address)
-            client.close(CloseCode.POLICY, "no hello")
+            client.abandon(CloseCode.POLICY, "no hello", SILENT_CLOSE_S)
         return len(late)
 
     def add(self, ws: web.WebSocketResponse, address: str, transport: asyncio.Transport | None = None,
@@ -548,6 +572,7 @@ class Hub:
         it; ``connection`` (the request's handler) is what the connection guard knows it by."""
         client = Client(ws, address, TokenBucket(self.limit, self.clock), self.clock, transport, connection)
         self.clients.add(client)
+        self.opened += 1
         return client
 
     async def remove(self, client: Client) -> None:

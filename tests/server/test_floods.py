@@ -5,6 +5,7 @@ flood of silent sockets never refuses a seated phone's reconnect. The clock is i
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import Callable
 from typing import Any
 
@@ -150,3 +151,45 @@ async def test_a_seated_address_is_held_to_the_per_address_socket_cap(make_table
     with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
         await t.connect("10.0.0.7")  # no exemption for the address of a seated phone
     assert refused.value.status == 503 and refused.value.headers.get("Retry-After") == "1"
+
+
+async def test_hello_less_sockets_from_every_address_are_bounded_and_cut_at_once(make_table: MakeTable) -> None:
+    """A flood's memory is what it holds at once: the oldest silent socket makes room, whatever
+    its address (the table's own included), and a peer that never answers the close frame is cut
+    at once, not after aiohttp's 10 s close wait; a phone saying hello is not touched."""
+    t = await make_table()
+    hub = t.client.app[HUB]
+    hub.sockets = dataclasses.replace(hub.sockets, hello_less=5)
+    watcher = await t.connect("10.0.3.250")
+    await watcher.send("hello", role="spectator")
+    await watcher.recv("welcome")
+    mute_r, mute_w = await raw(t)  # upgraded, then never reads nor answers: the table's own address
+    mute_w.write(b"GET /ws HTTP/1.1\r\nHost: table\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                 b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+    assert (await mute_r.readuntil(b"\r\n\r\n")).startswith(b"HTTP/1.1 101")
+    silent = [await t.connect(f"10.0.3.{n}") for n in range(8)]
+
+    def waiting() -> int:
+        return sum(1 for c in hub.clients if not c.closing and not c.greeted)
+
+    assert waiting() <= 5
+    frame = await asyncio.wait_for(mute_r.read(64), 2)  # the close frame (1008) ...
+    assert frame[:1] == b"\x88" and frame[2:4] == (1008).to_bytes(2, "big")
+    assert await asyncio.wait_for(mute_r.read(64), 2) == b""  # ... and the connection cut without an answer
+    assert [await s.closed() for s in silent[:3]] == [1008] * 3  # the oldest, each in turn
+    back, welcome, _ = await t.seat(0, name="Ali")
+    assert welcome["name"] == "Ali"
+    await watcher.send("ping", t=3)
+    assert (await watcher.recv("pong"))["t"] == 3
+    mute_w.close()
+
+
+async def test_the_busiest_address_makes_room_among_everyone_s_hello_less_sockets(make_table: MakeTable) -> None:
+    t = await make_table()
+    hub = t.client.app[HUB]
+    hub.sockets = dataclasses.replace(hub.sockets, hello_less=5)
+    phone = await t.connect("10.0.4.7")  # the oldest silent socket, but its address's only one
+    flood = [await t.connect("127.0.0.1") for _ in range(8)]  # the table's own address: no per-address cap
+    assert [await s.closed() for s in flood[:4]] == [1008] * 4
+    await phone.send("hello", token=t.session.table.seats[0].token, name="Ali")
+    assert (await phone.recv("welcome"))["seat"] == 0

@@ -218,3 +218,16 @@ def test_the_pace_lists_the_addresses_backing_off_for_the_filter() -> None:
     assert pace.blocked(10) == frozenset({"10.0.0.66"})
     clock.now += BACKOFF_S[0] + 0.01
     assert pace.blocked(10) == frozenset()
+
+
+def test_the_pace_forgets_an_address_only_when_a_fresh_entry_would_stand_for_it() -> None:
+    clock = Clock()
+    pace = Pace(clock, rate=1, burst=2)
+    assert pace.allow("10.0.0.66") and pace.allow("10.0.0.66") and not pace.allow("10.0.0.66")  # one strike
+    assert pace.allow("10.0.0.7")
+    clock.now += BACKOFF_S[1]
+    assert pace.forget_idle() == 0  # a strike is remembered a while, and 10.0.0.7's bucket for as long
+    clock.now += 1.0
+    assert pace.forget_idle() == 2 and pace.wait_s("10.0.0.66") == 0.0  # forgiven: the table is empty again
+    assert pace.allow("10.0.0.66") and pace.allow("10.0.0.66") and not pace.allow("10.0.0.66")
+    assert pace.wait_s("10.0.0.66") == BACKOFF_S[0]  # a first strike again, as for any new address

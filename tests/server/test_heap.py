@@ -105,20 +105,24 @@ async def test_while_a_table_serves_the_loop_collects_and_the_thresholds_are_a_s
 def test_the_heap_is_trimmed_once_a_flood_of_sockets_has_gone() -> None:
     trims: list[int] = []
     heap = HeapTrim(lambda pad: trims.append(pad) or 1)
-    for open_now in (3, 40, 400, 3000, 3000, 2900):  # a flood arrives and is being closed
-        heap.seen(open_now)
-    assert trims == []
-    heap.seen(1500)  # half of it gone: its heap goes back to the system
+    # (open, ever opened): a flood of thousands, the hub holding ~130 of them at once
+    for open_now, opened in ((3, 3), (130, 400), (130, 1500), (130, 3000)):
+        heap.seen(open_now, opened)
+    assert trims == []  # still arriving: no trim while they come
+    heap.seen(3, 3000)  # none opened in the last second, thousands gone: back to the system
     assert trims == [0] and heap.trims == 1
-    for open_now in (1400, 1300, 1200):  # the rest closing: no trim on every step down
-        heap.seen(open_now)
+    for open_now, opened in ((3, 3000), (2, 3000), (3, 3001)):  # quiet again, or phones: no trim each time
+        heap.seen(open_now, opened)
     assert heap.trims == 1
-    heap.seen(3)
+    heap.seen(130, 3300)
+    heap.seen(3, 3300)  # a second wave gone
     assert heap.trims == 2
 
 
 def test_a_table_with_a_few_phones_coming_and_going_never_trims() -> None:
     heap = HeapTrim(lambda pad: 1)
-    for open_now in (12, 0, 14, 2, 13, 0, 150, 0):
-        heap.seen(open_now)
+    opened = 0
+    for open_now, new in ((12, 12), (0, 0), (14, 14), (2, 0), (13, 11), (0, 0), (150, 150), (0, 0)):
+        opened += new
+        heap.seen(open_now, opened)
     assert heap.trims == 0
