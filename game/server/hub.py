@@ -113,6 +113,10 @@ HELLO_LESS_AT_ONCE = 128
 # its connection is cut: a flood never answers, and each one waited for (aiohttp's 10 s) holds its
 # request, parser and buffers, so a wave of thousands piled up in memory while they closed
 SILENT_CLOSE_S = 0.1
+# ... but a socket this young is not cut to keep to HELLO_LESS_AT_ONCE: a seated phone says hello
+# at once, yet under a flood its hello may wait behind hundreds of upgrades (182 ms at p99 in the
+# hello-less flood bench); cut for being the oldest of 128, 2 of its 10 reconnects failed there
+HELLO_GRACE_S = 1.0
 SEAT_RESERVE = 2 * MAX_SEATS + 8  # seated phones (one reconnecting while its old socket closes) and host links
 MAX_SPECTATORS = 1000  # the gallery: /watch sockets at once, if the open-file limit allows
 
@@ -527,7 +531,7 @@ class Hub:
         at once with its device key) always gets in, whatever its address holds. Sockets that have
         not said hello and spectators share what the seat reserve leaves, and at most ``hello_less``
         of everyone's have not said hello; when either is full, the oldest silent socket (for
-        ``hello_less``, of the address holding the most) makes room (a phone says hello at once, a
+        ``hello_less``, of the address holding the most, and older than :data:`HELLO_GRACE_S`) makes room (a phone says hello at once, a
         flood never does), so seated phones' reconnects and the host
         are never refused by a flood. A silent socket that makes room is cut at once (:data:`SILENT_CLOSE_S`)."""
         limits, live = self.sockets, [c for c in self.clients if not c.closing]
@@ -540,7 +544,10 @@ class Hub:
             return "too many connections from this device"
         waiting = [c for c in live if not c.greeted and c.claim is None and not c.closing]
         if len(waiting) >= limits.hello_less:
-            self._make_room(_oldest_of_the_busiest(waiting))
+            now = self.clock()
+            due = [c for c in waiting if now - c.opened_at >= HELLO_GRACE_S]
+            if due:  # else every one may still say hello: the shared room below still bounds them
+                self._make_room(_oldest_of_the_busiest(due))
         shared = [c for c in live if c.role in (None, Role.SPECTATOR) and not c.closing]
         if len(shared) >= limits.shared() or len(live) >= limits.total:
             silent = [c for c in shared if not c.greeted and c.claim is None and not c.closing]

@@ -13,6 +13,7 @@ import aiohttp
 import pytest
 
 from game.server.app import GUARD, HUB
+from game.server.hub import HELLO_GRACE_S
 
 MakeTable = Callable[..., Any]
 
@@ -157,7 +158,8 @@ async def test_hello_less_sockets_from_every_address_are_bounded_and_cut_at_once
     """A flood's memory is what it holds at once: the oldest silent socket makes room, whatever
     its address (the table's own included), and a peer that never answers the close frame is cut
     at once, not after aiohttp's 10 s close wait; a phone saying hello is not touched."""
-    t = await make_table()
+    clock = Clock()
+    t = await make_table(server={"clock": clock})
     hub = t.client.app[HUB]
     hub.sockets = dataclasses.replace(hub.sockets, hello_less=5)
     watcher = await t.connect("10.0.3.250")
@@ -167,7 +169,10 @@ async def test_hello_less_sockets_from_every_address_are_bounded_and_cut_at_once
     mute_w.write(b"GET /ws HTTP/1.1\r\nHost: table\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                  b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
     assert (await mute_r.readuntil(b"\r\n\r\n")).startswith(b"HTTP/1.1 101")
-    silent = [await t.connect(f"10.0.3.{n}") for n in range(8)]
+    silent = []
+    for n in range(8):
+        clock.now += HELLO_GRACE_S  # each older than a phone's moment to say hello when the next comes
+        silent.append(await t.connect(f"10.0.3.{n}"))
 
     def waiting() -> int:
         return sum(1 for c in hub.clients if not c.closing and not c.greeted)
@@ -185,11 +190,32 @@ async def test_hello_less_sockets_from_every_address_are_bounded_and_cut_at_once
 
 
 async def test_the_busiest_address_makes_room_among_everyone_s_hello_less_sockets(make_table: MakeTable) -> None:
-    t = await make_table()
+    clock = Clock()
+    t = await make_table(server={"clock": clock})
     hub = t.client.app[HUB]
     hub.sockets = dataclasses.replace(hub.sockets, hello_less=5)
     phone = await t.connect("10.0.4.7")  # the oldest silent socket, but its address's only one
-    flood = [await t.connect("127.0.0.1") for _ in range(8)]  # the table's own address: no per-address cap
+    flood = []
+    for _ in range(8):
+        clock.now += HELLO_GRACE_S
+        flood.append(await t.connect("127.0.0.1"))  # the table's own address: no per-address cap
     assert [await s.closed() for s in flood[:4]] == [1008] * 4
     await phone.send("hello", token=t.session.table.seats[0].token, name="Ali")
     assert (await phone.recv("welcome"))["seat"] == 0
+
+
+async def test_a_socket_in_its_first_moment_is_not_cut_for_everyone_s_hello_less_cap(make_table: MakeTable) -> None:
+    """Under a flood a phone's hello can wait behind the upgrades: for HELLO_GRACE_S its socket is
+    not the one that makes room, even as the oldest of its address's only one; older ones are."""
+    clock = Clock()
+    t = await make_table(server={"clock": clock})
+    hub = t.client.app[HUB]
+    hub.sockets = dataclasses.replace(hub.sockets, hello_less=3)
+    old = [await t.connect(f"10.0.5.{n}") for n in range(2)]
+    clock.now += HELLO_GRACE_S
+    phone = await t.connect("10.0.5.9")  # the third: the cap is full from now on
+    young = [await t.connect(f"10.0.6.{n}") for n in range(4)]  # the two old ones make room, then none is due
+    assert [await s.closed() for s in old] == [1008, 1008]
+    await phone.send("hello", token=t.session.table.seats[0].token, name="Ali")
+    assert (await phone.recv("welcome"))["seat"] == 0
+    assert sum(1 for c in hub.clients if not c.closing and not c.greeted) == len(young)
