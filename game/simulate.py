@@ -122,13 +122,12 @@ class _Run:
         """``seat``'s view of the current state, built the way the session builds it: when the
         engine offers ``own_view``, the public part once per state, shared by every seat asking
         (a race asks each of its racers; untimed passes ask seat after seat)."""
-        state = self.state
-        own = self.engine.own_view(state, seat)
-        if own is None:
-            return self.engine.view(state, seat)
-        if self._public[0] is not state:
-            self._public = (state, self.engine.view(state, None))
-        return {**self._public[1], **own}
+        return self.engine.seat_view(self.state, seat, self._public_view)[0]
+
+    def _public_view(self) -> Any:
+        if self._public[0] is not self.state:
+            self._public = (self.state, self.engine.view(self.state, None))
+        return self._public[1]
 
     def commit(self, seat: int | None, action: Any, t_ms: int | None = None) -> None:
         """Apply ``action`` as ``seat`` and account for it."""

@@ -560,6 +560,17 @@ class GameEngine(Generic[T]):
         once per change and shares it with every seat. ``None`` (the default): build ``view`` whole."""
         return None
 
+    def seat_view(self, state: T, seat: Seat,
+                  public: Callable[[], dict[str, JSON] | None]) -> tuple[dict[str, JSON], dict[str, JSON] | None]:
+        """``view(state, seat)`` from a public view the caller keeps for the state (``public()``, asked
+        only when :meth:`own_view` offers the seat's part), and that part (``None``: the view was built
+        whole). The session and ``simulate`` both build seats' views so."""
+        own = self.own_view(state, seat)
+        shared = public() if own is not None else None
+        if own is None or shared is None:
+            return self.view(state, seat), None
+        return {**shared, **own}, own
+
     def is_over(self, state: T) -> bool:
         raise NotImplementedError
 

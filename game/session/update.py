@@ -172,10 +172,8 @@ class TableUpdate:
         public = self.snapshot.public_view
         if seat is None:
             return SeatPart(public, [])
-        own = play.engine.own_view(play.state, seat)
-        if own is None or public is None:
-            return SeatPart(play.engine.view(play.state, seat), play.legal.get(seat, []))
-        return SeatPart({**public, **own}, play.legal.get(seat, []), own)  # the public part built once, shared
+        view, own = play.engine.seat_view(play.state, seat, lambda: public)  # the public part built once, shared
+        return SeatPart(view, play.legal.get(seat, []), own)
 
     def message(self, seat: int | None, *, host: bool = False) -> JSON:
         """The fields of a seat's (or the public) ``state`` message, the timer left out (it is read at send time)."""
