@@ -106,8 +106,8 @@ REVOKE_CLOSE: dict[NoticeCode, tuple[CloseCode, str]] = {
 CARD_GAP_S = 2.0  # a seated phone's "give your seat?" card: the next one at least this long after the last
 HELLO_LESS_PER_ADDRESS = 4  # sockets from one address that have not said hello yet (a phone says it at once)
 # ... and from every address together: each holds its request, parsers and buffers (~10 KB of small
-# objects), and a flood of thousands held at once (the gallery's room) left pymalloc arenas that a
-# few survivors kept from going back to the system: the flood's peak is what stays in RSS after it
+# objects), and a flood's peak is what pymalloc keeps after it. A slow flood is held to this; a wave
+# faster than HELLO_GRACE_S only to the shared room (the grace keeps a phone's socket from being cut)
 HELLO_LESS_AT_ONCE = 128
 # a socket closed for never saying hello gets its close frame, and this long to answer it, before
 # its connection is cut: a flood never answers, and each one waited for (aiohttp's 10 s) holds its
@@ -124,8 +124,8 @@ MAX_SPECTATORS = 1000  # the gallery: /watch sockets at once, if the open-file l
 @dataclass(frozen=True, slots=True)
 class SocketLimits:
     """How many WebSockets the table holds: ``total``; ``per_address`` from one device (the table's
-    own machine is exempt); at most ``hello_less`` that have not said hello yet from everyone (the
-    busiest address's oldest makes room); ``seat_reserve`` kept for seated phones and host links (silent sockets
+    own machine is exempt); at most ``hello_less`` that have not said hello yet from everyone (see
+    :meth:`Hub.admit`); ``seat_reserve`` kept for seated phones and host links (silent sockets
     and spectators share the rest); at most ``spectators`` of them watching (the gallery); a socket
     says hello within ``hello_s`` or is closed. :func:`game.server.capacity.size_sockets` sizes
     them from the open-file limit."""
@@ -462,6 +462,11 @@ class Client:
     def greeted(self) -> bool:
         return self.role is not None
 
+    @property
+    def silent(self) -> bool:
+        """Open, and neither said hello nor waits on a claim: what a flood holds, and what makes room."""
+        return not self.closing and self.role is None and self.claim is None
+
     def send(self, message: Mapping[str, Any]) -> None:
         self.outbox.put(encode(message))
 
@@ -531,18 +536,19 @@ class Hub:
         at once with its device key) always gets in, whatever its address holds. Sockets that have
         not said hello and spectators share what the seat reserve leaves, and at most ``hello_less``
         of everyone's have not said hello; when either is full, the oldest silent socket (for
-        ``hello_less``, of the address holding the most, and older than :data:`HELLO_GRACE_S`) makes room (a phone says hello at once, a
-        flood never does), so seated phones' reconnects and the host
-        are never refused by a flood. A silent socket that makes room is cut at once (:data:`SILENT_CLOSE_S`)."""
+        ``hello_less``: of the address holding the most, among those older than :data:`HELLO_GRACE_S`)
+        makes room (a phone says hello at once, a flood never does), so seated phones' reconnects and
+        the host are never refused by a flood. A silent socket that makes room is cut at once
+        (:data:`SILENT_CLOSE_S`)."""
         limits, live = self.sockets, [c for c in self.clients if not c.closing]
         mine = [c for c in live if c.address == address] if address not in limits.exempt else []
-        silent = [c for c in mine if not c.greeted and c.claim is None]
+        silent = [c for c in mine if c.silent]
         if len(silent) >= HELLO_LESS_PER_ADDRESS:
             self._make_room(min(silent, key=lambda c: c.opened_at))
         elif len(mine) >= limits.per_address:
             self.noise.count(NoiseKind.OVER_CAP, address)
             return "too many connections from this device"
-        waiting = [c for c in live if not c.greeted and c.claim is None and not c.closing]
+        waiting = [c for c in live if c.silent]
         if len(waiting) >= limits.hello_less:
             now = self.clock()
             due = [c for c in waiting if now - c.opened_at >= HELLO_GRACE_S]
@@ -550,7 +556,7 @@ class Hub:
                 self._make_room(_oldest_of_the_busiest(due))
         shared = [c for c in live if c.role in (None, Role.SPECTATOR) and not c.closing]
         if len(shared) >= limits.shared() or len(live) >= limits.total:
-            silent = [c for c in shared if not c.greeted and c.claim is None and not c.closing]
+            silent = [c for c in shared if c.silent]
             if not silent:
                 if len(live) < limits.total:
                     return None
@@ -566,8 +572,7 @@ class Hub:
     def reap(self) -> int:
         """Close the sockets that have not said hello within the hello deadline."""
         now = self.clock()
-        late = [c for c in self.clients if not c.closing and not c.greeted and c.claim is None
-                and now - c.opened_at >= self.sockets.hello_s]
+        late = [c for c in self.clients if c.silent and now - c.opened_at >= self.sockets.hello_s]
         for client in late:
             self.noise.count(NoiseKind.HANDSHAKE_TIMEOUT, client.address)
             client.abandon(CloseCode.POLICY, "no hello", SILENT_CLOSE_S)
