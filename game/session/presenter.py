@@ -75,12 +75,11 @@ class Shown(Protocol):
 
 
 
-def can_start(table: TableRecord, engine: GameEngine, bots: bool | None = None) -> bool:
-    """In the lobby, every offered seat is a bot's or a person's, or the game has bots (free seats
-    get them at the start): what Enter on the TV and Start on the host page both do. ``bots``:
-    :func:`has_bots` of the two, when the caller has it."""
-    return table.phase is TablePhase.LOBBY and (
-        free_seats(table) == 0 or (has_bots(table, engine) if bots is None else bots))
+def can_start(table: TableRecord, bots: bool) -> bool:
+    """In the lobby, every offered seat is a bot's or a person's, or the game has bots (``bots``:
+    :func:`has_bots`; free seats get them at the start): what Enter on the TV and Start on the host
+    page both do."""
+    return table.phase is TablePhase.LOBBY and (free_seats(table) == 0 or bots)
 
 
 def seat_url(base_url: str, record: SeatRecord) -> str:
@@ -154,7 +153,7 @@ class Presenter:
         bots = self._has_bots(t, engine)
         return LobbyInfo(
             seat_count=t.seat_count, min_seats=max(MIN_OFFERED_SEATS, engine.min_seats),
-            max_seats=min(MAX_SEATS, engine.max_seats), can_start=can_start(t, engine, bots), has_bots=bots,
+            max_seats=min(MAX_SEATS, engine.max_seats), can_start=can_start(t, bots), has_bots=bots,
             presets=tuple(engine.presets()), games=catalog.ids(play_mode),
             play_mode=play_mode.value, play_modes=tuple(m.value for m in catalog.PlayMode if catalog.games(m)),
             table_settings=t.table_settings.to_json(), host_url=f"{s.base_url}/host", host_error=s.host_error,
