@@ -1212,12 +1212,12 @@ def _can_give(state: State, seat: int, giving: Giving) -> bool:
 
 def can_cheat(state: State, seat: int) -> bool:
     """M8: a non-guard with at least two cards, no cheat in progress, outside accusations."""
-    return (
-        state.current_phase in ROUND_PHASES
-        and seat != state.guard
-        and state.cheats[seat] is None
-        and len(state.hands[seat]) >= 2
-    )
+    return state.current_phase in ROUND_PHASES and state.cheats[seat] is None and _may_hide_a_card(state, seat)
+
+
+def _may_hide_a_card(state: State, seat: int) -> bool:
+    """M8's seat and hand test: not the guard, and at least two cards in hand."""
+    return seat != state.guard and len(state.hands[seat]) >= 2
 
 
 def _cheat_actions(state: State, seat: int) -> list[Any]:
@@ -1225,9 +1225,8 @@ def _cheat_actions(state: State, seat: int) -> list[Any]:
     cancel, or a start per card when :func:`can_cheat` (its phase test known to pass)."""
     if state.cheats[seat] is not None:
         return list(_CHEAT_HELD)
-    hand = state.hands[seat]
-    if seat != state.guard and len(hand) >= 2:
-        return [_CHEAT_STARTS[c] for c in hand]
+    if _may_hide_a_card(state, seat):
+        return [_CHEAT_STARTS[c] for c in state.hands[seat]]
     return []
 
 

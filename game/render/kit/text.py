@@ -565,9 +565,6 @@ class TextRenderer:
     def line(self, text: str, lang: str, px: int, colour: Colour, bold: bool = False) -> pygame.Surface:
         """One line of text, shaped and ordered, on a transparent surface (not kept: the boxes made
         of lines are, see ``_compose``)."""
-        return self._render_line(text, lang, px, colour, bold)
-
-    def _render_line(self, text: str, lang: str, px: int, colour: Colour, bold: bool) -> pygame.Surface:
         parts = self._parts(text, lang, px, bold)
         base_fonts = [self.font(f, px) for f in (Family.SANS, _LANG_FAMILY.get(lang, Family.SANS))]
         fonts = [font for _, font in parts] + base_fonts
