@@ -34,6 +34,11 @@ import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_tv_soak import tree  # a process and every one below it
+from bench_ws import start_xvfb  # a virtual display on a free display number
+
 ROOT = Path(__file__).resolve().parent.parent
 BARE = """
 import sys
@@ -70,28 +75,19 @@ def cpu_s(pid: int) -> float:
 
 def tree_cpu_s(pid: int) -> float:
     """CPU seconds of ``pid`` and every process below it (the TV's and the table's)."""
-    total, todo = 0.0, [pid]
-    while todo:
-        p = todo.pop()
+    total = 0.0
+    for p in tree(pid):
         with contextlib.suppress(OSError):  # gone meanwhile: nothing to add
             total += cpu_s(p)
-            todo += [int(c) for c in Path(f"/proc/{p}/task/{p}/children").read_text().split()]
     return total
 
 
 @contextlib.contextmanager
 def xvfb() -> Iterator[str]:
-    """A virtual 1280×720 display on a free display number (Xvfb picks it)."""
-    read, write = os.pipe()
-    proc = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x720x24", "-nolisten", "tcp"],
-                            pass_fds=(write,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    os.close(write)
+    """A virtual 1280×720 display (``bench_ws.start_xvfb``), stopped on the way out."""
+    proc, display = start_xvfb("1280x720")
     try:
-        with os.fdopen(read) as pipe:
-            number = pipe.readline().strip()
-        if not number:
-            raise RuntimeError("Xvfb did not start")
-        yield f":{number}"
+        yield display
     finally:
         proc.terminate()
         proc.wait(10)

@@ -574,10 +574,10 @@ def serve_windowed(data_dir: str, port: int) -> None:
     print(f"TV frames drawn: {drawn} in {time.monotonic() - t0:.1f} s", flush=True)
 
 
-def start_xvfb() -> tuple[subprocess.Popen[bytes], str]:
-    """A virtual 1920×1080 display on a free display number (Xvfb picks it)."""
+def start_xvfb(size: str = "1920x1080") -> tuple[subprocess.Popen[bytes], str]:
+    """A virtual display (1920×1080 unless ``size`` says otherwise) on a free display number (Xvfb picks it)."""
     read, write = os.pipe()
-    proc = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "1920x1080x24", "-nolisten", "tcp"],
+    proc = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", f"{size}x24", "-nolisten", "tcp"],
                             pass_fds=(write,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     os.close(write)
     with os.fdopen(read) as pipe:
