@@ -22,6 +22,8 @@ The load average is printed with the figures: the machine is shared, run it a fe
 Actions are spaced ``--interval-ms`` apart (default 50 ms: twenty a second, far more than a table
 of people makes). Prints p50 / p99 / max in milliseconds (``time.monotonic_ns``, comparable across processes).
 The journal lives in a temporary directory (``BENCH_DIR`` chooses where; default the system's).
+``BENCH_PYTHONPATH`` is put on the server worker's path after the tree (e.g. a ``sitecustomize.py``
+that profiles the table's process).
 """
 from __future__ import annotations
 
@@ -590,7 +592,7 @@ def start_xvfb(size: str = "1920x1080") -> tuple[subprocess.Popen[bytes], str]:
 
 def start_server(data_dir: str, port: int, display: str | None = None,
                  worker: str = "--server-worker") -> subprocess.Popen[str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("BENCH_PYTHONPATH")]))}
     if display is not None:
         worker = "--window-worker"
         env.update(DISPLAY=display, SDL_VIDEODRIVER="x11", SDL_AUDIODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1")

@@ -18,6 +18,7 @@ from typing import Any
 
 from game import catalog
 from game.rules.base import GameEngine, TimerRequest
+from game.rules.schema import SettingUnit
 from game.seating import look
 
 from .away import AwaySeat
@@ -38,6 +39,12 @@ JSON = dict[str, Any]
 def schema_json(engine: GameEngine) -> tuple[JSON, ...]:
     """An engine's settings schema as JSON (the same for every change: engines are singletons)."""
     return tuple(spec.to_json() for spec in engine.settings_schema())
+
+
+@functools.cache
+def seat_setting_keys(engine: GameEngine) -> tuple[str, ...]:
+    """The settings whose value is a seat (a phone names that seat instead of showing its index)."""
+    return tuple(spec.key for spec in engine.settings_schema() if spec.unit is SettingUnit.SEAT)
 
 
 class UpdateKind(enum.Enum):
@@ -190,12 +197,10 @@ class TableUpdate:
         lob, info = self.lobby, self.snapshot.lobby
         t = lob.table
         return {
-            "phase": t.phase.value, "game": t.game, "preset": t.preset, "presets": list(info.presets),
-            "games": list(info.games), "language": t.language, "mode": lob.mode.value,
-            "play_mode": info.play_mode, "play_modes": list(info.play_modes),
-            "settings": dict(t.settings), "table_settings": dict(info.table_settings),
-            "table_setting_choices": {"extended_timers": [e.value for e in ExtendedTimers]},
-            "settings_schema": list(schema_json(lob.engine)),
+            "phase": t.phase.value, "game": t.game, "preset": t.preset, "language": t.language,
+            "mode": lob.mode.value, "play_mode": info.play_mode, "settings": dict(t.settings),
+            "seat_settings": list(seat_setting_keys(lob.engine)),
+            **(self._host_choices() if host else {}),
             "seat_count": t.seat_count, "min_seats": info.min_seats, "max_seats": info.max_seats,
             "can_start": info.can_start, "has_bots": info.has_bots, "free_seats": free_seats(t), "arcade": lob.arcade,
             "how_to_play": self.snapshot.how_to_play is not None,
@@ -205,6 +210,15 @@ class TableUpdate:
             "away": [q.to_json() for q in lob.away],
             **({"claims": [c.to_json(t, others) for c, others in first_per_seat(lob.claims)]} if host else {}),
         }
+
+    def _host_choices(self) -> JSON:
+        """What only the host console reads: the choices it offers and the schema of its editors.
+        A seat's frame leaves them out (2 KB of its 7 at twelve seats, in every frame of a game)."""
+        info = self.snapshot.lobby
+        return {"presets": list(info.presets), "games": list(info.games), "play_modes": list(info.play_modes),
+                "table_settings": dict(info.table_settings),
+                "table_setting_choices": {"extended_timers": [e.value for e in ExtendedTimers]},
+                "settings_schema": list(schema_json(self.lobby.engine))}
 
     # ------------------------------------------------------------------------ one socket
     def welcome_json(self, seat: int | None, role: str, now_ms: int) -> JSON:

@@ -134,3 +134,17 @@ def test_every_listener_gets_the_same_update_and_it_never_changes(tmp_path: Path
     fresh = TableUpdate(update.kind, update.snapshot, update.timer, update.lobby, update.play)
     assert fresh.seat(0) == update.seat(0)  # built later from the same change: the same view
     session.close()
+
+
+async def test_a_seat_frame_carries_only_what_a_seat_reads_and_the_host_gets_the_editors(moth: Any) -> None:
+    """The host console's choices and editors (2 KB of a twelve-seat frame) go to host links only;
+    a seat learns which settings name a seat, so its phone shows the seat, not an index."""
+    session, _, _ = moth
+    host_only = {"presets", "games", "play_modes", "table_settings", "table_setting_choices", "settings_schema"}
+    seat = session.update.lobby_json(host=False)
+    host = session.update.lobby_json(host=True)
+    assert not host_only & seat.keys() and host_only <= host.keys()
+    assert seat["seat_settings"] == host["seat_settings"] == ["first_guard"]
+    assert [s["key"] for s in host["settings_schema"] if s["unit"] == "seat"] == ["first_guard"]
+    session.host_command({"command": "start"})
+    assert not host_only & session.update.message(0)["lobby"].keys()

@@ -8,9 +8,9 @@ import { card, seatName } from "../ui.js";
 
 /** A setting's value in words: ms as seconds, booleans as on/off, keys translated, a seat setting
  *  (its schema's unit "seat") by the seat's name, never its index.
- *  @param {string} key @param {any} value @param {any} [lobby] the lobby (its settings_schema and seats) */
+ *  @param {string} key @param {any} value @param {any} [lobby] the lobby (its seat_settings and seats) */
 export function settingValue(key, value, lobby = null) {
-  const isSeat = (lobby?.settings_schema ?? []).some((/** @type {any} */ spec) => spec.key === key && spec.unit === "seat");
+  const isSeat = (lobby?.seat_settings ?? []).includes(key);
   const seat = isSeat ? (lobby?.seats ?? []).find((/** @type {LobbySeat} */ s) => s.seat === value) : undefined;
   if (seat) return seatName(seat);
   if (typeof value === "boolean") return value ? t("common.on") : t("common.off");
