@@ -45,10 +45,14 @@ CREATE TABLE IF NOT EXISTS games (
     settings TEXT NOT NULL, seed INTEGER NOT NULL, n_seats INTEGER NOT NULL,
     start_version INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS actions (
-    id INTEGER PRIMARY KEY AUTOINCREMENT, game_no INTEGER NOT NULL REFERENCES games(game_no),
+    id INTEGER PRIMARY KEY, game_no INTEGER NOT NULL REFERENCES games(game_no),
     seat INTEGER, action TEXT NOT NULL, version INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS actions_by_game ON actions (game_no, id);
 """
+# Actions' ids are a plain rowid, not AUTOINCREMENT: that would also rewrite sqlite_sequence's page in
+# every action's commit (12 KB of WAL in place of 8, a quarter more time to fsync). Only order within a
+# game matters (the CRC chain), and a new row's id is always above the game's last. Journals made
+# before keep their AUTOINCREMENT table: both read and write the same.
 # CRC-32 columns, added to journals written before them (their old rows stay unchecked: NULL)
 _CHECKSUMS = (("table_record", "crc"), ("games", "crc"), ("actions", "crc"))
 

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import sqlite3
+from dataclasses import replace
 from pathlib import Path
 
 from game.session.journal import JOURNAL_NAME, Journal
@@ -88,3 +89,33 @@ def test_commit_is_durable_for_a_second_reader(tmp_path: Path) -> None:
     assert other.execute("SELECT count(*) FROM actions").fetchone()[0] == 1
     other.close()
     journal.close()
+
+
+def test_an_action_commit_writes_no_sequence_page_and_older_journals_still_append(tmp_path: Path) -> None:
+    """New journals number actions by rowid (no sqlite_sequence page in each commit); a journal made
+    with the AUTOINCREMENT table of before reads and appends as ever, its chain unbroken."""
+    journal, _, _ = Journal.open(tmp_path / "new")
+    table = _table()
+    game_no = journal.begin_game(table, "collusion", "tabani", {"a": 1}, 7, 5, 1)
+    journal.append_action(game_no, 0, {"type": "vote", "target": 1}, 2)
+    sequences = dict(journal.db.execute("SELECT name, seq FROM sqlite_sequence").fetchall())
+    assert "actions" not in sequences and "games" in sequences
+    journal.close()
+
+    old = tmp_path / "old"
+    old.mkdir()
+    db = sqlite3.connect(old / JOURNAL_NAME)
+    db.execute("CREATE TABLE actions (id INTEGER PRIMARY KEY AUTOINCREMENT, game_no INTEGER NOT NULL "
+               "REFERENCES games(game_no), seat INTEGER, action TEXT NOT NULL, version INTEGER NOT NULL)")
+    db.close()
+    journal, _, _ = Journal.open(old)
+    game_no = journal.begin_game(table, "collusion", "tabani", {"a": 1}, 7, 5, 1)
+    journal.save_table(replace(table, phase=TablePhase.PLAYING, game_no=game_no), 1)
+    for version in (2, 3):
+        journal.append_action(game_no, 0, {"type": "vote", "target": version}, version)
+    assert dict(journal.db.execute("SELECT name, seq FROM sqlite_sequence").fetchall())["actions"] == 2
+    journal.close()
+    again, saved, message = Journal.open(old)
+    assert message is None and saved is not None
+    assert [a.action["target"] for a in saved.actions] == [2, 3]
+    again.close()
