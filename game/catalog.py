@@ -173,6 +173,7 @@ def _discover() -> tuple[GameDescriptor, ...]:
 
 _installed: tuple[GameDescriptor, ...] | None = None
 _registered: dict[str, GameDescriptor] = {}
+_changes = 0  # how many times register/unregister changed the catalog (what was derived from it is stale)
 
 
 def installed() -> tuple[GameDescriptor, ...]:
@@ -187,15 +188,25 @@ def installed() -> tuple[GameDescriptor, ...]:
 
 def register(desc: GameDescriptor) -> GameDescriptor:
     """Add a game at run time (tests: a toy game); its id must be new."""
+    global _changes
     if any(d.id == desc.id for d in games()):
         raise ValueError(f"a game with id {desc.id!r} is already in the catalog")
     _registered[desc.id] = desc
+    _changes += 1
     return desc
 
 
 def unregister(game_id: str) -> None:
     """Take a game added by :func:`register` off again (installed games stay)."""
-    _registered.pop(game_id, None)
+    global _changes
+    if _registered.pop(game_id, None) is not None:
+        _changes += 1
+
+
+def changes() -> int:
+    """A number that grows whenever a game is registered or taken off: what was derived from the
+    catalog under an older number is stale."""
+    return _changes
 
 
 def games(mode: PlayMode | None = None) -> tuple[GameDescriptor, ...]:

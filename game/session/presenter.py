@@ -100,6 +100,11 @@ class Presenter:
         self._seats: tuple[SeatInfo, ...] = ()
         self._bots_of: tuple[TableRecord | None, GameEngine | None] = (None, None)
         self._bots = False
+        # the lobby's facts: the same record, engine, address and catalog give the same ones (the
+        # catalog's games and modes were searched again at every move)
+        self._lobby_of: tuple[object, ...] = ()  # the record and the engine (held: compared by identity)
+        self._lobby_facts: tuple[object, ...] = ()
+        self._lobby: LobbyInfo | None = None
 
     # ---------------------------------------------------------------------------- snapshot
     def snapshot(self, shown: ShownTimer | None = None) -> TableSnapshot:
@@ -147,6 +152,14 @@ class Presenter:
         return self._bots
 
     def lobby_info(self) -> LobbyInfo:
+        s = self._s
+        made_of, facts = (s.table, s.engine), (s.base_url, s.host_error, catalog.changes())
+        if self._lobby is None or self._lobby_facts != facts or \
+                any(now is not then for now, then in zip(made_of, self._lobby_of)):
+            self._lobby, self._lobby_of, self._lobby_facts = self._lobby_info(), made_of, facts
+        return self._lobby
+
+    def _lobby_info(self) -> LobbyInfo:
         s = self._s
         t, engine = s.table, s.engine
         play_mode = catalog.get(t.game).mode if t.game in catalog.ids() else catalog.PlayMode.TABLE

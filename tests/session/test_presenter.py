@@ -148,3 +148,20 @@ async def test_a_seat_frame_carries_only_what_a_seat_reads_and_the_host_gets_the
     assert [s["key"] for s in host["settings_schema"] if s["unit"] == "seat"] == ["first_guard"]
     session.host_command({"command": "start"})
     assert not host_only & session.update.message(0)["lobby"].keys()
+
+
+async def test_the_lobby_facts_are_kept_across_moves_and_made_again_when_the_catalog_changes(moth: Any) -> None:
+    from dataclasses import replace
+
+    from game import catalog
+
+    session, _, _ = moth
+    session.host_command({"command": "start"})
+    before = session.snapshot.lobby
+    assert session._presenter.lobby_info() is before  # a move leaves the record, engine and catalog as they were
+    catalog.register(replace(catalog.get(session.table.game), id="a_second_copy"))
+    try:
+        assert "a_second_copy" in session._presenter.lobby_info().games
+    finally:
+        catalog.unregister("a_second_copy")
+    assert "a_second_copy" not in session._presenter.lobby_info().games
