@@ -717,22 +717,28 @@ async def server_work(samples: int) -> list[float]:
     return out
 
 
-def windowed_rows(args: argparse.Namespace, headless: list[float]) -> None:
-    """The windowed row, then ``--rounds`` - 1 more headless/windowed pairs (the shared machine's
-    load drifts: pairs taken back to back, pooled, compare like with like); the ratio of the pools."""
+def windowed_rows(args: argparse.Namespace, headless: list[float], bare: list[float]) -> None:
+    """The windowed row, then ``--rounds`` - 1 more rounds of bare limit, headless and windowed rows
+    (the shared machine's load drifts: rows taken back to back, pooled, compare like with like); the
+    ratios of the pools."""
     xvfb, display = start_xvfb()
     windowed: list[float] = []
+    interval_s = args.interval_ms / 1000
     try:
         for turn in range(args.rounds):
             if turn:
-                headless = headless + one_run(args.samples, 0, args.interval_ms / 1000, settle_s=args.settle_s)[0]
-            windowed += one_run(args.samples, 0, args.interval_ms / 1000, display, args.settle_s)[0]
+                bare = bare + bare_row(args.samples, interval_s)
+                headless = headless + one_run(args.samples, 0, interval_s, settle_s=args.settle_s)[0]
+            windowed += one_run(args.samples, 0, interval_s, display, args.settle_s)[0]
     finally:
         xvfb.terminate()
         xvfb.wait(10)
     if args.rounds > 1:
-        report(f"pooled, {args.rounds} pairs: headless", headless)
-        report(f"pooled, {args.rounds} pairs: TV window up", windowed)
+        report(f"pooled, {args.rounds} rounds: bare limit", bare)
+        report(f"pooled, {args.rounds} rounds: headless", headless)
+        report(f"pooled, {args.rounds} rounds: TV window up", windowed)
+        ratio("headless", headless, bare)
+    ratio("TV window up", windowed, bare)
     print(f"{'':<46} with the TV / headless: p50 x{statistics.median(windowed) / statistics.median(headless):.2f}"
           f"   p99 x{pct(windowed, 99) / pct(headless, 99):.2f}")
 
@@ -756,7 +762,8 @@ def main() -> int:
     parser.add_argument("--window", choices=("xvfb", "no"), default="xvfb",
                         help="xvfb: also a windowed row (the table with its TV on a virtual display, 1920x1080)")
     parser.add_argument("--rounds", type=int, default=1,
-                        help="headless/windowed pairs, pooled (the machine's load drifts between rows)")
+                        help="rounds of bare limit, headless and windowed rows, pooled (the machine's load "
+                             "drifts between rows)")
     parser.add_argument("--settle-s", type=float, default=3.0,
                         help="headless and windowed rows: seconds between the game's start and the first measured "
                              "action (0.2: include the TV's first seconds, when it primes its caches)")
@@ -775,7 +782,7 @@ def main() -> int:
     if args.reconnects:
         reconnect_rows(args.reconnects, args.hogs)
     if args.window == "xvfb":
-        windowed_rows(args, headless)
+        windowed_rows(args, headless, bare)
     for crowd in (int(n) for n in args.spectators.split(",") if int(n) > 0):
         _, cpu_crowd = one_run(args.samples, crowd, args.interval_ms / 1000)
         print(f"{'':<46} server CPU per spectator: {(cpu_crowd - cpu_alone) / crowd * 1e6:.0f} µs/s "
