@@ -378,3 +378,49 @@ def test_S7_the_revealed_table_draws_its_arrows_round_the_clue_card_and_its_word
     size = (1920, 1080)
     middle = stage(size, len(moment.snapshots[-1].seats)).middle
     assert middle_pixels(moment, size, middle) == middle_pixels(without_arrows(moment, ("reveal", "pointing")), size, middle)
+
+
+def test_the_reveal_routes_its_arrows_and_fits_its_captions_in_the_frames_before_they_show() -> None:
+    """At a full table the arrows' routes (22 ms) and the result's caption (8 ms) were made in the
+    frame they first showed in, over a frame's budget: the beat makes them a piece a frame before,
+    so the frames that show them (and the table's after the beat) find them cached."""
+    from game.games.speakeasy.screen.beats import RevealBeat
+    from game.games.speakeasy.screen.table import result_sentence
+    from game.games.speakeasy.tapes import speakeasy_busiest_reveal
+    from game.render.app import STEP_S
+    from game.render.kit import route
+
+    fitted: list[str] = []
+
+    class Fits(TextRenderer):
+        def _fit(self, text, lang, size, style):  # type: ignore[no-untyped-def]
+            fitted.append(text)
+            return super()._fit(text, lang, size, style)
+
+    size = (1920, 1080)
+    before, after = speakeasy_busiest_reveal(12, "en")
+    screen = Screen(ctx=RenderContext(Fits(), QrCache(), SoundBank(enabled=False)))
+    screen.sync(before)
+    screen.advance(STEP_S, size)
+    screen.sync(after)
+    surface = pygame.Surface(size)
+    route._route.cache_clear()
+    late: list[str] = []  # captions fitted once the beat's caption shows what the reveal meant
+    meant = ""
+    while True:
+        screen.advance(STEP_S, size)
+        beat = screen.director.stack[-1]
+        if isinstance(beat, RevealBeat):
+            meant = result_sentence(screen.frame(size), beat.after, beat.result)
+        if isinstance(beat, RevealBeat) and beat.t >= RevealBeat.ARROWS:
+            assert route._route.cache_info().currsize == 6, "every arrow routed before the arrows show"
+            misses = route._route.cache_info().misses
+        fitted.clear()
+        screen.draw(surface)
+        if isinstance(beat, RevealBeat) and beat.t >= RevealBeat.ARROWS:
+            assert route._route.cache_info().misses == misses
+        if not isinstance(beat, RevealBeat) or beat.t >= beat.IDENTITY + beat.FLIPPED:
+            late += [text for text in fitted if text.startswith(meant)]
+        if not isinstance(beat, RevealBeat):
+            break
+    assert late == []

@@ -171,10 +171,17 @@ def draw_seat_arrow(surface: pygame.Surface, a: pygame.Rect, b: pygame.Rect, kee
     (and the other ``plates`` and ``rather_not`` where it can)."""
     if progress <= 0:
         return
-    inside = surface.get_rect().inflate(-2 * max(4, round(10 * u)), -2 * max(4, round(10 * u)))  # the whole line on screen
-    points = cut(route(a, b, keep_out, arrow_clearance(u), side, plates, inside, rather_not), progress)
+    points = cut(seat_route(surface.get_size(), a, b, keep_out, u, side, plates, rather_not), progress)
     draw_path_arrow(surface, points, (10, 10, 14), max(4, round(10 * u)), HEAD * u)
     draw_path_arrow(surface, points, colour, max(3, round(6 * u)), (HEAD - 5) * u)
+
+
+def seat_route(size: tuple[int, int], a: pygame.Rect, b: pygame.Rect, keep_out: Sequence[pygame.Rect], u: float,
+               side: float = 0.0, plates: Sequence[pygame.Rect] = (), rather_not: Sequence[pygame.Rect] = ()) -> list[Point]:
+    """The whole path :func:`draw_seat_arrow` draws on a surface of ``size`` with these arguments
+    (cached: a scene may call this a frame or more ahead, so no one frame routes many arrows)."""
+    inside = pygame.Rect((0, 0), size).inflate(-2 * max(4, round(10 * u)), -2 * max(4, round(10 * u)))  # the whole line on screen
+    return route(a, b, keep_out, arrow_clearance(u), side, plates, inside, rather_not)
 
 
 def arrow_clearance(u: float) -> float:
