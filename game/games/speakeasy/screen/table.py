@@ -33,7 +33,7 @@ from game.render.kit.motion import ease, edge_point, span
 from game.render.kit.plates import PlateLook, plates_layer
 from game.render.kit.route import draw_seat_arrow, seat_route
 from game.render.kit.scene import Frame, RenderContext, Scene, view_of
-from game.render.kit.seats import names, seat_name
+from game.render.kit.seats import look, names, seat_name
 from game.render.kit.sound import Effect
 from game.render.kit.table import TableLayout, clear_middle, table_layout
 from game.render.kit.text import Align, TextStyle
@@ -88,8 +88,11 @@ def plate_look(frame: Frame, seat: Seat, is_host: bool, highlight: bool) -> Plat
 
 def static_layer(frame: Frame, ctx: RenderContext, seats: tuple[Seat, ...], host: int | None,
                  highlight: frozenset[int] = frozenset()) -> pygame.Surface:
-    """Room, felt and every seat plate; rebuilt only when one of them changes."""
-    return plates_layer(frame, ctx, tuple((s, plate_look(frame, s, s.seat == host, s.seat in highlight)) for s in seats))
+    """Room, felt and every seat plate; rebuilt only when one of them changes (keyed on the seats'
+    looks: the count of right pointers, not on a plate, changes with the votes before the reveal
+    shows its first frame)."""
+    return plates_layer(frame, ctx, tuple((look(s), plate_look(frame, s, s.seat == host, s.seat in highlight))
+                                          for s in seats))
 
 
 
