@@ -60,6 +60,24 @@ def drawn_texts(moment: Moment, size: tuple[int, int] = (1280, 720)) -> list[str
     return shown
 
 
+class Fits(TextRenderer):
+    """A text renderer that notes each text it fits anew (a fit found in its cache is not)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.fitted: list[str] = []
+
+    def _fit(self, text, lang, size, style):  # type: ignore[no-untyped-def]
+        self.fitted.append(text)
+        return super()._fit(text, lang, size, style)
+
+
+def fitting_screen() -> tuple[Screen, list[str]]:
+    """A screen with new caches (the plates' and layers' key on its renderer) and the texts it fits."""
+    text = Fits()
+    return Screen(ctx=RenderContext(text, QrCache(), SoundBank(enabled=False))), text.fitted
+
+
 def test_the_script_covers_every_scene_and_every_outcome():
     for lang in LANGS:
         assert [m.name for m in MOMENTS[lang]] == list(EXPECTED_TOP)
@@ -390,16 +408,9 @@ def test_the_reveal_routes_its_arrows_and_fits_its_captions_in_the_frames_before
     from game.render.app import STEP_S
     from game.render.kit import route
 
-    fitted: list[str] = []
-
-    class Fits(TextRenderer):
-        def _fit(self, text, lang, size, style):  # type: ignore[no-untyped-def]
-            fitted.append(text)
-            return super()._fit(text, lang, size, style)
-
     size = (1920, 1080)
     before, after = speakeasy_busiest_reveal(12, "en")
-    screen = Screen(ctx=RenderContext(Fits(), QrCache(), SoundBank(enabled=False)))
+    screen, fitted = fitting_screen()
     screen.sync(before)
     screen.advance(STEP_S, size)
     screen.sync(after)
@@ -424,3 +435,33 @@ def test_the_reveal_routes_its_arrows_and_fits_its_captions_in_the_frames_before
         if not isinstance(beat, RevealBeat):
             break
     assert late == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_tv_started_just_before_a_reveal_has_its_first_frame_made_by_the_table_warm_tasks(
+        lang: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A TV started mid-game, the full table's reveal on its next tick: the reveal's first frame
+    made the room, every plate, the clue card and its captions (40 ms at 1080p). The table scene's
+    warm tasks, which the window runs before its first frame, make them, so that frame draws no
+    plate and fits no text."""
+    from game.games.speakeasy.screen.beats import RevealBeat
+    from game.games.speakeasy.tapes import speakeasy_busiest_reveal
+    from game.render.app import STEP_S
+    from game.render.kit import plates
+
+    size = (1920, 1080)
+    before, after = speakeasy_busiest_reveal(12, lang)
+    screen, fitted = fitting_screen()
+    screen.sync(before)
+    screen.advance(STEP_S, size)
+    assert screen.warm_scene(size)
+    drawn: list[int] = []
+    draw_plate = plates.draw_plate
+    monkeypatch.setattr(plates, "draw_plate", lambda surface, rect, seat, *rest: (drawn.append(seat.seat),
+                                                                                draw_plate(surface, rect, seat, *rest)))
+    screen.sync(after)
+    screen.advance(STEP_S, size)
+    assert isinstance(screen.director.stack[-1], RevealBeat)
+    fitted.clear()
+    screen.draw(pygame.Surface(size))
+    assert drawn == [] and fitted == []

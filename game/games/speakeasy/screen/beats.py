@@ -20,6 +20,7 @@ from game.games.speakeasy.screen.model import (
     with_scores,
 )
 from game.games.speakeasy.screen.table import (
+    BEAT_CAPTION_PX,
     IDENTITY_COLOURS,
     REVEAL_CAPTION_PX,
     Stage,
@@ -53,7 +54,7 @@ class RevealBeat(Scene):
     name = "speakeasy_reveal"
     ARROWS, SUBJECT, IDENTITY, POINTS, LAND = 0.3, 1.4, 2.2, 3.3, 4.1
     FLIPPED = 0.35  # the identity card shows its face this long after it starts to turn
-    CAPTION_PX = 24
+    CAPTION_PX = BEAT_CAPTION_PX
 
     def __init__(self, result: ClueResult, seats: tuple[Seat, ...], clue: Clue | None, host: int | None,
                  clues_left: int) -> None:
