@@ -45,6 +45,7 @@ from typing import Any
 
 from aiohttp import web
 
+from .heap import drop_cycles
 from .noise import NetworkNoise, NoiseKind
 
 log = logging.getLogger(__name__)
@@ -289,6 +290,7 @@ class ConnectionGuard:
         def connection_lost(handler: Any, exc: BaseException | None = None) -> None:
             self.closed(handler)
             lost(handler, exc)
+            drop_cycles(handler, getattr(handler, "transport", None))  # freed now, not at a full pass
 
         setattr(server, "connection_made", connection_made)  # noqa: B010 (an instance's hook, not a class's)
         setattr(server, "connection_lost", connection_lost)  # noqa: B010

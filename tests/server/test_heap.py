@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -11,6 +12,7 @@ import pytest
 from tabletop_wsphone import Table
 
 from game.server import heap
+from game.server.app import HUB
 from game.server.heap import FULL_MAX_S, FULL_MIN_S, QUIET_S, SAFETY_NET, Collector, HeapTrim
 
 MakeTable = Callable[..., Any]
@@ -126,3 +128,30 @@ def test_a_table_with_a_few_phones_coming_and_going_never_trims() -> None:
         opened += new
         heap.seen(open_now, opened)
     assert heap.trims == 0
+
+
+async def test_a_closed_socket_is_freed_as_it_closes_not_left_to_the_collector(
+        make_table: MakeTable, passes: list[int]) -> None:
+    """Without the cycle collector (disabled, and the loop's passes recorded, not run), a socket
+    that has closed is gone at once: its WebSocket, request and transport were not in a cycle."""
+    t: Table = await make_table()
+    hub = t.client.server.app[HUB]
+    phone = await t.connect()
+    for _ in range(1000):  # loop turns until the table has taken the socket
+        if hub.clients:
+            break
+        await asyncio.sleep(0)
+    (client,) = hub.clients
+    ws, transport = weakref.ref(client.ws), weakref.ref(client.ws._req.transport)
+    del client
+    gc.disable()
+    try:
+        await phone.ws.close()
+        for _ in range(1000):  # loop turns until the table has let the socket go
+            if not hub.clients and transport() is None:
+                break
+            await asyncio.sleep(0)
+        assert not hub.clients
+        assert ws() is None and transport() is None
+    finally:
+        gc.enable()
