@@ -105,6 +105,7 @@ class Presenter:
         self._lobby_of: tuple[object, ...] = ()  # the record and the engine (held: compared by identity)
         self._lobby_facts: tuple[object, ...] = ()
         self._lobby: LobbyInfo | None = None
+        self._last: TableUpdate | None = None  # the last update: its lobby parts serve the next when unchanged
 
     # ---------------------------------------------------------------------------- snapshot
     def snapshot(self, shown: ShownTimer | None = None) -> TableSnapshot:
@@ -182,7 +183,11 @@ class Presenter:
         connected = frozenset(r.seat for r in t.seats if s.is_connected(r.seat))
         lobby = Lobby(t, s.engine, s.mode, s.base_url, connected, self._board.to_json(t.arcade_map), s.claims,
                       s.away.questions())
-        return TableUpdate(kind, snapshot, timer, lobby, play, look=s.look)
+        update = TableUpdate(kind, snapshot, timer, lobby, play, look=s.look)
+        if self._last is not None:
+            update.keep_lobby_of(self._last)
+        self._last = update
+        return update
 
     def _timer(self) -> ShownTimer | None:
         """The timer shown: a race's runs from its signal (M14: the TV's flip, its t0), whole while

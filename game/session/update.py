@@ -141,6 +141,16 @@ class TableUpdate:
     def table(self) -> TableRecord:
         return self.lobby.table
 
+    def keep_lobby_of(self, earlier: TableUpdate) -> None:
+        """Take ``earlier``'s lobby parts when this change left the lobby as it was (a move in a
+        game leaves the record, the connections and the rest alone): twelve seats' JSON, twice,
+        were made again at every move on the players' path."""
+        if not same_lobby(self, earlier):
+            return
+        for key, part in earlier._built.items():
+            if key[0] in ("lobby", "phone"):
+                self._built.setdefault(key, part)
+
     def _once(self, key: Any, build: Any) -> Any:
         built = self._built.get(key)
         if built is None:
@@ -154,7 +164,8 @@ class TableUpdate:
 
     def _common(self, host: bool) -> JSON:
         snap, t = self.snapshot, self.lobby.table
-        out = {"version": snap.version, "phase": t.phase.value, "game": t.game, "phone": catalog.get(t.game).phone,
+        phone = self._once(("phone", t.game), lambda: catalog.get(t.game).phone)
+        out = {"version": snap.version, "phase": t.phase.value, "game": t.game, "phone": phone,
                "events": list(snap.events), "event_seq": snap.event_seq, "look": self.look,
                "lobby": self.lobby_json(host=host)}
         if host:
@@ -243,3 +254,13 @@ class TableUpdate:
         return {"seat": seat, "colour": seat_look.colour, "colour_name": seat_look.colour_name,
                 "symbol": seat_look.symbol, "name": record.name,
                 "bot": record.bot.value if record.bot is not None else None}
+
+
+def same_lobby(now: TableUpdate, then: TableUpdate) -> bool:
+    """Both changes' lobby parts are the same (the record and engine by identity: they are
+    immutable, and a change makes new ones)."""
+    a, b = now.lobby, then.lobby
+    return (a.table is b.table and a.engine is b.engine and a.mode is b.mode and a.base_url == b.base_url
+            and a.connected == b.connected and a.arcade == b.arcade and a.claims == b.claims
+            and a.away == b.away and now.snapshot.lobby is then.snapshot.lobby
+            and (now.snapshot.how_to_play is None) == (then.snapshot.how_to_play is None))

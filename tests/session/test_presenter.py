@@ -165,3 +165,25 @@ async def test_the_lobby_facts_are_kept_across_moves_and_made_again_when_the_cat
     finally:
         catalog.unregister("a_second_copy")
     assert "a_second_copy" not in session._presenter.lobby_info().games
+
+
+def test_a_move_keeps_the_lobby_json_and_a_lobby_change_makes_it_again(tmp_path: Path) -> None:
+    """The lobby part (twelve seats' JSON per audience) is made once while the lobby stays as it
+    was; a seat's name, a connection or a kick makes it again."""
+    vt = VirtualTime()
+    session = Session.boot(TableConfig(data_dir=tmp_path, admin_pin="2468", seed=3), None, None, clock=vt, scheduler=vt)
+    try:
+        session.host_command({"command": "set_seats", "count": 4})
+        for record in session.table.offered:
+            session.join_seat(record.token, f"P{record.seat}")
+        session.host_command({"command": "set_setting", "name": "conspiracy_ms", "value": 3_600_000})
+        session.host_command({"command": "start"})
+        before = {host: session.update.lobby_json(host=host) for host in (False, True)}
+        seat = next(s for s, legal in session._legal.by_seat.items() if legal)
+        session.submit_action(seat, session.update.message(seat)["legal"][0], session.version)
+        assert all(session.update.lobby_json(host=host) is before[host] for host in (False, True))
+        session.host_command({"command": "kick", "seat": 1})
+        after = session.update.lobby_json(host=False)
+        assert after is not before[False] and after["seats"][1]["status"] != before[False]["seats"][1]["status"]
+    finally:
+        session.close()
