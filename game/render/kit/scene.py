@@ -9,6 +9,7 @@ and queues the timed "beats" (a reveal, a showdown, a round's end) that the new 
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -411,6 +412,13 @@ def staff_click(snapshot: TableSnapshot, key: int) -> bool:
         return False
     pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode="", scancode=0))
     return True
+
+
+@functools.cache
+def scratch_surface() -> pygame.Surface:
+    """A 1×1 surface for warm tasks to draw on: drawing off its edge still fills the caches that
+    the drawing goes through (text, badges, labels), and nothing is kept."""
+    return pygame.Surface((1, 1))
 
 
 def view_of(frame: Frame) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from game.render.kit import shapes, theme
 from game.render.kit.hud import Ticker, draw_badge, draw_caption, draw_notices, draw_on_chip, draw_timer, draw_timer_face
 from game.render.kit.motion import ease, edge_point, span
 from game.render.kit.plates import PlateLook, draw_plate, plate_surface, plates_layer
-from game.render.kit.scene import Frame, RenderContext, Scene, view_of
+from game.render.kit.scene import Frame, RenderContext, Scene, scratch_surface, view_of
 from game.render.kit.seats import names, seat_name
 from game.render.kit.sound import Effect
 from game.render.kit.table import TableLayout, table_layout
@@ -373,16 +373,13 @@ def draw_tally_badge(surface: pygame.Surface, frame: Frame, ctx: RenderContext, 
                   TextStyle(round(r * 1.2), theme.TEXT, bold=True, align=Align.CENTER, max_lines=1, min_px=6))
 
 
-_SCRATCH: list[pygame.Surface] = []
 
 
 def reveal_warm_tasks(frame: Frame, ctx: RenderContext, seats: tuple[Seat, ...]) -> Iterator[None]:
     """Everything a reveal may need that is known before the votes are: each plate fallen and/or
     targeted, every death label, the Ambush badge and banner, tally numbers. The table does one
     task per frame during the conspiracy, so the reveal itself finds it all cached."""
-    if not _SCRATCH:
-        _SCRATCH.append(pygame.Surface((1, 1)))  # drawing off-surface still fills the caches
-    scratch = _SCRATCH[0]
+    scratch = scratch_surface()
     lay = table_layout(frame.size, len(seats))
     for spot, seat in zip(lay.spots, seats):
         for alive, highlight in ((True, True), (False, False), (False, True)):

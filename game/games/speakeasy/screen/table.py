@@ -32,7 +32,7 @@ from game.render.kit.hud import URGENT_MS, Ticker, draw_badge, draw_caption, dra
 from game.render.kit.motion import ease, edge_point, span
 from game.render.kit.plates import PlateLook, plate_surface, plates_layer
 from game.render.kit.route import draw_seat_arrow, seat_route
-from game.render.kit.scene import Frame, RenderContext, Scene, view_of
+from game.render.kit.scene import Frame, RenderContext, Scene, scratch_surface, view_of
 from game.render.kit.seats import look, names, seat_name
 from game.render.kit.sound import Effect
 from game.render.kit.table import TableLayout, background, clear_middle, table_layout
@@ -475,7 +475,6 @@ REVEAL_CAPTION_PX = 22  # the table's caption after a reveal (the beat's own is 
 BEAT_CAPTION_PX = 24  # the reveal beat's caption
 
 
-_SCRATCH: list[pygame.Surface] = []
 
 
 def table_warm_tasks(frame: Frame, ctx: RenderContext) -> Iterator[None]:
@@ -483,9 +482,7 @@ def table_warm_tasks(frame: Frame, ctx: RenderContext) -> Iterator[None]:
     the room, each seat's plate, the plates' layer, the clue card, the host and timer, the arrows
     after a reveal and the captions: the table's own and the reveal beat's title, known before the
     votes."""
-    if not _SCRATCH:
-        _SCRATCH.append(pygame.Surface((1, 1)))  # drawing off-surface still fills the caches
-    scratch = _SCRATCH[0]
+    scratch = scratch_surface()
     view = view_of(frame)
     seats, host = seat_models(frame.snapshot), host_of(view)
     st = stage(frame.size, len(seats))
