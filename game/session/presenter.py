@@ -7,7 +7,7 @@ game in play, the board, the races, the claims) and captures it in the update. I
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
 from game import catalog
 from game.rules.base import GameEngine, TimerRequest
@@ -28,6 +28,8 @@ from .update import HEARTBEAT_MS, Lobby, ShownTimer, TableUpdate, UpdateKind
 from .update import Play as PlayNow
 
 __all__ = ["HEARTBEAT_MS", "Presenter", "Shown", "can_start"]
+
+T = TypeVar("T")
 
 class Play(Protocol):
     """The game in play (``session.GameRun``)."""
@@ -86,25 +88,36 @@ def seat_url(base_url: str, record: SeatRecord) -> str:
     return f"{base_url}/s/{record.token}"
 
 
+class Kept(Generic[T]):
+    """The last value made, made again only when what it is made of changes: ``same`` (immutable
+    records, held here and compared by identity: a change makes new ones) or ``equal`` (compared by
+    value)."""
+
+    def __init__(self) -> None:
+        self._same: tuple[object, ...] = ()
+        self._equal: tuple[object, ...] = ()
+        self._value: T | None = None
+
+    def get(self, same: tuple[object, ...], equal: tuple[object, ...], make: Callable[[], T]) -> T:
+        if self._value is None or self._equal != equal or len(same) != len(self._same) or \
+                any(now is not then for now, then in zip(same, self._same)):
+            self._value, self._same, self._equal = make(), same, equal
+        return self._value
+
+
 class Presenter:
     def __init__(self, shown: Shown, board: ArcadeBoard, races: RaceFloor, legal: LegalBook) -> None:
         self._s = shown
         self._legal = legal
         self._board = board
         self._races = races
-        # the parts of every snapshot that only a new table record (or who is connected) changes,
-        # kept from the last one: a move in a game leaves the record as it was, and rebuilding them
-        # (twelve seats, the settings decoded to ask whether bots can play) was a tenth of a
-        # millisecond of each move on the players' path
-        self._seats_of: tuple[TableRecord | None, str, tuple[bool, ...]] = (None, "", ())
-        self._seats: tuple[SeatInfo, ...] = ()
-        self._bots_of: tuple[TableRecord | None, GameEngine | None] = (None, None)
-        self._bots = False
-        # the lobby's facts: the same record, engine, address and catalog give the same ones (the
-        # catalog's games and modes were searched again at every move)
-        self._lobby_of: tuple[object, ...] = ()  # the record and the engine (held: compared by identity)
-        self._lobby_facts: tuple[object, ...] = ()
-        self._lobby: LobbyInfo | None = None
+        # the parts of every snapshot that only a new table record (or who is connected, the
+        # address, the catalog) changes, kept from the last one: a move in a game leaves the record
+        # as it was, and rebuilding them (twelve seats, the settings decoded to ask whether bots can
+        # play, the catalog's games and modes) was a tenth of a millisecond of each move on the
+        # players' path
+        self._seats: Kept[tuple[SeatInfo, ...]] = Kept()
+        self._lobby: Kept[LobbyInfo] = Kept()
         self._last: TableUpdate | None = None  # the last update: its lobby parts serve the next when unchanged
 
     # ---------------------------------------------------------------------------- snapshot
@@ -125,13 +138,9 @@ class Presenter:
 
     def _seat_infos(self, t: TableRecord) -> tuple[SeatInfo, ...]:
         """The offered seats as the TV shows them (the last ones again for the same record, address
-        and connections: a record is immutable, and a new one is a new object)."""
+        and connections)."""
         base_url, connected = self._s.base_url, tuple(self._s.is_connected(r.seat) for r in t.offered)
-        last, last_url, last_connected = self._seats_of
-        if last is not t or last_url != base_url or last_connected != connected:
-            self._seats = tuple(self._build_seat_infos(t, base_url, connected))
-            self._seats_of = (t, base_url, connected)
-        return self._seats
+        return self._seats.get((t,), (base_url, connected), lambda: tuple(self._build_seat_infos(t, base_url, connected)))
 
     @staticmethod
     def _build_seat_infos(t: TableRecord, base_url: str, connected: tuple[bool, ...]) -> Iterable[SeatInfo]:
@@ -145,26 +154,15 @@ class Presenter:
                            connected=on, language=r.lang or t.language,
                            bot=r.bot.value if r.bot is not None else None)
 
-    def _has_bots(self, t: TableRecord, engine: GameEngine) -> bool:
-        """:func:`has_bots`, decided again only for a new record or engine."""
-        if self._bots_of[0] is not t or self._bots_of[1] is not engine:
-            self._bots = has_bots(t, engine)
-            self._bots_of = (t, engine)
-        return self._bots
-
     def lobby_info(self) -> LobbyInfo:
         s = self._s
-        made_of, facts = (s.table, s.engine), (s.base_url, s.host_error, catalog.changes())
-        if self._lobby is None or self._lobby_facts != facts or \
-                any(now is not then for now, then in zip(made_of, self._lobby_of)):
-            self._lobby, self._lobby_of, self._lobby_facts = self._lobby_info(), made_of, facts
-        return self._lobby
+        return self._lobby.get((s.table, s.engine), (s.base_url, s.host_error, catalog.changes()), self._lobby_info)
 
     def _lobby_info(self) -> LobbyInfo:
         s = self._s
         t, engine = s.table, s.engine
         play_mode = catalog.get(t.game).mode if t.game in catalog.ids() else catalog.PlayMode.TABLE
-        bots = self._has_bots(t, engine)
+        bots = has_bots(t, engine)
         return LobbyInfo(
             seat_count=t.seat_count, min_seats=max(MIN_OFFERED_SEATS, engine.min_seats),
             max_seats=min(MAX_SEATS, engine.max_seats), can_start=can_start(t, bots), has_bots=bots,
