@@ -68,20 +68,15 @@ def _malloc_trim() -> Callable[[int], int] | None:
         return None
 
 
-# attributes through which a closed connection refers to itself, never read once it has closed:
-# aiohttp's handler keeps its WebSocket's heartbeat callback (the WebSocket holds its request, the
-# request the handler); asyncio's socket transport keeps its own bound read callback
-_CYCLES = (("_data_received_cb", "handler"), ("_read_ready_cb", "transport"))
-
-
 def drop_cycles(handler: Any, transport: Any) -> None:
     """Cut the reference cycles of a connection that has closed (``handler``: aiohttp's protocol,
-    ``transport``: asyncio's), so reference counting frees it at once. An attribute a future aiohttp
-    or asyncio no longer has is left alone."""
-    owners = {"handler": handler, "transport": transport}
-    for name, owner in _CYCLES:
-        if getattr(owners[owner], name, None) is not None:
-            setattr(owners[owner], name, None)
+    ``transport``: asyncio's), so reference counting frees it at once: aiohttp's handler keeps its
+    WebSocket's heartbeat callback (the WebSocket holds its request, the request the handler), and
+    asyncio's socket transport its own bound read callback. Neither is read once the connection has
+    closed; an attribute a future aiohttp or asyncio no longer has is left alone."""
+    for owner, name in ((handler, "_data_received_cb"), (transport, "_read_ready_cb")):
+        if getattr(owner, name, None) is not None:
+            setattr(owner, name, None)
 
 
 class HeapTrim:
