@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from game.kiosk.archive import Archive, Outcome
+from game.kiosk.owner import day_start
 from game.kiosk.web import install_kiosk
 from game.server.app import ServerSettings
 from game.server.runtime import TableRuntime
@@ -42,10 +43,17 @@ def kiosk_table(tmp_path: Path) -> Iterator[Table]:
     t.runtime.stop()
 
 
+def earlier_today(seconds: float) -> float:
+    """``seconds`` ago, or local midnight if that was yesterday: the owner's tables count from
+    midnight, so a seeded game must start today whatever the hour the test runs (just after
+    midnight its story runs on past now)."""
+    now = time.time()
+    return max(now - seconds, day_start(now))
+
+
 def seed_archive(data_dir: Path) -> None:
     """A morning at the café, written beside the running table (the archive is one sqlite file)."""
-    now = time.time()
-    clock = [now - 3 * 3600]
+    clock = [earlier_today(3 * 3600)]
     archive = Archive(data_dir / "archive.sqlite3", lambda: clock[0])
     for n, (game, people, minutes) in enumerate([("collusion", 6, 24), ("speakeasy", 5, 18),
                                                   ("collusion", 8, 31), ("cheating_moth", 4, 12)], 100):
@@ -144,8 +152,7 @@ def test_a_phone_skips_the_how_to_play(kiosk_table: Table, phones: Phones, shots
 def seed_crash_and_short_game(data_dir: Path) -> str:
     """Written while the table is stopped: a run that crashed with its cause after one 23-second
     game. Returns the cause."""
-    now = time.time()
-    clock = [now - 2 * 3600]
+    clock = [earlier_today(2 * 3600)]
     archive = Archive(data_dir / "archive.sqlite3", lambda: clock[0])
     cause = "the TV's process (pid 4242) ended without stopping the table"
     archive.open_run()
