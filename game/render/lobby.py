@@ -422,8 +422,8 @@ class LobbyScene(Scene):
             name_box.x = head.x + round(sym_r * 2.3)
         shown = plate_name(frame.lang, shown_name(seat.name)) if seat.status is not SeatStatus.FREE else ""
         name = shown or frame.s("seat.name", n=seat.seat + 1)
-        ctx.text.draw(surface, name, frame.lang, name_box,  # a long name: elided at a readable size, never 8 px
-                      TextStyle(round(22 * u), theme.TEXT, bold=True, max_lines=1, min_px=readable_px(u)))
+        ctx.text.draw(surface, name, frame.lang, name_box,  # a long name: on two lines, elided only past them
+                      TextStyle(round(22 * u), theme.TEXT, bold=True, max_lines=2, min_px=readable_px(u)))
         body = pygame.Rect(rect.x + pad, head.bottom + pad // 2, rect.width - 2 * pad, rect.bottom - head.bottom - pad)
         if seat.status is SeatStatus.FREE or (seat.status is SeatStatus.JOINED and not seat.connected):
             self._draw_join(surface, seat, card, body, colour, frame, ctx)

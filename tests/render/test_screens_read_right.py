@@ -102,6 +102,25 @@ def test_lobby_buttons_break_no_word_and_cut_no_label(game: str, lang: str) -> N
             assert not bad, (moment.name, size, bad)
 
 
+LONG_NAMES = ("محمدرضا تهرانیان", "ณัฐวุฒิ ศรีสุวรรณพงษ์", "Maximiliana Worthingtons") + NAMES[3:]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_long_name_shows_whole_on_its_lobby_card(lang: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A card up to eight seats has room for two lines under its head: a long name takes both
+    rather than being cut ("Maximiliana…"); the lobby of twelve shrinks or elides it."""
+    monkeypatch.setattr(tapes, "NAMES", LONG_NAMES)
+    recorder = Lines()
+    game = catalog.games(catalog.PlayMode.TABLE)[0].id
+    for n, size in ((4, (1280, 720)), (6, (1280, 720)), (6, (1920, 1080)), (8, (1920, 1080))):
+        snap = lobby_snapshot(n, lang, joined=3, bots=0, game=game)
+        lines = recorder.drawn(Moment(f"lobby_{n}", (snap,)), size)
+        for name in LONG_NAMES[:3]:
+            shown = [(line, cut) for line, _, cut in lines if any(word in line for word in name.split())]
+            assert shown and not any(cut for _, cut in shown), (n, size, name, shown)
+            assert " ".join(line.replace("\u2068", "").replace("\u2069", "") for line, _ in shown) == name, (n, size, shown)
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_howto_examples_name_their_people_in_the_tables_language(lang: str) -> None:
     for game in catalog.ids():
