@@ -127,14 +127,21 @@ _A_NUMBER = re.compile(r"[±+\-\u2212]?\d+(?:[.,٫٬:/]\d+)*")
 
 
 def isolate(lang: str, value: Any) -> Any:
-    """A value placed inside a right-to-left sentence, bidi-isolated (FSI ... PDI) when it holds no
-    right-to-left letter: a player named "+1+1" or "Sara" keeps its own order ("+1+1", not "1+1+")
-    whatever stands around it. Persian words (a list of names joined with "و") and other languages'
-    sentences are left as they are; the TV's text layout honours the isolates."""
-    if not isinstance(value, str) or not is_rtl(lang) or not value or value.startswith(FSI):
+    """A value placed inside a sentence, bidi-isolated (FSI ... PDI) when its own direction could
+    run into the sentence's. On a right-to-left screen, a value with no right-to-left letter: a
+    player named "+1+1" or "Sara" keeps its own order ("+1+1", not "1+1+"). On a left-to-right
+    screen, a value holding a right-to-left letter: "سارا 2" reads as its player typed it, the "2"
+    at its end (on its left), as the phones show it (their names are ``<bdi>``), not after it on the
+    right. Persian words in a Persian sentence (a list of names joined with "و") and a lone number
+    are left as they are; the TV's text layout honours the isolates."""
+    if not isinstance(value, str) or not value or value.startswith(FSI):
         return value
-    if _A_NUMBER.fullmatch(value) or any(unicodedata.bidirectional(ch) in _STRONG_RTL for ch in value):
-        return value  # one number ("۰", "±۲٫۵", "۱۲:۳۰") already reads as one piece
+    holds_rtl = any(unicodedata.bidirectional(ch) in _STRONG_RTL for ch in value)
+    if is_rtl(lang):
+        if holds_rtl or _A_NUMBER.fullmatch(value):
+            return value  # one number ("۰", "±۲٫۵", "۱۲:۳۰") already reads as one piece
+    elif not holds_rtl:
+        return value
     return f"{FSI}{value}{PDI}"
 
 

@@ -159,7 +159,8 @@ def test_a_name_inside_a_persian_sentence_is_isolated() -> None:
     shown = "".join(r.text for r in visual_order(split_runs(sentence, True), True))
     assert "+1+1" in shown and "1+1+" not in shown
     assert i18n.isolate("fa", "علی") == "علی"  # a Persian name needs nothing
-    assert i18n.isolate("en", "+1+1") == "+1+1"  # only inside right-to-left sentences
+    assert i18n.isolate("en", "+1+1") == "+1+1"  # a left-to-right sentence: only a right-to-left value
+    assert i18n.isolate("th", "سارا 2") == "\u2068سارا 2\u2069"
     # an isolate holding a Persian name inside a Latin one, and one left open by a wrapped line
     runs = split_runs("Sara \u2068علی ۲\u2069 wins", False)
     assert [r.text.strip() for r in visual_order(runs, False) if r.text.strip()] == ["Sara", "۲", "علی", "wins"]

@@ -79,6 +79,28 @@ def test_a_neutral_name_reads_in_its_order_on_every_persian_scene(game: str, mon
     assert len(names) >= 3, names  # the lobby or the table, plates and the final rows at least
 
 
+RTL_NAME = "سارا 2"  # a Persian name with a number typed after it: the "2" ends it, on its left
+
+
+@pytest.mark.parametrize("lang", ["en", "th"])
+@pytest.mark.parametrize("game", [d.id for d in catalog.games()])
+def test_a_persian_name_reads_as_typed_on_every_left_to_right_scene(game: str, lang: str,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """On an English or Thai screen "سارا 2" shows its "2" on its left, as the phones show it
+    (a <bdi>), wherever the TV draws it: not "سارا" with the "2" after it on the right."""
+    monkeypatch.setattr(tapes, "NAMES", (RTL_NAME,) + NAMES[1:])
+    recorder = Lines()
+    as_typed, run_on = seen_left_to_right(RTL_NAME, True), seen_left_to_right(RTL_NAME, False)
+    shown_in: list[str] = []
+    for moment in catalog.get(game).load_tapes().moments(lang):
+        for line, _, _ in recorder.drawn(moment, (1280, 720)):
+            seen = seen_left_to_right(line, False)
+            if run_on in seen or as_typed in seen:
+                assert as_typed in seen, (moment.name, line)
+                shown_in.append(moment.name)
+    assert len(set(shown_in)) >= 3, shown_in
+
+
 def _lobbies(game: str, lang: str) -> list[Moment]:
     """The lobby at its fewest and most seats, with and without the arcade board's button."""
     engine = catalog.get_engine(game)

@@ -50,9 +50,10 @@ def seat_name(frame: Frame, seats: Sequence[SeatModel], seat: int | None) -> str
 
 
 def plate_name(lang: str, name: str) -> str:
-    """A player's name as a piece of the screen's text: on a right-to-left screen a name with no
-    Persian letter is isolated (FSI ... PDI), so "+1+1" or "R2-D2" keeps its own order on a plate,
-    in a results row and inside a sentence alike ("1+1+" otherwise)."""
+    """A player's name as a piece of the screen's text, isolated (FSI ... PDI) when its direction
+    differs from the screen's (:func:`i18n.isolate`): "+1+1" or "R2-D2" keeps its own order on a
+    Persian screen ("1+1+" otherwise), "سارا 2" on a Thai or English one (its "2" on the left, as
+    on the phones), on a plate, in a results row and inside a sentence alike."""
     return i18n.isolate(lang, name) if name else name
 
 
