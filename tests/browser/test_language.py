@@ -110,3 +110,34 @@ def test_a_phone_starts_in_its_browsers_language(locale: str, lang: str, table: 
     phone.wait_for_timeout(300)
     assert phone.evaluate("document.documentElement.lang") == lang
     assert pin_form.evaluate("document.documentElement.lang") == lang
+
+
+def test_a_language_whose_strings_come_too_late_is_not_shown(table: Table, phones: Phones) -> None:
+    """A phone following the table starts loading Persian's strings; before they arrive the TV
+    switches to Thai. The Persian strings, arriving last, are not shown: the phone stays in the
+    table's new language (on a slow network it stayed in the old one for good)."""
+    frames: list[dict[str, Any]] = []
+    nok = phones.open(table.seat_url(0), frames=frames)  # the table in English: Persian never loaded here
+    join(nok, "Nok")
+    pick_language(nok, "th")
+    nok.wait_for_function("document.documentElement.lang === 'th'")
+    table.host("set_language", language="fa")
+    held: list[Any] = []
+    nok.route("**/i18n/fa.json", lambda route: held.append(route))  # Persian's strings wait here until let through
+    pick_language(nok, None)  # "same as the table": Persian, not loaded on this phone yet
+    nok.wait_for_function("document.readyState === 'complete'")
+    for _ in range(100):
+        if held:
+            break
+        nok.wait_for_timeout(20)
+    assert held, "the phone did not ask for Persian's strings"
+    table.host("set_language", language="th")
+    for _ in range(100):
+        if any((f.get("lobby") or {}).get("language") == "th" for f in frames):
+            break
+        nok.wait_for_timeout(20)
+    with nok.expect_response("**/i18n/fa.json"):
+        held[0].continue_()
+    nok.evaluate("new Promise(done => setTimeout(done, 100))")  # the late strings are read and set aside
+    assert nok.evaluate("document.documentElement.lang") == "th"
+    assert "รอโฮสต์เริ่มเกม" in nok.inner_text("[data-testid=waiting]")

@@ -137,14 +137,26 @@ function ownLang() {
   return app.chosenLang && app.chosenLang !== FOLLOW_TABLE ? app.chosenLang : browserLang();
 }
 
+/* Loading a language's strings is a fetch, and the wanted language can change while it runs (a
+ * state naming the table's new language): a load no longer wanted is not shown, so the language
+ * last wanted wins whatever order the fetches end in (on a slow network the page stayed in the
+ * one wanted before). */
 async function applyLang() {
-  const want = wantedLang();
-  if (want !== lang()) {
+  let want = wantedLang();
+  while (want !== lang()) {
+    let loaded;
     try {
-      setLang(await loadLang(want));
+      loaded = await loadLang(want);
     } catch {
       toast(t("error.strings"));
+      return;
     }
+    const now = wantedLang();
+    if (now === want) {
+      setLang(loaded);
+      return;
+    }
+    want = now;
   }
 }
 
