@@ -373,8 +373,6 @@ def draw_tally_badge(surface: pygame.Surface, frame: Frame, ctx: RenderContext, 
                   TextStyle(round(r * 1.2), theme.TEXT, bold=True, align=Align.CENTER, max_lines=1, min_px=6))
 
 
-
-
 def reveal_warm_tasks(frame: Frame, ctx: RenderContext, seats: tuple[Seat, ...]) -> Iterator[None]:
     """Everything a reveal may need that is known before the votes are: each plate fallen and/or
     targeted, every death label, the Ambush badge and banner, tally numbers. The table does one

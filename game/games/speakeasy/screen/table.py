@@ -475,8 +475,6 @@ REVEAL_CAPTION_PX = 22  # the table's caption after a reveal (the beat's own is 
 BEAT_CAPTION_PX = 24  # the reveal beat's caption
 
 
-
-
 def table_warm_tasks(frame: Frame, ctx: RenderContext) -> Iterator[None]:
     """The table's pictures for this snapshot, one a step (at 1080p none over 14 ms, most 1 or 2 ms):
     the room, each seat's plate, the plates' layer, the clue card, the host and timer, the arrows
