@@ -167,6 +167,8 @@ def run_table(config: TableConfig) -> int:
     except (KeyboardInterrupt, StopRequested):  # Ctrl+C, systemd's stop: the table's process ignores both, stopped here once
         return ExitStatus.DONE
     except BaseException as exc:  # the window failed (a lost display, an X error, a bug): a crash
+        if _stop_within(exc):
+            return ExitStatus.DONE
         crash = f"the TV failed: {type(exc).__name__}: {exc}"
         log.exception("the TV's window failed")
         raise
@@ -211,6 +213,20 @@ class StopRequested(BaseException):
     """SIGINT or SIGTERM before the window is up. Not a KeyboardInterrupt: one that passes through
     code run by ``exec`` of a string (dataclasses make their methods so, on import) marks CPython's
     exit as an unhandled Ctrl+C even when caught, and the process then ended by SIGINT, not 0."""
+
+
+def _stop_within(exc: BaseException) -> bool:
+    """Whether ``exc`` wraps a :class:`StopRequested`: a stop that lands while a module is imported
+    can surface as another error (Python 3.11 wraps one raised in a dataclass field's
+    ``__set_name__`` in a RuntimeError). That is still systemd's stop, not a crash."""
+    seen: set[int] = set()
+    cause: BaseException | None = exc
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, (KeyboardInterrupt, StopRequested)):
+            return True
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    return False
 
 
 def _stop_on_signals() -> None:

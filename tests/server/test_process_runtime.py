@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+import game.__main__ as tabletop
 from game import catalog
 from game.config import TableConfig
 from game.kiosk.config import KioskConfig
@@ -281,6 +282,62 @@ def test_ctrl_c_or_stop_reaches_both_and_the_window_stops_its_table_once(tmp_pat
         proc.kill()
     assert proc.returncode == 0 and _said(err) == []
     _wait_for(lambda: _gone(table), "the table's process to end")
+
+
+class _Descriptor:
+    def __set_name__(self, owner: type, name: str) -> None:
+        raise tabletop.StopRequested("SIGTERM")  # the signal handler, run while a module is imported
+
+
+class _Runtime:
+    def __init__(self, config: TableConfig, settings: object) -> None:
+        self.crashes: list[str | None] = []
+
+    def stop(self, crash: str | None = None) -> None:
+        self.crashes.append(crash)
+
+
+def _no_window(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``run_table`` as with a screen, but the table's process and the window are the test's."""
+    import game.kiosk.display as display
+    import game.server.process_runtime as process_runtime
+
+    monkeypatch.setattr(tabletop, "no_display", lambda: False)
+    monkeypatch.setattr(display, "choose_video_driver", lambda: None)
+    monkeypatch.setattr(process_runtime, "ProcessRuntime", _Runtime)
+
+
+def test_a_stop_that_lands_while_the_window_imports_a_module_is_a_stop_not_a_crash(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """systemd's SIGTERM while the window imports its modules (a kiosk's attract reel): Python 3.11
+    wraps the handler's StopRequested, raised in a class body's ``__set_name__``, in a RuntimeError.
+    Still status 0 and the table stopped cleanly, not the TV's crash (seen once in CI)."""
+    runtimes: list[_Runtime] = []
+
+    def importing(runtime: _Runtime, *_: object) -> int:
+        runtimes.append(runtime)
+        type("Imported", (), {"field": _Descriptor()})  # as a module's class statement runs it
+        raise AssertionError("unreachable")
+
+    _no_window(monkeypatch)
+    monkeypatch.setattr(tabletop, "_run_windowed", importing)
+    config = TableConfig(host="127.0.0.1", port=0, data_dir=tmp_path)
+    assert tabletop.run_table(config) == 0
+    assert [r.crashes for r in runtimes] == [[None]]
+
+
+def test_a_real_failure_of_the_window_is_still_a_crash(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    runtimes: list[_Runtime] = []
+
+    def failing(runtime: _Runtime, *_: object) -> int:
+        runtimes.append(runtime)
+        raise RuntimeError("the display went away")
+
+    _no_window(monkeypatch)
+    monkeypatch.setattr(tabletop, "_run_windowed", failing)
+    with pytest.raises(RuntimeError, match="the display went away"):
+        tabletop.run_table(TableConfig(host="127.0.0.1", port=0, data_dir=tmp_path))
+    assert [r.crashes for r in runtimes] == [["the TV failed: RuntimeError: the display went away"]]
 
 
 def test_the_table_process_ends_when_its_window_process_is_killed(tmp_path: Path) -> None:
