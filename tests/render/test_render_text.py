@@ -150,6 +150,20 @@ def test_a_thai_sentence_with_a_persian_name_draws_no_missing_glyph_box(text, se
             assert font.metrics(ch) != notdef, (chunk, ch)
 
 
+@pytest.mark.parametrize("sentence, lang, face", [
+    (i18n.isolate("th", "سارا 2"), "th", (Family.SANS, True)),  # a Persian name's number, as bold as it
+    ("Maximiliana 2 ชนะ", "th", (Family.SANS, True)),
+    ("ชนะด้วย 30 แต้ม", "th", (Family.THAI, False)),  # with Thai words: Thai's face, never bold
+    ("ณัฐวุฒิ 2", "en", (Family.THAI, False)),
+    ("Round 3", "en", (Family.SANS, True)),
+    ("42", "th", (Family.THAI, False)),  # alone: the screen's face
+])
+def test_a_number_takes_the_face_and_weight_of_the_words_beside_it(text, sentence, lang, face):
+    family, bold = face
+    digits = [font for chunk, font in text._parts(sentence, lang, 40, True) if chunk.strip().isdigit()]
+    assert digits == [text.font(family, 40, False, bold)]
+
+
 def test_a_name_inside_a_persian_sentence_is_isolated() -> None:
     """A player named "+1+1" (or "Sara") inside a Persian sentence keeps its own order: the name
     is bidi-isolated where the sentence is made (i18n.text) and laid out as one unit here."""
