@@ -73,6 +73,20 @@ class ShownTimer:
                 "remaining_ms": max(0, deadline - now_ms), "deadline_ms": deadline}
 
 
+class Part(enum.Enum):
+    """The parts an update builds once, each kept under ``(part, what it depends on)``."""
+
+    COMMON = "common"  # an audience's shared part of ``state``
+    SEAT = "seat"  # a seat's own view and legal actions
+    LOBBY = "lobby"  # the lobby's JSON, with or without the seat codes
+    PHONE = "phone"  # the game's phone module
+
+    @property
+    def lobby_only(self) -> bool:
+        """Made of the lobby alone: the same in the next change when it left the lobby as it was."""
+        return self in (Part.LOBBY, Part.PHONE)
+
+
 @dataclass(frozen=True, slots=True)
 class SeatPart:
     """What one seat's ``state`` adds to the shared part: its own view and legal actions."""
@@ -119,7 +133,7 @@ class TableUpdate:
     lobby: Lobby
     play: Play | None
     look: bool = False  # the phones wait for the TV to show this batch's news ("Look at the screen": news.py)
-    _built: dict[Any, Any] = field(default_factory=dict, repr=False)  # parts built once, on first need
+    _built: dict[tuple[Part, Any], Any] = field(default_factory=dict, repr=False)  # parts built once, on first need
 
     @property
     def version(self) -> int:
@@ -148,10 +162,10 @@ class TableUpdate:
         if not same_lobby(self, earlier):
             return
         for key, part in earlier._built.items():
-            if key[0] in ("lobby", "phone"):
+            if key[0].lobby_only:
                 self._built.setdefault(key, part)
 
-    def _once(self, key: Any, build: Any) -> Any:
+    def _once(self, key: tuple[Part, Any], build: Any) -> Any:
         built = self._built.get(key)
         if built is None:
             built = self._built[key] = build()
@@ -160,11 +174,11 @@ class TableUpdate:
     # ---------------------------------------------------------------------- state message
     def common(self, *, host: bool) -> JSON:
         """The part of ``state`` every socket of an audience shares (host links: with seat codes)."""
-        return self._once(("common", host), lambda: self._common(host))
+        return self._once((Part.COMMON, host), lambda: self._common(host))
 
     def _common(self, host: bool) -> JSON:
         snap, t = self.snapshot, self.lobby.table
-        phone = self._once(("phone", t.game), lambda: catalog.get(t.game).phone)
+        phone = self._once((Part.PHONE, t.game), lambda: catalog.get(t.game).phone)
         out = {"version": snap.version, "phase": t.phase.value, "game": t.game, "phone": phone,
                "events": list(snap.events), "event_seq": snap.event_seq, "look": self.look,
                "lobby": self.lobby_json(host=host)}
@@ -181,7 +195,7 @@ class TableUpdate:
 
     def seat(self, seat: int | None) -> SeatPart:
         """``view`` and ``legal`` for a seat (``None``: the public view, nothing legal)."""
-        return self._once(("seat", seat), lambda: self._seat(seat))
+        return self._once((Part.SEAT, seat), lambda: self._seat(seat))
 
     def _seat(self, seat: int | None) -> SeatPart:
         play = self.play
@@ -202,7 +216,7 @@ class TableUpdate:
 
     # ------------------------------------------------------------------------------ lobby
     def lobby_json(self, *, host: bool) -> JSON:
-        return self._once(("lobby", host), lambda: self._lobby_json(host))
+        return self._once((Part.LOBBY, host), lambda: self._lobby_json(host))
 
     def _lobby_json(self, host: bool) -> JSON:
         lob, info = self.lobby, self.snapshot.lobby
