@@ -30,7 +30,10 @@ __all__ = ["SEEN_WAIT_MS", "TELL_WAIT_MS", "NewsGate", "TvReport"]
 log = logging.getLogger(__name__)
 
 SEEN_WAIT_MS = 1500  # a TV that has not seen the held batch by then does not hold the phones
-TELL_WAIT_MS = 12000  # the longest a TV may take to tell one batch (its beats run 2-7 s, behind at most ~2 s)
+# the longest a TV may take to tell one batch: its beats run 2-8 s, behind at most ~2 s; the batch
+# that ends a game plays its beats whole before the final screen tells it (a last reveal and
+# the round's summary: ~15 s)
+TELL_WAIT_MS = 20000
 
 
 class TvReport:

@@ -14,6 +14,7 @@ from game.games.cheating_moth.tapes import MothTable
 from game.render.app import Screen
 from game.render.kit import pace
 from game.render.kit.scene import Scene
+from game.session.news import TELL_WAIT_MS
 from game.session.snapshot import TablePhase, TableSnapshot
 from game.tapes import ScriptedTable
 
@@ -134,7 +135,36 @@ def test_the_tv_reports_a_batch_told_once_its_outcome_is_on_screen(
             waited += STEP
             assert waited < 30.0
         assert all(s.t >= min(s.told_s, (s.duration_s or 0) - pace.TAIL_S) - 1e-6 or s.done for s in beats)
-        # older beats still playing were cut to their tails when this batch came (pace.py)
+        # older beats still playing were cut to their tails when this batch came (pace.py); the
+        # game's last batch is told by the final screen, once its beats are done
         before = pace.TAIL_S + pace.BACKLOG_S
-        assert waited <= before + sum((s.duration_s or 0) for s in beats[:-1]) + beats[-1].told_s + 3 * STEP
+        last = (beats[-1].duration_s or 0) if snap is snaps[-1] else beats[-1].told_s
+        assert waited <= before + sum((s.duration_s or 0) for s in beats[:-1]) + last + 3 * STEP
     assert held >= 2
+
+
+@pytest.mark.parametrize("game", [collusion_game, speakeasy_game, moth_game], ids=["collusion", "speakeasy", "cheating_moth"])
+def test_the_batch_that_ends_the_game_is_told_by_the_final_screen(
+        game: Callable[[], list[TableSnapshot]], shared_ctx) -> None:
+    """The phones name the winner when the TV does: the last batch is told only once the final
+    screen shows alone, not when the last round's summary is up (the phones said "Vermilion won!"
+    for 5 s while the TV still showed round 5's bars), and within the table's patience for a
+    telling TV (``news.TELL_WAIT_MS``), so it never gives up on a TV that is just slow to finish."""
+    snaps = game()
+    screen = Screen(ctx=shared_ctx)
+    director = screen.director
+    screen.sync(snaps[0])
+    for before, snap in zip(snaps, snaps[1:]):
+        if snap is snaps[-1]:  # the TV kept up until here: each batch told before the next came
+            while (director.told() or 0) < before.event_seq:
+                screen.advance(STEP, SIZE)
+        screen.sync(snap)
+    last = snaps[-1].event_seq
+    waited = 0.0
+    while (director.told() or 0) < last:
+        assert director.showing() is None, "the final screen shows alone, and the batch is still not told"
+        screen.advance(STEP, SIZE)
+        waited += STEP
+        assert waited < 60.0
+    assert director.showing() is not None and director.showing().announces
+    assert waited * 1000 < TELL_WAIT_MS - 2000, waited

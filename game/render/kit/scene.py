@@ -296,10 +296,14 @@ class Director:
 
     def told(self) -> int | None:
         """The newest batch whose news this screen has told: every beat of it and of older batches is
-        at its outcome or done (``pace.told``). The table lets the phones show a held batch then."""
+        at its outcome or done (``pace.told``). The table lets the phones show a held batch then.
+        The batch that ended the game is told by the final screen itself: under a base that
+        ``announces``, its beats are pending until they are done, so no phone names the winner
+        while the TV still plays the last round's summary."""
         if self._seen_seq is None:
             return None
-        pending = [s.batch for s in (*self.stack[1:], *self._queue) if s.batch is not None and not pace.told(s)]
+        finale = bool(self.stack) and self.stack[0].announces
+        pending = [s.batch for s in (*self.stack[1:], *self._queue) if s.batch is not None and (finale or not pace.told(s))]
         return min(pending) - 1 if pending else self._seen_seq
 
     def _advance_queue(self) -> None:
