@@ -468,8 +468,6 @@ class WindowLoop:
         area = kiosk.demo_area(window.get_size(), screen.snapshot) if kiosk is not None else None
         size = area.size if area is not None else window.get_size()  # the attract demo beside its column
         screen.advance(dt, size)
-        for told in screen.told_events():  # the phones show the news once the TV has (session/news.py)
-            self.runtime.send(told)
         snapshot = screen.snapshot
         intro = snapshot is not None and intro_of(snapshot) is not None
         if snapshot is not None and intro:
@@ -495,14 +493,24 @@ class WindowLoop:
             elif real.race.current is None:  # never while a race runs: its presses are stamped per tick
                 screen.warm_scene(size, WARM_SLICE_S)  # a game's next moment (the reveal) finds them cached
             self._freeze(dt)
+            self._report_told()  # nothing new to draw: what the screen has told is on it already
         return ops
 
     def flipped(self) -> None:
         """The frame the last step drew is on screen now (the window flipped it): report the flip
-        of a waiting race's first frame, the race's start (once per race, see signal.py)."""
+        of a waiting race's first frame, the race's start (once per race, see signal.py), and
+        what the screen has told."""
         report = self.signal.flipped(self.screen.snapshot)
         if report is not None:
             self.runtime.send(report)
+        self._report_told()
+
+    def _report_told(self) -> None:
+        """The phones show the news once the TV has (session/news.py): reported once the frame that
+        shows it is on screen, not when the tick decided to draw it (a final screen's first frame
+        takes a few hundred milliseconds on a busy machine, and the phones named the winner first)."""
+        for told in self.screen.told_events():
+            self.runtime.send(told)
 
 
 def stopping(kiosk: Overlay | None) -> bool:

@@ -21,7 +21,7 @@ from game.render.howto import HowToPlay
 from game.render.kit import plates
 from game.render.kit.scene import Director, Frame, RenderContext, Scene
 from game.render.kit.sound import SoundBank
-from game.session.snapshot import InputEvent, RaceInfo, RaceNow, TableSnapshot
+from game.session.snapshot import InputEvent, InputKind, RaceInfo, RaceNow, TablePhase, TableSnapshot
 from game.tapes import ScriptedTable, lobby_snapshot
 
 TICK_S = 1 / 60
@@ -293,3 +293,33 @@ def test_M14_a_race_on_the_first_frame_is_not_delayed_by_warming(monkeypatch: py
     drawn = plates_drawn(monkeypatch)
     assert draws(loop, window, 30, dt=0.0) == 0
     assert drawn == [] and not loop.screen.scene_warmed  # idle ticks warm nothing while a race runs
+
+
+def test_the_tv_reports_news_told_only_once_its_frame_is_on_screen():
+    """The phones show a batch's news when the TV reports it told (session/news.py): the report
+    waits for the flip of the frame that shows it, not the tick that decided to draw it (the
+    final screen's first frame took a few hundred ms with the machine busy, and the phones named
+    the winner while the TV still showed the last secrets)."""
+    table = ScriptedTable("speakeasy", 5, "en", seed=4, people=5)
+    table.start()
+    table.play_to_the_end()
+    snaps = [s for s in table.recorder.snapshots if s.phase is not TablePhase.LOBBY]
+    loop, runtime, window = make_loop(snaps[-2])
+    loop.step(TICK_S, [], window)
+    loop.flipped()
+    runtime.snap = snaps[-1]  # the game's last batch: its beats, then the final screen
+    told: list[int] = []
+    for _ in range(round(30 / TICK_S)):
+        runtime.sent.clear()
+        loop.step(TICK_S, [], window)
+        before_flip = [e for e in runtime.sent if e.kind is InputKind.TOLD]
+        if loop.drew:
+            loop.flipped()
+        reports = [e.payload["told"] for e in runtime.sent if e.kind is InputKind.TOLD]
+        if loop.drew:
+            assert before_flip == []  # a drawn tick reports at its flip
+        told += reports
+        if snaps[-1].event_seq in told:
+            break
+    assert told and told[-1] == snaps[-1].event_seq
+    assert loop.screen.director.showing() is not None and loop.screen.director.showing().announces
