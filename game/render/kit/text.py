@@ -356,6 +356,8 @@ _FAMILY_OF_RUN: dict[RunKind, Family] = {
     RunKind.THAI: Family.THAI,
 }
 _LANG_FAMILY: dict[str, Family] = {"en": Family.SANS, "fa": Family.ARABIC, "th": Family.THAI}
+_PITCH: dict[str, float] = {"en": 1.3, "fa": 1.7, "th": 1.55}
+_SCRIPT: dict[Family, str] = {Family.SANS: "Latn", Family.ARABIC: "Arab", Family.THAI: "Thai"}
 
 
 def run_families(runs: list[Run], lang: str) -> list[Family]:
@@ -377,8 +379,6 @@ def run_families(runs: list[Run], lang: str) -> list[Family]:
             else:
                 families.append(Family.SANS if words is not None and screen is Family.THAI else screen)
     return families
-_PITCH: dict[str, float] = {"en": 1.3, "fa": 1.7, "th": 1.55}
-_SCRIPT: dict[Family, str] = {Family.SANS: "Latn", Family.ARABIC: "Arab", Family.THAI: "Thai"}
 
 
 def _size_ladder() -> tuple[int, ...]:
