@@ -164,11 +164,10 @@ def run_table(config: TableConfig) -> int:
     crash: str | None = None  # the TV owns the table's life: only its own exit path stops it cleanly
     try:
         return _run_windowed(runtime, config, notifier)
-    except (KeyboardInterrupt, StopRequested):  # Ctrl+C, systemd's stop: the table's process ignores both, stopped here once
-        return ExitStatus.DONE
-    except BaseException as exc:  # the window failed (a lost display, an X error, a bug): a crash
-        if _stop_within(exc):
+    except BaseException as exc:
+        if _stop_within(exc):  # Ctrl+C, systemd's stop: the table's process ignores both, stopped here once
             return ExitStatus.DONE
+        # the window failed (a lost display, an X error, a bug): a crash
         crash = f"the TV failed: {type(exc).__name__}: {exc}"
         log.exception("the TV's window failed")
         raise
@@ -216,9 +215,9 @@ class StopRequested(BaseException):
 
 
 def _stop_within(exc: BaseException) -> bool:
-    """Whether ``exc`` wraps a :class:`StopRequested`: a stop that lands while a module is imported
-    can surface as another error (Python 3.11 wraps one raised in a dataclass field's
-    ``__set_name__`` in a RuntimeError). That is still systemd's stop, not a crash."""
+    """Whether ``exc`` is or wraps a stop (Ctrl+C, :class:`StopRequested`): a stop that lands while
+    a module is imported can surface as another error (Python 3.11 wraps one raised in a dataclass
+    field's ``__set_name__`` in a RuntimeError). That is still systemd's stop, not a crash."""
     seen: set[int] = set()
     cause: BaseException | None = exc
     while cause is not None and id(cause) not in seen:
